@@ -1,0 +1,51 @@
+"""On-disk caches: where they live and how entries are written.
+
+Root: ``$REPRO_CACHE_DIR``, else ``./.repro-cache``.  Two caches share it:
+
+* ``data/``  parsed arrays, keyed by the checksums of the files they were parsed from;
+* ``runs/``  results of experiment runs, keyed by a hash of the run's spec, the data
+  checksums and the code version (see :mod:`repro.runner`).
+
+Every entry is written to a temporary file in the same directory and moved into place with
+``os.replace`` (atomic on POSIX), so an interrupted process never leaves a half-written entry
+under a real name; a reader sees the old entry, the new one, or none.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+
+
+def cache_root() -> Path:
+    env = os.environ.get("REPRO_CACHE_DIR")
+    return Path(env) if env else Path(".repro-cache")
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+
+
+def atomic_write_json(path: Path, obj) -> None:
+    atomic_write_bytes(path, json.dumps(obj, indent=1, sort_keys=True).encode("utf-8"))
+
+
+def stable_hash(obj) -> str:
+    """sha256 of the canonical JSON form of ``obj`` (key order and whitespace fixed)."""
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -1,0 +1,135 @@
+"""LETOR 3.0 / 4.0 reader (wrapper of the ``repro._kernels.letor`` tokenizer).
+
+Line format: ``label qid:Q i:v … #docid = D …`` (plain, ``.xz`` or ``.gz``; LF or CRLF).
+Feature ``i`` (1-based) goes to column ``i - 1``; features absent from a line are 0.  The
+documents of a query must be contiguous (they are in every LETOR, MSLR and Yahoo file); a qid
+that reappears after another query is an error naming both lines, because silently merging
+would reorder documents and change tie-breaking in the metrics.
+
+The wrapper does every check and allocation; the kernel only loops over bytes.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .._kernels import letor as _kernel
+from ..errors import DataError
+from .io import read_bytes
+from .queries import QueryData
+
+_MESSAGES = {
+    1: "label is not a number",
+    2: "malformed qid (expected qid:<non-negative integer>, once per line)",
+    3: "line has no qid:",
+    4: "malformed feature index (expected <integer ≥ 1>:<value>)",
+    5: "feature value is not a finite decimal number",
+    6: "feature index repeated on one line",
+    7: "token is not of the form <index>:<value>",
+    8: "feature index larger than the number of features",
+}
+
+
+def _error(status: int, err, buf: bytes, source: str, extra: str = "") -> DataError:
+    line, offset = int(err[0]), int(err[1])
+    start = buf.rfind(b"\n", 0, max(offset, 0)) + 1
+    stop = buf.find(b"\n", offset)
+    stop = len(buf) if stop < 0 else stop
+    text = buf[start:stop].rstrip(b"\r").decode("utf-8", "replace")
+    if len(text) > 160:
+        text = text[:157] + "..."
+    tok_end = offset
+    while tok_end < stop and buf[tok_end:tok_end + 1] not in (b" ", b"\t", b"\r"):
+        tok_end += 1
+    token = buf[offset:tok_end].decode("utf-8", "replace")[:40]
+    what = _MESSAGES.get(status, f"parse error {status}")
+    return DataError(f"{source}, line {line}: {what}{extra} (at {token!r}): {text}")
+
+
+def tokenize(buf: bytes, source: str = "<bytes>", *, n_features: int | None = None,
+             numeric_label: bool = True, require_qid: bool = True, dense: bool = True):
+    """Run the kernel over ``buf``; return a dict of raw arrays (rows in file order).
+
+    Keys: ``X`` (dense) or ``indptr/indices/data`` (CSR), ``labels``, ``label_span``,
+    ``qid``, ``docid_span``, ``line_no``, ``n_features``.
+    """
+    arr = np.frombuffer(buf, dtype=np.uint8)
+    counts = np.zeros(6, dtype=np.int64)
+    status = _kernel.scan(arr, require_qid, counts)
+    if status:
+        raise _error(status, counts[4:6], buf, source)
+    rows, nnz, max_index, _ = (int(c) for c in counts[:4])
+    if n_features is None:
+        n_features = max_index
+    elif max_index > n_features:
+        raise DataError(f"{source}: feature index {max_index} exceeds n_features={n_features}")
+    out = {
+        "labels": np.zeros(rows, dtype=np.float64),
+        "label_span": np.zeros((rows, 2), dtype=np.int64),
+        "qid": np.zeros(rows, dtype=np.int64),
+        "docid_span": np.zeros((rows, 2), dtype=np.int64),
+        "line_no": np.zeros(rows, dtype=np.int64),
+        "n_features": n_features,
+    }
+    if dense:
+        X = np.zeros((rows, n_features), dtype=np.float64)
+        indptr = np.zeros(1, dtype=np.int64)
+        indices = np.zeros(0, dtype=np.int32)
+        data = np.zeros(0, dtype=np.float64)
+    else:
+        X = np.zeros((0, 0), dtype=np.float64)
+        indptr = np.zeros(rows + 1, dtype=np.int64)
+        indices = np.zeros(nnz, dtype=np.int32)
+        data = np.zeros(nnz, dtype=np.float64)
+    seen = np.full(n_features, -1, dtype=np.int64)
+    err = np.zeros(2, dtype=np.int64)
+    status = _kernel.fill(arr, numeric_label, require_qid, dense, X, indptr, indices, data,
+                          out["labels"], out["label_span"], out["qid"], out["docid_span"],
+                          out["line_no"], seen, err)
+    if status:
+        raise _error(status, err, buf, source)
+    if dense:
+        out["X"] = X
+    else:
+        out.update(indptr=indptr, indices=indices, data=data)
+    return out
+
+
+def _group_queries(qid_rows: np.ndarray, line_no: np.ndarray, source: str):
+    """Offsets of runs of equal qid; refuse a qid that reappears later."""
+    n = qid_rows.shape[0]
+    if n == 0:
+        raise DataError(f"{source}: no data lines")
+    starts = np.flatnonzero(np.r_[True, qid_rows[1:] != qid_rows[:-1]])
+    qids = qid_rows[starts]
+    uniq, first, counts = np.unique(qids, return_index=True, return_counts=True)
+    if np.any(counts > 1):
+        q = uniq[np.argmax(counts > 1)]
+        runs = starts[qids == q]
+        raise DataError(f"{source}, line {line_no[runs[1]]}: qid {q} reappears after other "
+                        f"queries (first seen at line {line_no[runs[0]]}); the documents of "
+                        f"a query must be contiguous")
+    return np.r_[starts, n].astype(np.int64), qids
+
+
+def _docids(buf: bytes, spans: np.ndarray) -> np.ndarray | None:
+    if spans.shape[0] == 0 or np.all(spans[:, 0] < 0):
+        return None
+    return np.array([buf[s:e].decode("utf-8", "replace") if s >= 0 else ""
+                     for s, e in spans.tolist()], dtype=object)
+
+
+def parse_letor(buf: bytes, source: str = "<bytes>", n_features: int | None = None) -> QueryData:
+    """Parse LETOR-format bytes into :class:`QueryData` (dense X)."""
+    raw = tokenize(buf, source, n_features=n_features)
+    query_ptr, qids = _group_queries(raw["qid"], raw["line_no"], source)
+    return QueryData(X=raw["X"], y=raw["labels"], query_ptr=query_ptr, qids=qids,
+                     docids=_docids(buf, raw["docid_span"]), source=source,
+                     line_no=raw["line_no"])
+
+
+def read_letor(path: str | Path, n_features: int | None = None) -> QueryData:
+    """Read a LETOR file (plain, ``.xz`` or ``.gz``) into :class:`QueryData`."""
+    path = Path(path)
+    return parse_letor(read_bytes(path), str(path), n_features)

@@ -1,0 +1,108 @@
+"""Loading datasets by name: verified files → parsed arrays (cached by checksum).
+
+Every load re-reads and re-hashes its files, so a file that changed since it was cached is
+caught (and refused if it no longer matches the catalog).  Parsing, the expensive part for
+large sets, is skipped when arrays parsed from bytes with the same checksum are cached.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..cache import atomic_write_bytes, cache_root
+from ..errors import DataError
+from . import catalog as cat
+from .letor import parse_letor
+from .queries import QueryData
+
+PARSER_VERSION = "1"   # bump when a reader's output changes, to invalidate parsed caches
+
+
+def _parsed_path(digest: str, what: str) -> Path:
+    return cache_root() / "data" / f"{digest[:40]}-{what}-v{PARSER_VERSION}.npz"
+
+
+def _save_querydata(path: Path, d: QueryData) -> None:
+    buf = io.BytesIO()
+    arrays = dict(X=d.X, y=d.y, query_ptr=d.query_ptr, qids=d.qids)
+    if d.docids is not None:
+        arrays["docids"] = d.docids.astype(str)
+    if d.line_no is not None:
+        arrays["line_no"] = d.line_no
+    np.savez(buf, **arrays)
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def _load_querydata(path: Path, source: str) -> QueryData | None:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            return QueryData(X=np.ascontiguousarray(z["X"]), y=z["y"], query_ptr=z["query_ptr"],
+                             qids=z["qids"],
+                             docids=z["docids"].astype(object) if "docids" in z else None,
+                             source=source,
+                             line_no=z["line_no"] if "line_no" in z else None)
+    except (OSError, ValueError, KeyError, EOFError):
+        return None   # unreadable cache entry: reparse (and overwrite it)
+
+
+def read_letor_file(path: Path, expected: list[str], n_features: int | None,
+                    use_cache: bool = True) -> QueryData:
+    """One verified LETOR file, parsed (or taken from the parse cache)."""
+    data = cat.read_verified(path, expected)
+    digest = hashlib.sha256(data).hexdigest()
+    cpath = _parsed_path(digest, f"letor{n_features or ''}")
+    if use_cache and cpath.is_file():
+        d = _load_querydata(cpath, str(path))
+        if d is not None:
+            return d
+    d = parse_letor(data, str(path), n_features)
+    if use_cache:
+        _save_querydata(cpath, d)
+    return d
+
+
+def load_letor(name: str, fold: int, split: str, data_dir=None,
+               use_cache: bool = True) -> QueryData:
+    """Split ``split`` (train/vali/test) of fold ``fold`` of LETOR-kind dataset ``name``."""
+    info = cat.dataset(name)
+    if info.kind != "letor":
+        raise DataError(f"{name} is not a query-grouped LETOR dataset (kind {info.kind})")
+    root = cat.data_dir(data_dir)
+    parts = [read_letor_file(p, sums, info.n_features, use_cache)
+             for p, sums in cat.letor_sources(info, root, fold, split)]
+    d = parts[0] if len(parts) == 1 else QueryData.concat(parts)
+    d.source = f"{name} Fold{fold} {split}"
+    return d
+
+
+def load_letor_fold(name: str, fold: int, data_dir=None) -> dict[str, QueryData]:
+    return {s: load_letor(name, fold, s, data_dir) for s in cat.SPLITS}
+
+
+@lru_cache(maxsize=256)
+def _file_digest(path: str, size: int, mtime_ns: int) -> str:
+    return hashlib.sha256(cat.read_bytes(Path(path))).hexdigest()
+
+
+def fingerprint(name: str, data_dir=None) -> str:
+    """A digest of the content of every file of a dataset (part of result-cache keys).
+
+    Missing files contribute "missing", so a run whose data is absent has a stable key too.
+    Hashes are memoised per process by (path, size, mtime).
+    """
+    info = cat.dataset(name)
+    root = cat.data_dir(data_dir)
+    if not info.public:
+        return "private"
+    parts = []
+    for rel, path, _ in cat.dataset_files(info, root):
+        if path is None:
+            parts.append(f"{rel}:missing")
+        else:
+            st = path.stat()
+            parts.append(f"{rel}:{_file_digest(str(path.resolve()), st.st_size, st.st_mtime_ns)}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()

@@ -1,0 +1,126 @@
+"""Query-grouped data: the one container every ranker and metric of the suite takes.
+
+Documents of one query are contiguous; ``query_ptr`` holds the offsets (CSR-style), so query
+``q`` is rows ``query_ptr[q]:query_ptr[q + 1]``.  ``X`` is a C-contiguous float64 array or a
+``scipy.sparse.csr_matrix`` (RCV1, Corel).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import scipy.sparse as sp
+
+from ..errors import DataError
+
+
+@dataclass
+class QueryData:
+    X: np.ndarray | sp.csr_matrix
+    y: np.ndarray
+    query_ptr: np.ndarray
+    qids: np.ndarray
+    docids: np.ndarray | None = None
+    source: str = ""
+    line_no: np.ndarray | None = field(default=None, repr=False)
+
+    def __post_init__(self):
+        self.y = np.ascontiguousarray(self.y, dtype=np.float64)
+        self.query_ptr = np.ascontiguousarray(self.query_ptr, dtype=np.int64)
+        self.qids = np.asarray(self.qids)
+        n = self.X.shape[0]
+        if self.y.shape != (n,):
+            raise DataError(f"{self.source}: {n} rows in X but {self.y.shape[0]} labels")
+        qp = self.query_ptr
+        if qp.ndim != 1 or qp.shape[0] != self.qids.shape[0] + 1 or qp[0] != 0 or qp[-1] != n:
+            raise DataError(f"{self.source}: query_ptr must run from 0 to {n} with one entry "
+                            f"per query plus one")
+        if np.any(np.diff(qp) <= 0):
+            raise DataError(f"{self.source}: every query needs at least one document")
+
+    # -- sizes ---------------------------------------------------------------------------
+    @property
+    def n_docs(self) -> int:
+        return int(self.X.shape[0])
+
+    @property
+    def n_queries(self) -> int:
+        return int(self.qids.shape[0])
+
+    @property
+    def n_features(self) -> int:
+        return int(self.X.shape[1])
+
+    @property
+    def is_sparse(self) -> bool:
+        return sp.issparse(self.X)
+
+    @property
+    def query_sizes(self) -> np.ndarray:
+        return np.diff(self.query_ptr)
+
+    @property
+    def query_index(self) -> np.ndarray:
+        """For each document, the index (0..n_queries-1) of its query."""
+        return np.repeat(np.arange(self.n_queries, dtype=np.int64), self.query_sizes)
+
+    @property
+    def qid_per_doc(self) -> np.ndarray:
+        return np.repeat(self.qids, self.query_sizes)
+
+    def query(self, q: int) -> slice:
+        return slice(int(self.query_ptr[q]), int(self.query_ptr[q + 1]))
+
+    # -- derived data sets ---------------------------------------------------------------
+    def subset(self, queries, source: str | None = None) -> "QueryData":
+        """The data of the given query indices, in the order given."""
+        queries = np.asarray(queries, dtype=np.int64)
+        rows = np.concatenate([np.arange(self.query_ptr[q], self.query_ptr[q + 1])
+                               for q in queries]) if len(queries) else np.zeros(0, np.int64)
+        sizes = self.query_sizes[queries]
+        return QueryData(
+            X=self.X[rows],
+            y=self.y[rows],
+            query_ptr=np.concatenate([[0], np.cumsum(sizes)]),
+            qids=self.qids[queries],
+            docids=None if self.docids is None else self.docids[rows],
+            source=source or f"{self.source}[{len(queries)} queries]",
+            line_no=None if self.line_no is None else self.line_no[rows],
+        )
+
+    def with_features(self, n_features: int) -> "QueryData":
+        """The same data padded with zero columns to ``n_features`` (never truncates)."""
+        if n_features < self.n_features:
+            raise DataError(f"{self.source}: has {self.n_features} features, "
+                            f"cannot shrink to {n_features}")
+        if n_features == self.n_features:
+            return self
+        if self.is_sparse:
+            X = sp.csr_matrix((self.X.data, self.X.indices, self.X.indptr),
+                              shape=(self.n_docs, n_features))
+        else:
+            X = np.zeros((self.n_docs, n_features))
+            X[:, :self.n_features] = self.X
+        return QueryData(X, self.y, self.query_ptr, self.qids, self.docids, self.source,
+                         self.line_no)
+
+    @staticmethod
+    def concat(parts: list["QueryData"], source: str = "") -> "QueryData":
+        """Stack data sets (queries of one part must not reappear in another)."""
+        if not parts:
+            raise DataError("concat: no parts")
+        nf = max(p.n_features for p in parts)
+        parts = [p.with_features(nf) for p in parts]
+        if any(p.is_sparse for p in parts):
+            X = sp.vstack([sp.csr_matrix(p.X) for p in parts], format="csr")
+        else:
+            X = np.concatenate([p.X for p in parts])
+        offsets = np.cumsum([0] + [p.n_docs for p in parts])
+        query_ptr = np.concatenate([[0]] + [p.query_ptr[1:] + o for p, o in zip(parts, offsets)])
+        docids = (np.concatenate([p.docids for p in parts])
+                  if all(p.docids is not None for p in parts) else None)
+        line_no = (np.concatenate([p.line_no for p in parts])
+                   if all(p.line_no is not None for p in parts) else None)
+        qids = np.concatenate([p.qids for p in parts])
+        return QueryData(X, np.concatenate([p.y for p in parts]), query_ptr, qids, docids,
+                         source or "+".join(p.source for p in parts), line_no)

@@ -1,0 +1,130 @@
+"""``python -m repro eval``: score any ranker's output the way the official LETOR tool does.
+
+Reads a LETOR file and a score file (one score per line, aligned with the LETOR file's lines)
+and prints exactly what ``Eval-Score-4.0.pl`` / ``Eval-Score-3.0.pl`` write to their output
+file (flag 0, or flag 1 with ``--per-query``).  The scripts' reading rules are reproduced:
+documents are grouped by qid (lines of one qid need not be contiguous), a document id repeated
+within a query replaces the earlier line (a warning is printed), queries are listed in numeric
+qid order.  Unlike the scripts we refuse non-numeric, NaN and infinite scores and a score file
+whose length differs from the LETOR file's (the scripts read such lines as 0 or ignore them),
+and we accept CRLF files (the scripts' regexes fail on them under a Unix perl).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from .data.io import read_bytes
+from .data.letor import tokenize
+from .errors import DataError
+from .metrics.letor_eval import MAX_K, evaluate
+
+
+def read_scores(path: Path, n_lines: int) -> np.ndarray:
+    text = read_bytes(path).decode("utf-8", "replace")
+    lines = text.splitlines()
+    if len(lines) != n_lines:
+        raise DataError(f"{path}: has {len(lines)} lines but the LETOR file has {n_lines}; "
+                        f"give exactly one score per LETOR line")
+    out = np.empty(len(lines))
+    for i, line in enumerate(lines):
+        try:
+            out[i] = float(line)
+        except ValueError:
+            raise DataError(f"{path}, line {i + 1}: {line.strip()!r} is not a number") from None
+        if not np.isfinite(out[i]):
+            raise DataError(f"{path}, line {i + 1}: score {line.strip()!r} is not finite")
+    return out
+
+
+def detect_version(buf: bytes) -> int:
+    """4 if the first document's comment has LETOR 4.0's ``inc =`` field, else 3."""
+    first = buf[:buf.find(b"\n")] if b"\n" in buf else buf
+    comment = first.split(b"#", 1)[1] if b"#" in first else b""
+    return 4 if b"inc =" in comment else 3
+
+
+def load_for_eval(letor_path: Path, score_path: Path, warn=print):
+    """Labels, scores, query offsets and qids grouped as the official scripts group them."""
+    buf = read_bytes(letor_path)
+    raw = tokenize(buf, str(letor_path))
+    n_lines = buf.count(b"\n") + (0 if buf.endswith(b"\n") or not buf else 1)
+    scores_by_line = read_scores(score_path, n_lines)
+    line = raw["line_no"]
+    scores = scores_by_line[line - 1]
+    qid = raw["qid"]
+    spans = raw["docid_span"]
+    docid = [buf[s:e] if s >= 0 else str(i).encode() for i, (s, e) in enumerate(spans.tolist())]
+    # A repeated (qid, docid) replaces the earlier line, as the scripts' hash does.
+    last = {}
+    for i, key in enumerate(zip(qid.tolist(), docid)):
+        last[key] = i
+    keep = np.array(sorted(last.values()), dtype=np.int64)
+    if keep.size != qid.size:
+        warn(f"warning: {qid.size - keep.size} document id(s) repeated within a query in "
+             f"{letor_path}; as the official scripts do, the last line of each is used",
+             file=sys.stderr)
+    order = keep[np.argsort(qid[keep], kind="stable")]   # group by qid, keep line order
+    q_sorted = qid[order]
+    starts = np.flatnonzero(np.r_[True, q_sorted[1:] != q_sorted[:-1]])
+    query_ptr = np.r_[starts, order.size].astype(np.int64)
+    return raw["labels"][order], scores[order], query_ptr, q_sorted[starts]
+
+
+def _g(x: float) -> str:
+    """Perl's default number formatting."""
+    return "%.15g" % x
+
+
+def format_output(ev, query_sizes: np.ndarray, per_query: bool) -> str:
+    """The text the official script writes to its output file."""
+    qorder = np.argsort(ev.qids, kind="stable")
+    out = []
+    if ev.version == 4:
+        K = ev.k
+        out.append("qid\t" + "\t".join(f"P@{k}" for k in range(1, K + 1)) + "\tMAP\n")
+        if per_query:
+            for q in qorder:
+                out.append(f"{ev.qids[q]}\t" + "".join("%.4f\t" % v for v in ev.precision[q])
+                           + "%.4f\n" % ev.ap[q])
+        out.append("Average\t" + "".join("%.4f\t" % v for v in ev.avg_precision)
+                   + "%.4f\n\n" % ev.map)
+        out.append("qid\t" + "\t".join(f"NDCG@{k}" for k in range(1, K + 1)) + "\tMeanNDCG\n")
+        if per_query:
+            for q in qorder:
+                out.append(f"{ev.qids[q]}\t" + "".join("%.4f\t" % v for v in ev.ndcg[q])
+                           + "%.4f\n" % ev.mean_ndcg[q])
+        out.append("Average\t" + "".join("%.4f\t" % v for v in ev.avg_ndcg)
+                   + "%.4f\n\n" % ev.avg_mean_ndcg)
+        return "".join(out)
+    # LETOR 3.0: positions beyond a query's length are absent; averages exist up to the
+    # longest query (capped at 16); numbers in Perl's default format.
+    depth = np.minimum(query_sizes, ev.k)
+    width = int(depth.max())
+    if per_query:
+        for i, q in enumerate(qorder):
+            out.append(f"precision of query{i}:\t"
+                       + "\t".join(_g(v) for v in ev.precision[q, :depth[q]]) + "\t\n")
+    out.append("precision:\t" + "\t".join(_g(v) for v in ev.avg_precision[:width]) + "\t\n\n")
+    if per_query:
+        for i, q in enumerate(qorder):
+            out.append(f"Map of query{i}:\t{_g(ev.ap[q])}\n")
+    out.append(f"MAP:\t{_g(ev.map)}\n\n")
+    if per_query:
+        for i, q in enumerate(qorder):
+            out.append(f"NDCG of query{i}:\t"
+                       + "\t".join(_g(v) for v in ev.ndcg[q, :depth[q]]) + "\t\n")
+    out.append("NDCG:\t" + "".join(f"{_g(v)}\t" for v in ev.avg_ndcg[:width]) + "\n\n")
+    return "".join(out)
+
+
+def run(letor_path: str, score_path: str, version: int | None = None,
+        per_query: bool = False) -> str:
+    letor_path, score_path = Path(letor_path), Path(score_path)
+    if version is None:
+        version = detect_version(read_bytes(letor_path)[:4096])
+    y, s, qp, qids = load_for_eval(letor_path, score_path)
+    ev = evaluate(y, s, qp, qids, version=version, max_k=MAX_K[version])
+    return format_output(ev, np.diff(qp), per_query)

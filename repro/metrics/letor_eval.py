@@ -1,0 +1,141 @@
+"""P@k, MAP, NDCG@k and MeanNDCG with the conventions of the official LETOR scripts.
+
+``Eval-Score-4.0.pl`` (LETOR 4.0: MQ2007, MQ2008) and ``Eval-Score-3.0.pl`` (LETOR 3.0:
+OHSUMED, Gov) agree on:
+
+* **gain** ``2^r - 1`` (labels 2/1/0 → 3/1/0); a document is **relevant** iff its label > 0;
+* **discount**: positions 1 and 2 undiscounted, position ``i ≥ 3`` multiplied by
+  ``log 2 / log i`` — computed as ``(gain * log 2) / log i``, in that order;
+* **ranking**: documents sorted by score, descending, **ties kept in file order** (stable);
+* **ideal DCG**: the same sum over labels sorted descending; **NDCG = 0 where it is 0**;
+* **AP** of a query without relevant documents is 0; every query counts in every average;
+* **averages** are sequential sums over queries in numerically sorted query-id order, divided
+  by the number of queries (we reproduce this order so that sums agree bit for bit).
+
+They differ beyond a query's length ``n`` (``k > n``):
+
+* 4.0: ``P@k = (relevant in the query) / k`` (missing positions count as irrelevant), and
+  ``NDCG@k`` is undefined (printed as 0, averaged as 0);
+* 3.0: ``P@k`` and ``NDCG@k`` are both undefined (averaged as 0).
+
+4.0 also reports **MeanNDCG**: the mean of NDCG@1..NDCG@n over all ``n`` positions of the
+query, then averaged over queries.  4.0 prints k = 1..10, 3.0 prints k = 1..16.
+
+Where we knowingly differ from the scripts (documented in ``repro eval --help``): labels above
+2 get gain ``2^r - 1`` and count as relevant (the scripts' lookup tables only know 0, 1, 2, so
+MSLR/Yahoo grades 3 and 4 would get gain 0); unparsable or NaN scores are refused (the scripts
+read non-numbers as 0 and sort NaN in an undefined order).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._kernels import letor_eval as _kernel
+from ..errors import DataError
+
+MAX_K = {3: 16, 4: 10}
+
+
+@dataclass
+class LetorEval:
+    """Per-query values (rows in the data's query order) and their averages."""
+    version: int
+    qids: np.ndarray
+    precision: np.ndarray      # (queries, K): P@1..P@K
+    ndcg: np.ndarray           # (queries, K): NDCG@1..NDCG@K
+    ap: np.ndarray             # (queries,)
+    mean_ndcg: np.ndarray      # (queries,)  (4.0 definition; computed for 3.0 too)
+    avg_precision: np.ndarray  # (K,)
+    avg_ndcg: np.ndarray       # (K,)
+    map: float
+    avg_mean_ndcg: float
+
+    @property
+    def k(self) -> int:
+        return self.precision.shape[1]
+
+    def summary(self) -> dict[str, float]:
+        """``{"P@1": …, "MAP": …, "NDCG@1": …, "MeanNDCG": …}`` (MeanNDCG for 4.0 only)."""
+        out = {f"P@{k + 1}": float(v) for k, v in enumerate(self.avg_precision)}
+        out["MAP"] = float(self.map)
+        out.update({f"NDCG@{k + 1}": float(v) for k, v in enumerate(self.avg_ndcg)})
+        if self.version == 4:
+            out["MeanNDCG"] = float(self.avg_mean_ndcg)
+        return out
+
+    def per_query(self, q: int) -> dict[str, float]:
+        out = {f"P@{k + 1}": float(v) for k, v in enumerate(self.precision[q])}
+        out["MAP"] = float(self.ap[q])
+        out.update({f"NDCG@{k + 1}": float(v) for k, v in enumerate(self.ndcg[q])})
+        if self.version == 4:
+            out["MeanNDCG"] = float(self.mean_ndcg[q])
+        return out
+
+
+def _check(y, scores, query_ptr):
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    scores = np.ascontiguousarray(scores, dtype=np.float64)
+    query_ptr = np.ascontiguousarray(query_ptr, dtype=np.int64)
+    if scores.shape != y.shape or y.ndim != 1:
+        raise DataError(f"scores: expected {y.shape[0]} values (one per document), "
+                        f"got shape {scores.shape}")
+    if query_ptr.ndim != 1 or query_ptr.shape[0] < 2 or query_ptr[0] != 0 \
+            or query_ptr[-1] != y.shape[0] or np.any(np.diff(query_ptr) <= 0):
+        raise DataError("query_ptr: must rise strictly from 0 to the number of documents")
+    bad = np.flatnonzero(~np.isfinite(scores))
+    if bad.size:
+        raise DataError(f"scores: value {scores[bad[0]]} at document {bad[0]} is not finite")
+    if np.any(~np.isfinite(y)) or np.any(y < 0):
+        raise DataError("labels: relevance labels must be finite and non-negative")
+    return y, scores, query_ptr
+
+
+def rank_within_queries(scores: np.ndarray, query_ptr: np.ndarray) -> np.ndarray:
+    """Permutation sorting each query's documents by score, descending, ties in input order."""
+    qidx = np.repeat(np.arange(query_ptr.shape[0] - 1), np.diff(query_ptr))
+    return np.lexsort((-scores, qidx))   # lexsort is stable: equal keys keep input order
+
+
+def evaluate(y, scores, query_ptr, qids=None, version: int = 4,
+             max_k: int | None = None) -> LetorEval:
+    """Evaluate ``scores`` against relevance labels ``y`` with LETOR ``version`` conventions.
+
+    ``qids`` (one per query) fix the order of the averaging sums (numeric order, as the
+    scripts); without them queries are summed in data order.
+    """
+    if version not in MAX_K:
+        raise DataError(f"version: LETOR conventions exist for 3 and 4, got {version!r}")
+    y, scores, query_ptr = _check(y, scores, query_ptr)
+    K = MAX_K[version] if max_k is None else int(max_k)
+    Q = query_ptr.shape[0] - 1
+    ranked = np.ascontiguousarray(y[rank_within_queries(scores, query_ptr)])
+    ideal = np.ascontiguousarray(y[rank_within_queries(y, query_ptr)])
+    if qids is None:
+        order = np.arange(Q, dtype=np.int64)
+    else:
+        qids = np.asarray(qids)
+        if qids.shape != (Q,):
+            raise DataError(f"qids: expected {Q} query ids, got shape {qids.shape}")
+        order = np.argsort(qids, kind="stable").astype(np.int64)
+    prec = np.zeros((Q, K))
+    ndcg = np.zeros((Q, K))
+    ap = np.zeros(Q)
+    mean_ndcg = np.zeros(Q)
+    avg_prec = np.zeros(K)
+    avg_ndcg = np.zeros(K)
+    scal = np.zeros(2)
+    _kernel.query_metrics(ranked, ideal, query_ptr, order, version, prec, ndcg, ap, mean_ndcg,
+                          avg_prec, avg_ndcg, scal)
+    return LetorEval(version, np.arange(Q) if qids is None else qids, prec, ndcg, ap,
+                     mean_ndcg, avg_prec, avg_ndcg, float(scal[0]), float(scal[1]))
+
+
+def evaluate_data(data, scores, version: int = 4, max_k: int | None = None) -> LetorEval:
+    """:func:`evaluate` on a :class:`~repro.data.queries.QueryData`."""
+    return evaluate(data.y, scores, data.query_ptr, data.qids, version, max_k)
+
+
+def mean_average_precision(data, scores, version: int = 4) -> float:
+    return evaluate_data(data, scores, version, max_k=1).map

@@ -1,0 +1,46 @@
+"""Build script: compiles every Cython kernel in ``kernels/`` into ``repro._kernels``.
+
+Compiler directives are set once here.  ``REPRO_DEBUG_KERNELS=1`` at build time turns bounds,
+wrap-around and initialisation checks back on (slower, for debugging a kernel).
+
+A kernel that fails to compile fails the install: there is no pure-Python fallback.
+"""
+import os
+from pathlib import Path
+
+import numpy as np
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+HERE = Path(__file__).parent
+DEBUG = os.environ.get("REPRO_DEBUG_KERNELS", "") not in ("", "0")
+
+DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": DEBUG,
+    "initializedcheck": DEBUG,
+    "cdivision": not DEBUG,
+    "nonecheck": DEBUG,
+    "embedsignature": True,
+}
+
+extensions = [
+    Extension(
+        f"repro._kernels.{pyx.stem}",
+        [f"kernels/{pyx.name}"],
+        include_dirs=[np.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"],
+    )
+    for pyx in sorted((HERE / "kernels").glob("*.pyx"))
+]
+
+setup(
+    ext_modules=cythonize(
+        extensions,
+        compiler_directives=DIRECTIVES,
+        build_dir="build/cython",
+        force=DEBUG,
+    ),
+)

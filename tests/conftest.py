@@ -1,0 +1,33 @@
+"""Shared fixtures.  Tests that need real data use ``data_root`` (``$REPRO_DATA_DIR``) and are
+skipped, saying so, when it is absent; CI sets it to the verified copies."""
+import os
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_cache(tmp_path_factory):
+    """Every test session writes its caches to a fresh temporary directory."""
+    old = os.environ.get("REPRO_CACHE_DIR")
+    os.environ["REPRO_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if old is None:
+        os.environ.pop("REPRO_CACHE_DIR", None)
+    else:
+        os.environ["REPRO_CACHE_DIR"] = old
+
+
+@pytest.fixture(scope="session")
+def data_root() -> Path:
+    root = os.environ.get("REPRO_DATA_DIR")
+    if not root or not Path(root).is_dir():
+        pytest.skip("REPRO_DATA_DIR is not set to a data directory (CI sets it)")
+    return Path(root)
+
+
+def need(data_root: Path, folder: str) -> Path:
+    p = data_root / folder
+    if not p.is_dir():
+        pytest.skip(f"{p} not present")
+    return p
