@@ -4,6 +4,8 @@ Compiler directives are set once here.  ``REPRO_DEBUG_KERNELS=1`` at build time 
 wrap-around and initialisation checks back on (slower, for debugging a kernel).
 
 A kernel that fails to compile fails the install: there is no pure-Python fallback.
+``REPRO_KERNELS=name1,name2`` (development only) restricts a build to those kernels, e.g.
+``REPRO_KERNELS=lqo python setup.py build_ext --inplace`` after editing ``kernels/lqo.pyx``.
 """
 import os
 from pathlib import Path
@@ -25,6 +27,8 @@ DIRECTIVES = {
     "embedsignature": True,
 }
 
+ONLY = {k for k in os.environ.get("REPRO_KERNELS", "").split(",") if k}
+
 extensions = [
     Extension(
         f"repro._kernels.{pyx.stem}",
@@ -34,6 +38,7 @@ extensions = [
         extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"],
     )
     for pyx in sorted((HERE / "kernels").glob("*.pyx"))
+    if not ONLY or pyx.stem in ONLY
 ]
 
 setup(

@@ -133,3 +133,16 @@ def read_letor(path: str | Path, n_features: int | None = None) -> QueryData:
     """Read a LETOR file (plain, ``.xz`` or ``.gz``) into :class:`QueryData`."""
     path = Path(path)
     return parse_letor(read_bytes(path), str(path), n_features)
+
+
+def format_letor(data: QueryData, decimals: int = 6) -> bytes:
+    """Write :class:`QueryData` in the LETOR line format (dense: every feature written)."""
+    X = data.X.toarray() if hasattr(data.X, "toarray") else data.X
+    qid = data.qid_per_doc
+    ids = [f"{j + 1}:" for j in range(X.shape[1])]
+    lines = []
+    for i in range(X.shape[0]):
+        feats = " ".join(k + f"{v:.{decimals}f}" for k, v in zip(ids, X[i]))
+        doc = f" #docid = {data.docids[i]}" if data.docids is not None else ""
+        lines.append(f"{data.y[i]:g} qid:{qid[i]} {feats}{doc}\n")
+    return "".join(lines).encode("ascii")

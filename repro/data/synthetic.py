@@ -1,0 +1,54 @@
+"""Seeded synthetic query-grouped data, for tests and complexity figures.
+
+Labels come from a hidden linear model plus noise, cut into ``n_levels`` relevance levels at
+global quantiles (level proportions ``level_probs``, default geometric: most documents
+irrelevant, as in LETOR).  Everything is drawn from ``numpy.random.default_rng(seed)``.
+"""
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from .queries import QueryData
+
+
+def make_queries(n_queries: int, docs_per_query=20, n_features: int = 10, n_levels: int = 3,
+                 density: float = 1.0, sparse: bool = False, noise: float = 1.0,
+                 level_probs=None, seed: int = 0) -> QueryData:
+    """``docs_per_query``: an int, or ``(low, high)`` for sizes uniform in [low, high]."""
+    if n_queries < 1 or n_features < 1 or n_levels < 1:
+        raise ValueError("n_queries, n_features and n_levels must be positive")
+    if not 0 < density <= 1:
+        raise ValueError(f"density must be in (0, 1], got {density}")
+    rng = np.random.default_rng(seed)
+    if np.isscalar(docs_per_query):
+        sizes = np.full(n_queries, int(docs_per_query))
+    else:
+        lo, hi = docs_per_query
+        sizes = rng.integers(int(lo), int(hi) + 1, n_queries)
+    if np.any(sizes < 1):
+        raise ValueError("every query needs at least one document")
+    n = int(sizes.sum())
+    w = rng.normal(size=n_features)
+    if sparse or density < 1:
+        nnz_per_row = max(1, int(round(density * n_features)))
+        indptr = np.arange(n + 1, dtype=np.int64) * nnz_per_row
+        indices = np.concatenate([np.sort(rng.choice(n_features, nnz_per_row, replace=False))
+                                  for _ in range(n)]).astype(np.int32) if n else np.zeros(0, np.int32)
+        data = rng.random(n * nnz_per_row)
+        X = sp.csr_matrix((data, indices, indptr), shape=(n, n_features))
+        latent = X @ w
+        if not sparse:
+            X = np.ascontiguousarray(X.toarray())
+    else:
+        X = rng.random((n, n_features))
+        latent = X @ w
+    latent = latent + noise * rng.normal(size=n) * (np.std(latent) or 1.0)
+    if level_probs is None:
+        p = 0.5 ** np.arange(n_levels)[::-1]       # highest level rarest
+        level_probs = p / p.sum()
+    cuts = np.quantile(latent, np.cumsum(level_probs)[:-1]) if n_levels > 1 else []
+    y = np.searchsorted(np.asarray(cuts), latent, side="right").astype(np.float64)
+    query_ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    return QueryData(X, y, query_ptr, np.arange(1, n_queries + 1, dtype=np.int64),
+                     source=f"synthetic(q={n_queries}, n={n}, d={n_features}, seed={seed})")

@@ -1,0 +1,152 @@
+"""Declarations: papers, their artifacts, and the runs an artifact expands to.
+
+A paper module (``repro/papers/<id>.py``) declares ``PAPER`` and ``ARTIFACTS`` as data.  An
+artifact names a *task* (a function of the paper module computing one run), the datasets,
+folds, repeats and parameters; ``quick`` overrides them for smoke runs.  One run is one
+(task, dataset, fold, repeat, parameters); artifacts that declare the same run share it (it is
+computed and cached once).  A run's seed is derived from its identity, never from global
+state or execution order.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Paper:
+    id: str
+    title: str
+    authors: str
+    venue: str
+    text: str                       # file name in ../shared/papers
+    summary: str = ""
+
+
+@dataclass(frozen=True)
+class Artifact:
+    """One table, figure or check of a paper, declared as data."""
+    paper: str
+    name: str                       # the paper's own label: "table7", "figure4", "sectionII"
+    title: str
+    kind: str = "table"             # table | figure | check
+    datasets: tuple[str, ...] = ()  # catalog ids (or "synthetic") the runs use
+    stand_ins: dict = field(default_factory=dict)   # dataset used -> the paper's dataset
+    task: str | None = None         # function of the paper module; None = not implemented
+    folds: tuple = (None,)          # fold numbers (None: the dataset has no folds)
+    repeats: int = 1
+    params: dict = field(default_factory=dict)
+    quick: dict = field(default_factory=dict)       # overrides of folds/repeats/params
+    metrics: tuple[str, ...] = ()
+    methods: tuple[str, ...] = ()
+    select: dict = field(default_factory=dict)      # record filter: field -> allowed values
+    figure: str | None = None       # function of the paper module drawing the figure
+    description: str = ""
+    choices: tuple[str, ...] = ()   # protocol details the paper leaves open, as decided here
+
+    @property
+    def id(self) -> str:
+        return f"{self.paper}.{self.name}"
+
+    def effective(self, quick: bool) -> "Artifact":
+        """The declaration with ``quick`` overrides applied (for --quick)."""
+        if not quick or not self.quick:
+            return self
+        q = dict(self.quick)
+        params = {**self.params, **q.pop("params", {})}
+        return replace(self, params=params, **q)
+
+    def runs(self, quick: bool = False) -> list["RunSpec"]:
+        art = self.effective(quick)
+        if art.task is None:
+            return []
+        return [RunSpec(self.paper, art.task, ds, fold, rep, canonical(art.params), quick)
+                for ds in art.datasets for fold in art.folds for rep in range(art.repeats)]
+
+
+def canonical(obj: Any) -> str:
+    """Canonical JSON (sorted keys, no spaces) of a parameter dict; numpy scalars allowed."""
+    def default(o):
+        if isinstance(o, (np.integer,)):
+            return int(o)
+        if isinstance(o, (np.floating,)):
+            return float(o)
+        if isinstance(o, (tuple, range, np.ndarray)):
+            return list(o)
+        raise TypeError(f"parameter value {o!r} is not JSON-serialisable")
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=default)
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    paper: str
+    task: str
+    dataset: str
+    fold: int | None
+    repeat: int
+    params_json: str
+    quick: bool = False
+
+    @property
+    def params(self) -> dict:
+        return json.loads(self.params_json)
+
+    @property
+    def label(self) -> str:
+        fold = "" if self.fold is None else f"/fold{self.fold}"
+        rep = f"/rep{self.repeat}" if self.repeat else ""
+        return f"{self.paper}/{self.task}/{self.dataset}{fold}{rep}" + (" (quick)" if self.quick else "")
+
+    @property
+    def identity(self) -> dict:
+        return {"paper": self.paper, "task": self.task, "dataset": self.dataset,
+                "fold": self.fold, "repeat": self.repeat, "params": self.params,
+                "quick": self.quick}
+
+    @property
+    def seed(self) -> int:
+        """A 32-bit seed derived from paper/task/dataset/fold/repeat (not from parameters, so a
+        widened grid keeps its random draws)."""
+        text = f"{self.paper}/{self.task}/{self.dataset}/{self.fold}/{self.repeat}"
+        return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
+
+
+@dataclass
+class RunContext:
+    """What a task receives: its spec, seed, data directory and a progress logger."""
+    spec: RunSpec
+    data_dir: Path
+    log: Any = print
+
+    @property
+    def params(self) -> dict:
+        return self.spec.params
+
+    @property
+    def dataset(self) -> str:
+        return self.spec.dataset
+
+    @property
+    def fold(self) -> int | None:
+        return self.spec.fold
+
+    @property
+    def seed(self) -> int:
+        return self.spec.seed
+
+    def rng(self, stream: int = 0) -> np.random.Generator:
+        """Independent generator for sub-stream ``stream`` of this run's seed."""
+        return np.random.default_rng([self.spec.seed, stream])
+
+
+def record(method: str, metric: str, value, fold=None, **extra) -> dict:
+    """One reproduced value as a task returns it (the runner adds paper/artifact/dataset)."""
+    out = {"method": method, "metric": metric, "value": value,
+           "fold": None if fold is None else str(fold)}
+    out.update(extra)
+    return out

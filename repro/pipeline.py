@@ -1,0 +1,49 @@
+"""Run artifacts end to end: execute their runs, build their JSON and figures, render pages.
+
+Every artifact of a touched paper is rebuilt so that its page is complete: the targets from
+fresh or cached runs, the others from the cache only — and where the cache lacks their runs
+but their JSON already exists (e.g. committed reports on a fresh clone), those files are kept.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import papers as registry
+from . import published as pubmod
+from .experiment import Artifact
+from .report.build import build_artifact, read_artifact
+from .report.html import render_index, render_paper
+from .report.terminal import compact_table
+from .runner import Runner
+
+
+def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick: bool = False,
+                  jobs: int = 1, force: bool = False, report_only: bool = False,
+                  pdf: bool = True, log=print) -> dict[str, list[dict]]:
+    runner = Runner(data_dir, jobs=jobs, force=force, cache_only=report_only, log=log)
+    specs = [s for a in targets for s in a.runs(quick)]
+    results = runner.run(specs)
+    cache_runner = Runner(data_dir, cache_only=True, log=lambda *a, **k: None)
+    target_ids = {a.id for a in targets}
+    out: dict[str, list[dict]] = {}
+    for paper in dict.fromkeys(a.paper for a in targets):
+        mod = registry.module(paper)
+        published = pubmod.load(paper, getattr(mod, "PUBLISHED_PATH", None))
+        out_dir = out_root / paper
+        for art in mod.ARTIFACTS:
+            art_specs = art.runs(quick)
+            if art.id in target_ids:
+                rs = [results[s] for s in art_specs]
+            else:
+                rs = list(cache_runner.run(art_specs).values())
+                uncached = any(r.why.startswith("no cached result") for r in rs)
+                if uncached and read_artifact(out_dir, art.name) is not None:
+                    continue
+            flat = build_artifact(art, rs, published, out_dir, data_dir, quick)
+            if art.id in target_ids:
+                out[art.id] = flat
+                log(compact_table(art.id, art.title, flat, str(out_dir / f"{art.name}.json")))
+        page = render_paper(mod, out_root, list(getattr(mod, "NOTES", ())), pdf=pdf, log=log)
+        log(f"wrote {page}" + (f" and {page.parent / (paper + '.pdf')}" if pdf else ""))
+    render_index([registry.module(p) for p in registry.paper_ids()], out_root)
+    return out

@@ -1,0 +1,222 @@
+"""Published numbers (one TOML file per paper, next to its module) and the comparison of our
+results with them.
+
+File layout (``repro/papers/<paper>.toml``)::
+
+    [tolerance]
+    default = 0.0                   # absolute tolerance beyond the paper's rounding
+    [[tolerance.rule]]              # exceptions, matched on artifact/dataset/method/metric/fold
+    artifact = "figure2"; tol = 0.01; why = "read off a plot"
+
+    [[table]]                       # a published table, transcribed cell by cell
+    artifact = "table7"; source = "Table 7"; dataset = "MQ2008"; metric = "MAP"
+    rows = "fold"; cols = "method"  # which record field the row / column labels give
+    row_labels = { Fold1 = "1", Average = "avg" }  # optional relabelling
+    columns = ["GRankRLS", "RankRLS", "RankSVM"]
+    data = [["Fold1", "0.4722", "0.4711", "0.4696"], ...]
+    baseline = ["RankSVM"]          # columns the paper copies from elsewhere: shown, not rerun
+
+    [[value]]                       # a single published value
+    artifact = "tableI"; dataset = "MQ2008"; method = "TRON"; metric = "zero_dual_pct"
+    value = "22.44"; source = "Table I, row MQ2008"
+
+    [[explain]]                     # why a value deviates (shown beside it)
+    artifact = "table7"; fold = "2"; why = "..."
+
+Values are kept as the paper prints them (text): the number of decimals gives the rounding
+against which a reproduced value "agrees"; ``2^8`` style powers are read as numbers; cells
+marked ``?`` are unreadable in the source and listed as such.
+"""
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from importlib import resources
+
+KEY_FIELDS = ("artifact", "dataset", "method", "metric", "fold")
+
+AGREES = "agrees (paper's rounding)"
+WITHIN = "within tolerance"
+DEVIATES = "deviates"
+NO_PUBLISHED = "no published value"
+BASELINE = "published baseline (not rerun)"
+UNREADABLE = "published value unreadable"
+
+
+@dataclass(frozen=True)
+class PublishedValue:
+    artifact: str
+    dataset: str | None
+    method: str | None
+    metric: str | None
+    fold: str | None
+    text: str
+    source: str
+    baseline: bool = False
+    note: str = ""
+
+    @property
+    def key(self) -> tuple:
+        return (self.artifact, self.dataset, self.method, self.metric, self.fold)
+
+    @property
+    def value(self) -> float | None:
+        return parse_number(self.text)
+
+    @property
+    def decimals(self) -> int:
+        t = self.text.strip().rstrip("%")
+        if "^" in t or "." not in t:
+            return 0
+        return len(t.split(".")[1])
+
+
+_POWER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*\^\s*\{?\s*(-?\d+)\s*\}?\s*$")
+
+
+def parse_number(text: str) -> float | None:
+    """``"0.4722"`` → 0.4722, ``"2^{10}"`` → 1024, ``"22.44%"`` → 22.44, ``"?"`` → None."""
+    t = str(text).strip().rstrip("%").strip()
+    m = _POWER.match(t)
+    if m:
+        return float(m.group(1)) ** int(m.group(2))
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+@dataclass
+class PublishedSet:
+    paper: str
+    values: list[PublishedValue]
+    default_tol: float = 0.0
+    rules: list[dict] = field(default_factory=list)
+    explanations: list[dict] = field(default_factory=list)
+    protocol: dict = field(default_factory=dict)
+    notes: dict = field(default_factory=dict)
+
+    def for_artifact(self, name: str) -> list[PublishedValue]:
+        return [v for v in self.values if v.artifact == name]
+
+    def _match(self, rule: dict, rec: dict) -> bool:
+        return all(rule[k] == rec.get(k) for k in KEY_FIELDS if k in rule)
+
+    def tolerance(self, rec: dict) -> tuple[float, str]:
+        for rule in self.rules:
+            if self._match(rule, rec):
+                return float(rule["tol"]), rule.get("why", "")
+        return self.default_tol, ""
+
+    def explanation(self, rec: dict) -> str:
+        return " ".join(e["why"] for e in self.explanations if self._match(e, rec))
+
+
+def _cell_key(table: dict, row_value: str, col_value: str) -> dict:
+    key = {k: table.get(k) for k in ("dataset", "method", "metric", "fold")}
+    key[table["rows"]] = row_value
+    key[table["cols"]] = col_value
+    return key
+
+
+def load(paper: str, path=None) -> PublishedSet:
+    """Read ``repro/papers/<paper>.toml`` (or ``path``)."""
+    from pathlib import Path
+    path = Path(path) if path else resources.files("repro.papers").joinpath(f"{paper}.toml")
+    if not path.is_file():
+        return PublishedSet(paper, [])
+    raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    values: list[PublishedValue] = []
+    for t in raw.get("table", []):
+        relabel = t.get("row_labels", {})
+        baseline = set(t.get("baseline", []))
+        for row in t["data"]:
+            label, cells = row[0], row[1:]
+            if len(cells) != len(t["columns"]):
+                raise ValueError(f"{path}: table {t['source']}, row {label!r} has {len(cells)} "
+                                 f"cells for {len(t['columns'])} columns")
+            for col, text in zip(t["columns"], cells):
+                if text is None or str(text).strip() in ("", "-"):
+                    continue
+                key = _cell_key(t, str(relabel.get(label, label)), col)
+                values.append(PublishedValue(
+                    artifact=t["artifact"], text=str(text),
+                    source=f"{t['source']}, row {label}, column {col}",
+                    baseline=col in baseline, note=t.get("note", ""), **key))
+    for v in raw.get("value", []):
+        values.append(PublishedValue(
+            artifact=v["artifact"], dataset=v.get("dataset"), method=v.get("method"),
+            metric=v.get("metric"), fold=v.get("fold"), text=str(v["value"]),
+            source=v["source"], baseline=v.get("baseline", False), note=v.get("note", "")))
+    keys = [v.key for v in values]
+    dup = {k for k in keys if keys.count(k) > 1}
+    if dup:
+        raise ValueError(f"{path}: published value given twice for {sorted(dup)[0]}")
+    tol = raw.get("tolerance", {})
+    return PublishedSet(paper, values, float(tol.get("default", 0.0)), list(tol.get("rule", [])),
+                        list(raw.get("explain", [])), dict(raw.get("protocol", {})),
+                        dict(raw.get("notes", {})))
+
+
+def judge(value, pub: PublishedValue | None, tol: float, stand_in: bool = False):
+    """``(diff, verdict)`` for a reproduced value against a published one."""
+    if pub is None:
+        return None, NO_PUBLISHED
+    p = pub.value
+    if p is None:
+        return None, UNREADABLE
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None, None            # the caller says why it was not run
+    diff = float(value) - p
+    half_unit = 0.5 * 10.0 ** (-pub.decimals)
+    if abs(diff) <= half_unit * (1 + 1e-9) + 1e-12:
+        verdict = AGREES
+    elif abs(diff) <= tol:
+        verdict = WITHIN
+    else:
+        verdict = DEVIATES
+    if stand_in:
+        verdict = f"stand-in data: {verdict}"
+    return diff, verdict
+
+
+def compare(paper: str, artifact: str, records: list[dict], published: PublishedSet,
+            not_run: dict[str | None, str], dataset_label=lambda d: d) -> list[dict]:
+    """Join reproduced ``records`` (already carrying artifact/dataset/...) with the paper's
+    published values for ``artifact``.  ``not_run`` maps a dataset (or None for all) to the
+    reason its values are absent.  Returns the flat records of ``<artifact>.json``."""
+    pubs = {v.key: v for v in published.for_artifact(artifact)}
+    out, seen = [], set()
+    for r in records:
+        key = tuple(r.get(k) for k in KEY_FIELDS)
+        seen.add(key)
+        pub = pubs.get(key)
+        tol, tol_why = published.tolerance(r)
+        diff, verdict = judge(r["value"], pub, tol, bool(r.get("stand_in")))
+        if verdict is None:
+            verdict = "not run: " + r.get("why", "no value")
+        rec = {"paper": paper, **{k: r.get(k) for k in KEY_FIELDS}, "value": r["value"],
+               "published": pub.text if pub else None, "diff": diff, "verdict": verdict,
+               "source": pub.source if pub else None}
+        rec.update({k: v for k, v in r.items() if k not in rec})
+        if verdict.endswith(DEVIATES):
+            rec["explanation"] = published.explanation(rec)
+        if verdict == WITHIN and tol_why:
+            rec["tolerance_why"] = tol_why
+        out.append(rec)
+    for key, pub in pubs.items():
+        if key in seen:
+            continue
+        if pub.baseline:
+            verdict = BASELINE
+        elif pub.value is None:
+            verdict = UNREADABLE
+        else:
+            why = not_run.get(pub.dataset) or not_run.get(None) or "no reproduced value"
+            verdict = f"not run: {why}"
+        out.append({"paper": paper, **dict(zip(KEY_FIELDS, key)), "value": None,
+                    "published": pub.text, "diff": None, "verdict": verdict,
+                    "source": pub.source, **({"note": pub.note} if pub.note else {})})
+    return out

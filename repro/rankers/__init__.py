@@ -1,0 +1,4 @@
+"""Rankers usable as a library: ``fit(X, y, qid)`` / ``predict(X)`` (see ``base``)."""
+from .base import Ranker, group_by_query
+
+__all__ = ["Ranker", "group_by_query"]

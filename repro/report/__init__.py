@@ -1,0 +1,1 @@
+"""Reports: artifact JSON and figures (build), HTML/PDF pages (html), terminal tables."""

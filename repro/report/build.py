@@ -1,0 +1,112 @@
+"""From run results to an artifact's outputs: ``reports/<paper>/<artifact>.json`` (flat
+records, reproduced beside published), its figures (SVG) and ``<artifact>.meta.json`` (what
+the report page needs besides the records: title, notes, data used, seeds, run times)."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+from ..cache import atomic_write_bytes, atomic_write_json
+from ..data import catalog as cat
+from ..experiment import Artifact
+from ..published import KEY_FIELDS, PublishedSet, compare
+from ..runner import SYNTHETIC, RunResult, jsonable, paper_module
+
+
+def _matches(select: dict, rec: dict) -> bool:
+    for k, allowed in select.items():
+        allowed = allowed if isinstance(allowed, (list, tuple, set)) else [allowed]
+        if rec.get(k) not in allowed:
+            return False
+    return True
+
+
+def dataset_label(art: Artifact, dataset: str) -> str:
+    return art.stand_ins.get(dataset, dataset)
+
+
+def gather_records(art: Artifact, results: list[RunResult]) -> tuple[list[dict], dict]:
+    """Records of this artifact from its runs, and why values are missing per dataset."""
+    records, not_run = [], {}
+    for res in results:
+        label = dataset_label(art, res.spec.dataset)
+        if res.status != "done":
+            not_run[label] = res.why if res.status == "not run" else f"failed: {res.why}"
+            continue
+        for r in res.output.get("records", []):
+            r = dict(r)
+            r.setdefault("dataset", label)
+            if r.get("fold") is None and res.spec.fold is not None:
+                r["fold"] = str(res.spec.fold)
+            r["artifact"] = art.name
+            if res.spec.dataset in art.stand_ins:
+                r["data_used"] = res.spec.dataset
+                r["stand_in"] = True
+            if _matches(art.select, r):
+                records.append(r)
+    if art.task is None:
+        not_run[None] = "not implemented yet"
+    return records, not_run
+
+
+def save_figure(fig, path: Path) -> None:
+    """Deterministic SVG: fixed hash salt, no creation date."""
+    import io
+
+    import matplotlib
+    matplotlib.rcParams["svg.hashsalt"] = "repro-rank"
+    buf = io.BytesIO()
+    fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    atomic_write_bytes(path, buf.getvalue())
+    import matplotlib.pyplot as plt
+    plt.close(fig)
+
+
+def build_artifact(art: Artifact, results: list[RunResult], published: PublishedSet,
+                   out_dir: Path, data_dir: Path, quick: bool) -> list[dict]:
+    """Write the artifact's JSON, meta and figures; return its flat records."""
+    records, not_run = gather_records(art, results)
+    flat = jsonable(compare(art.paper, art.name, records, published, not_run))
+    flat.sort(key=lambda r: tuple("" if r.get(k) is None else str(r.get(k)) for k in KEY_FIELDS))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    atomic_write_json(out_dir / f"{art.name}.json", flat)
+
+    figures = []
+    if art.figure and any(r.status == "done" for r in results):
+        fn = getattr(paper_module(art.paper), art.figure)
+        drawn = fn(art, {r.spec: r for r in results}, flat, published)
+        for suffix, fig in (drawn or {}).items():
+            name = f"{art.name}{'-' + suffix if suffix else ''}.svg"
+            save_figure(fig, out_dir / name)
+            figures.append(name)
+
+    used = []
+    for ds in dict.fromkeys(r.spec.dataset for r in results) if results else art.datasets:
+        if ds == SYNTHETIC:
+            used.append({"dataset": "synthetic", "status": "generated (seeded)", "stand_in_for": None})
+            continue
+        info = cat.dataset(ds)
+        used.append({"dataset": ds, "title": info.title,
+                     "stand_in_for": art.stand_ins.get(ds)})
+    meta = {
+        "paper": art.paper, "artifact": art.name, "title": art.title, "kind": art.kind,
+        "description": art.description, "choices": list(art.choices), "quick": quick,
+        "datasets": used, "figures": figures,
+        "params": jsonable(art.effective(quick).params),
+        "runs": [{"run": r.spec.label, "status": r.status, "why": r.why, "seed": r.spec.seed,
+                  "seconds": r.seconds, "cached": r.cached, "finished": r.finished}
+                 for r in results],
+        "implemented": art.task is not None,
+    }
+    atomic_write_json(out_dir / f"{art.name}.meta.json", meta)
+    return flat
+
+
+def read_artifact(out_dir: Path, name: str) -> tuple[list[dict], dict] | None:
+    try:
+        flat = json.loads((out_dir / f"{name}.json").read_text())
+        meta = json.loads((out_dir / f"{name}.meta.json").read_text())
+    except (OSError, ValueError):
+        return None
+    return flat, meta

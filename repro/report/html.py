@@ -1,0 +1,204 @@
+"""Paper pages (HTML, then the same HTML to PDF with weasyprint) and the index page.
+
+Pages are rendered from the artifacts' JSON and meta files in ``reports/<paper>/`` — never
+from live objects — so a page can always be re-rendered from what is on disk, and the JSON a
+program reads is exactly what the page shows.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import math
+import subprocess
+from collections import Counter
+from importlib import resources
+from pathlib import Path
+
+from jinja2 import Environment, StrictUndefined, select_autoescape
+
+from .. import __version__
+from ..cache import atomic_write_bytes
+from ..published import AGREES, BASELINE, DEVIATES, NO_PUBLISHED, UNREADABLE, WITHIN
+from .build import read_artifact
+
+VERDICT_NAMES = ("agrees", "within tolerance", "deviates", "stand-in", "not run", "baseline")
+
+
+def verdict_class(verdict: str) -> str:
+    if verdict.startswith("stand-in"):
+        return "stand-in"
+    if verdict == AGREES:
+        return "agrees"
+    if verdict == WITHIN:
+        return "within tolerance"
+    if verdict == DEVIATES:
+        return "deviates"
+    if verdict == BASELINE:
+        return "baseline"
+    if verdict in (NO_PUBLISHED,):
+        return "no published"
+    if verdict == UNREADABLE:
+        return "unreadable"
+    return "not run"
+
+
+CSS_CLASS = {"agrees": "agrees", "within tolerance": "within", "deviates": "deviates",
+             "stand-in": "standin", "not run": "notrun", "baseline": "notrun",
+             "no published": "", "unreadable": "notrun"}
+
+
+def commit_id() -> str:
+    try:
+        sha = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True,
+                             text=True, check=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+        return sha + ("+local changes" if dirty else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown (not a git checkout)"
+
+
+def _env() -> Environment:
+    return Environment(loader=None, autoescape=select_autoescape(default=True),
+                       undefined=StrictUndefined, trim_blocks=False)
+
+
+def _template(name: str):
+    text = resources.files("repro.report").joinpath("templates", name).read_text("utf-8")
+    return _env().from_string(text)
+
+
+def _css() -> str:
+    return resources.files("repro.report").joinpath("templates", "base.css").read_text("utf-8")
+
+
+def fmt_value(v, published: str | None) -> str:
+    if v is None:
+        return "—"
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "—"
+        if published and "." in published.rstrip("%"):
+            d = len(published.rstrip("%").split(".")[1])
+            return f"{v:.{d + 2}f}"
+        if float(v).is_integer() and abs(v) < 1e15:
+            return str(int(v))
+        return f"{v:.6g}"
+    return str(v)
+
+
+def fmt_diff(d, published: str | None) -> str:
+    if d is None:
+        return ""
+    if published and "." in published.rstrip("%"):
+        dec = len(published.rstrip("%").split(".")[1])
+        return f"{d:+.{dec + 2}f}"
+    return f"{d:+.4g}"
+
+
+def _rows(flat: list[dict]) -> tuple[list[dict], int]:
+    rows, hidden = [], 0
+    for r in flat:
+        cls = verdict_class(r["verdict"])
+        if cls == "no published" and len(flat) > 60:
+            hidden += 1        # long value lists (curves) stay in the JSON
+            continue
+        note = " ".join(x for x in (r.get("source") or "", r.get("explanation") or "",
+                                    r.get("note") or "", r.get("tolerance_why") or "") if x)
+        if r.get("stand_in"):
+            note = f"computed on {r.get('data_used')} (stand-in). " + note
+        rows.append({"dataset": r.get("dataset") or "", "method": r.get("method") or "",
+                     "metric": r.get("metric") or "", "fold": r.get("fold") or "",
+                     "value": fmt_value(r.get("value"), r.get("published")),
+                     "published": r.get("published") or "",
+                     "diff": fmt_diff(r.get("diff"), r.get("published")),
+                     "verdict": r["verdict"], "css": CSS_CLASS.get(cls, ""), "note": note})
+    return rows, hidden
+
+
+def _data_used(meta: dict) -> str:
+    parts = []
+    for d in meta.get("datasets", []):
+        name = d["dataset"]
+        if d.get("stand_in_for"):
+            parts.append(f"{name} (STAND-IN for {d['stand_in_for']})")
+        else:
+            parts.append(name)
+    return ", ".join(parts) or "—"
+
+
+def paper_context(paper_mod, out_dir: Path, notes: list[str]) -> dict:
+    arts, total, quick = [], 0.0, False
+    for art in paper_mod.ARTIFACTS:
+        got = read_artifact(out_dir, art.name)
+        if got is None:
+            continue
+        flat, meta = got
+        quick = quick or meta.get("quick", False)
+        counts = Counter(verdict_class(r["verdict"]) for r in flat)
+        rows, hidden = _rows(flat)
+        runs = []
+        for r in meta.get("runs", []):
+            secs = r.get("seconds")
+            total += secs or 0.0
+            runs.append({**r, "seconds": "" if secs is None else f"{secs:.2f}",
+                         "finished": r.get("finished") or ""})
+        arts.append({"name": art.name, "title": meta["title"], "description": meta.get("description", ""),
+                     "choices": meta.get("choices", []), "figures": meta.get("figures", []),
+                     "overlay": any(r.get("published") for r in flat), "rows": rows,
+                     "hidden": hidden, "runs": runs, "counts": dict(counts),
+                     "data_used": _data_used(meta), "implemented": meta.get("implemented", True)})
+    p = paper_mod.PAPER
+    return {"paper": p, "artifacts": arts, "quick": quick, "notes": notes,
+            "total_seconds": f"{total:.1f} s", "verdict_names": VERDICT_NAMES}
+
+
+def render_pdf(html_path: Path, pdf_path: Path, log=print) -> bool:
+    try:
+        from weasyprint import HTML
+    except Exception as exc:   # ImportError or a missing system library (pango)
+        log(f"PDF not written: weasyprint is not importable ({exc}); the HTML is complete")
+        return False
+    import logging
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    data = HTML(filename=str(html_path), base_url=str(html_path.parent)).write_pdf()
+    atomic_write_bytes(pdf_path, data)
+    return True
+
+
+def render_paper(paper_mod, out_root: Path, notes: list[str], pdf: bool = True, log=print) -> Path:
+    out_dir = out_root / paper_mod.PAPER.id
+    ctx = paper_context(paper_mod, out_dir, notes)
+    ctx.update(css=_css(), version=__version__, commit=commit_id(),
+               rendered=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"))
+    html = _template("paper.html.j2").render(**ctx)
+    path = out_dir / "index.html"
+    atomic_write_bytes(path, html.encode("utf-8"))
+    if pdf:
+        render_pdf(path, out_dir / f"{paper_mod.PAPER.id}.pdf", log)
+    return path
+
+
+def render_index(paper_mods, out_root: Path) -> Path:
+    papers = []
+    for mod in paper_mods:
+        out_dir = out_root / mod.PAPER.id
+        counts, n = Counter(), 0
+        for art in mod.ARTIFACTS:
+            got = read_artifact(out_dir, art.name)
+            if got is None:
+                continue
+            n += 1
+            counts.update(verdict_class(r["verdict"]) for r in got[0])
+        papers.append({"id": mod.PAPER.id, "title": mod.PAPER.title, "n_artifacts": n,
+                       "counts": dict(counts), "pdf": (out_dir / f"{mod.PAPER.id}.pdf").is_file()})
+    html = _template("index.html.j2").render(
+        papers=papers, css=_css(), version=__version__, commit=commit_id(),
+        rendered=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"), verdict_names=VERDICT_NAMES)
+    path = out_root / "index.html"
+    atomic_write_bytes(path, html.encode("utf-8"))
+    return path

@@ -1,0 +1,27 @@
+"""The compact reproduced-vs-published table printed when an artifact finishes."""
+from __future__ import annotations
+
+from collections import Counter
+
+from .html import fmt_diff, fmt_value, verdict_class
+
+MAX_ROWS = 40
+
+
+def compact_table(art_id: str, title: str, flat: list[dict], out_path: str) -> str:
+    rows = [r for r in flat if r.get("published") is not None or r["verdict"].startswith("not run")]
+    head = ("dataset", "method", "metric", "fold", "reproduced", "published", "diff", "verdict")
+    lines = [[str(r.get("dataset") or ""), str(r.get("method") or ""), str(r.get("metric") or ""),
+              str(r.get("fold") or ""), fmt_value(r.get("value"), r.get("published")),
+              str(r.get("published") or ""), fmt_diff(r.get("diff"), r.get("published")),
+              r["verdict"]] for r in rows[:MAX_ROWS]]
+    widths = [max([len(h)] + [len(l[i]) for l in lines]) for i, h in enumerate(head)]
+    fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
+    out = [f"\n{art_id} — {title}", fmt(head), fmt(["-" * w for w in widths])]
+    out += [fmt(l) for l in lines]
+    if len(rows) > MAX_ROWS:
+        out.append(f"… {len(rows) - MAX_ROWS} more rows")
+    counts = Counter(verdict_class(r["verdict"]) for r in flat)
+    out.append("summary: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
+               + f"  ({len(flat)} values in {out_path})")
+    return "\n".join(out)

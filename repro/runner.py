@@ -1,0 +1,191 @@
+"""Executing runs: availability checks, the content-keyed result cache, and a process pool.
+
+A run's cache key hashes (1) its identity and parameters, (2) the content fingerprint of its
+dataset's files and (3) the code version: the source (or compiled extension) of the paper
+module, of the modules it lists in ``CODE`` and of the shared core.  Editing a ranker thus
+invalidates exactly the results it produced.  Entries are written atomically when a run
+finishes; failures and runs without data are never cached.  An interrupted invocation
+therefore resumes where it stopped.
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import sys
+import time
+import traceback
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from functools import lru_cache
+from multiprocessing import get_context
+from pathlib import Path
+
+import numpy as np
+
+from . import __version__
+from .cache import atomic_write_json, cache_root, stable_hash
+from .data import catalog as cat
+from .data.load import fingerprint
+from .errors import DataCorrupt, DataMissing
+from .experiment import RunContext, RunSpec
+
+CORE_CODE = ("repro.experiment", "repro.data.letor", "repro._kernels.letor", "repro.data.load",
+             "repro.data.queries", "repro.metrics.letor_eval", "repro._kernels.letor_eval",
+             "repro.metrics.ranking")
+SYNTHETIC = "synthetic"
+
+
+@dataclass
+class RunResult:
+    spec: RunSpec
+    status: str                     # done | not run | failed
+    why: str = ""
+    output: dict | None = None
+    seconds: float | None = None
+    cached: bool = False
+    key: str = ""
+    finished: str = ""
+
+
+def jsonable(obj):
+    """Convert numpy types (recursively) so that results serialise as plain JSON."""
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return jsonable(obj.tolist())
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        v = float(obj)
+        return None if np.isnan(v) else v
+    if isinstance(obj, float) and np.isnan(obj):
+        return None
+    return obj
+
+
+def paper_module(paper: str):
+    from . import papers
+    return papers.module(paper)
+
+
+@lru_cache(maxsize=None)
+def _file_hash(path: str) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+@lru_cache(maxsize=None)
+def code_version(paper: str) -> str:
+    mod = paper_module(paper)
+    names = sorted(set(CORE_CODE) | set(getattr(mod, "CODE", ())) | {mod.__name__})
+    parts = [__version__]
+    for name in names:
+        m = importlib.import_module(name)
+        parts.append(f"{name}:{_file_hash(m.__file__)}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
+
+
+def data_state(dataset: str, data_dir: Path) -> tuple[bool, str]:
+    """(available, reason if not) — files present; content is verified when loaded."""
+    if dataset == SYNTHETIC:
+        return True, ""
+    info = cat.dataset(dataset)
+    if not info.public:
+        return False, f"{dataset} was never public (stand-in: {info.stand_in})"
+    try:
+        files = cat.dataset_files(info, data_dir)
+    except DataCorrupt as exc:
+        return False, f"data corrupt: {exc}"
+    if cat.locate(info, data_dir) is None or not files or any(p is None for _, p, _ in files):
+        return False, f"data missing: {dataset} (see `python -m repro data`)"
+    return True, ""
+
+
+class Runner:
+    def __init__(self, data_dir: Path, jobs: int = 1, force: bool = False,
+                 cache_only: bool = False, log=print):
+        self.data_dir = Path(data_dir)
+        self.jobs = max(1, int(jobs))
+        self.force = force
+        self.cache_only = cache_only
+        self.log = log
+
+    def key(self, spec: RunSpec) -> str:
+        fp = "synthetic" if spec.dataset == SYNTHETIC else fingerprint(spec.dataset, self.data_dir)
+        return stable_hash({"run": spec.identity, "data": fp, "code": code_version(spec.paper)})
+
+    def entry_path(self, spec: RunSpec, key: str) -> Path:
+        return cache_root() / "runs" / spec.paper / f"{key}.json"
+
+    def lookup(self, spec: RunSpec) -> RunResult | None:
+        key = self.key(spec)
+        path = self.entry_path(spec, key)
+        try:
+            entry = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return None
+        if entry.get("key") != key:
+            return None
+        return RunResult(spec, "done", output=entry["output"], seconds=entry["seconds"],
+                         cached=True, key=key, finished=entry.get("finished", ""))
+
+    def run(self, specs: list[RunSpec]) -> dict[RunSpec, RunResult]:
+        results: dict[RunSpec, RunResult] = {}
+        todo: list[tuple[RunSpec, str]] = []
+        for spec in dict.fromkeys(specs):          # unique, in declaration order
+            ok, why = data_state(spec.dataset, self.data_dir)
+            if not ok:
+                results[spec] = RunResult(spec, "not run", why=why)
+                continue
+            hit = None if self.force else self.lookup(spec)
+            if hit is not None:
+                results[spec] = hit
+                continue
+            if self.cache_only:
+                results[spec] = RunResult(spec, "not run", why="no cached result (run it without --report-only)")
+                continue
+            todo.append((spec, self.key(spec)))
+        if todo:
+            self.log(f"running {len(todo)} run(s)" + (f" on {self.jobs} processes" if self.jobs > 1 else ""))
+        if self.jobs == 1 or len(todo) <= 1:
+            for spec, key in todo:
+                results[spec] = execute(spec, key, str(self.data_dir), self.log)
+        else:
+            with ProcessPoolExecutor(self.jobs, mp_context=get_context("fork")) as pool:
+                futures = {pool.submit(execute, spec, key, str(self.data_dir)): spec
+                           for spec, key in todo}
+                for fut in as_completed(futures):
+                    res = fut.result()
+                    self.log(f"  {res.spec.label}: {res.status}"
+                             + (f" in {res.seconds:.1f} s" if res.seconds is not None else "")
+                             + (f" ({res.why})" if res.why else ""))
+                    results[futures[fut]] = res
+        return {s: results[s] for s in dict.fromkeys(specs)}
+
+
+def execute(spec: RunSpec, key: str, data_dir: str, log=None) -> RunResult:
+    """Run one task and cache its output (module-level so that a process pool can call it)."""
+    say = log or (lambda *a, **k: None)
+    ctx = RunContext(spec, Path(data_dir), log=lambda msg: say(f"    {msg}"))
+    say(f"  {spec.label} …")
+    start = time.perf_counter()
+    try:
+        task = getattr(paper_module(spec.paper), spec.task)
+        output = jsonable(task(ctx))
+    except (DataMissing, DataCorrupt) as exc:
+        return RunResult(spec, "not run", why=f"data: {exc}")
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:     # a failed run is reported in its table, never cached
+        tb = traceback.format_exc(limit=-3)
+        print(tb, file=sys.stderr)
+        return RunResult(spec, "failed", why=f"{type(exc).__name__}: {exc}")
+    seconds = time.perf_counter() - start
+    finished = time.strftime("%Y-%m-%d %H:%M:%S")
+    entry = {"key": key, "spec": spec.identity, "output": output, "seconds": seconds,
+             "finished": finished, "version": __version__}
+    atomic_write_json(cache_root() / "runs" / spec.paper / f"{key}.json", entry)
+    say(f"  {spec.label}: done in {seconds:.1f} s")
+    return RunResult(spec, "done", output=output, seconds=seconds, key=key, finished=finished)

@@ -1,0 +1,53 @@
+"""A tiny paper module for testing the runner, cache and reports (registered by the tests)."""
+from pathlib import Path
+
+import numpy as np
+
+from repro.data.synthetic import make_queries
+from repro.experiment import Artifact, Paper, record
+from repro.metrics import evaluate_data
+
+PAPER = Paper(id="fakepaper", title="A fake paper", authors="A. Tester", venue="tests",
+              text="none.txt")
+PUBLISHED_PATH = Path(__file__).parent / "fixtures" / "fakepaper.toml"
+CODE = ()
+NOTES = ["A note."]
+CALLS = []           # (task, dataset, fold) of every execution, to detect recomputation
+
+
+def task_noise(ctx):
+    """Seeded draws: the value depends only on the run's identity."""
+    CALLS.append(("noise", ctx.dataset, ctx.fold))
+    if ctx.params.get("fail_on") == ctx.fold:
+        raise RuntimeError(f"planned failure on fold {ctx.fold}")
+    rng = ctx.rng()
+    return {"records": [record("draw", "u", float(rng.random())),
+                        record("const", "x", ctx.params["x"])],
+            "seed": ctx.seed}
+
+
+def task_map(ctx):
+    CALLS.append(("map", ctx.dataset, ctx.fold))
+    d = make_queries(30, (2, 9), 5, seed=ctx.seed)
+    scores = d.X[:, 0]
+    return {"records": [record("feature1", "MAP", evaluate_data(d, scores).map)]}
+
+
+def figure_noise(art, results, flat, published):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(3, 2))
+    ax.plot([r["value"] for r in flat if r["metric"] == "u" and r["value"] is not None], "o")
+    return {"": fig}
+
+
+ARTIFACTS = [
+    Artifact("fakepaper", "table1", "Seeded draws", datasets=("synthetic",), task="task_noise",
+             folds=(1, 2, 3), params={"x": 2.0}, quick={"folds": (1,)}, figure="figure_noise",
+             choices=("A choice the paper left open.",)),
+    Artifact("fakepaper", "table2", "Needs missing data", datasets=("MQ2007",), task="task_map",
+             folds=(1,)),
+    Artifact("fakepaper", "table3", "Not implemented", datasets=("synthetic",)),
+    Artifact("fakepaper", "table4", "MAP of a feature", datasets=("synthetic",), task="task_map"),
+]

@@ -1,0 +1,123 @@
+"""Runner, cache and reports, on a fake paper: seeds from identity, caching and resumption,
+failures never cached, missing data reported, verdicts, report files."""
+import json
+
+import pytest
+
+import fakepaper
+from repro import papers
+from repro.experiment import RunSpec
+from repro.pipeline import run_artifacts
+from repro.published import load, parse_number
+from repro.runner import Runner
+
+
+@pytest.fixture(autouse=True)
+def registered(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
+    papers.register(fakepaper)
+    fakepaper.CALLS.clear()
+    yield
+    papers.unregister("fakepaper")
+
+
+def table1():
+    return papers.resolve("fakepaper.table1")[0]
+
+
+def test_seed_depends_on_identity_only():
+    a = RunSpec("p", "t", "d", 1, 0, "{}")
+    assert a.seed == RunSpec("p", "t", "d", 1, 0, '{"grid":[1,2]}').seed
+    assert a.seed != RunSpec("p", "t", "d", 2, 0, "{}").seed
+    assert a.seed != RunSpec("p", "t", "d", 1, 1, "{}").seed
+
+
+def test_results_are_cached_and_identical_across_jobs(tmp_path):
+    specs = table1().runs()
+    r1 = Runner(tmp_path, jobs=1).run(specs)
+    assert len(fakepaper.CALLS) == 3
+    r2 = Runner(tmp_path, jobs=1).run(specs)
+    assert len(fakepaper.CALLS) == 3 and all(r.cached for r in r2.values())
+    assert [r.output for r in r1.values()] == [r.output for r in r2.values()]
+    r3 = Runner(tmp_path, jobs=2, force=True).run(specs)      # recomputed in worker processes
+    assert [r.output for r in r3.values()] == [r.output for r in r1.values()]
+
+
+def test_failed_run_is_not_cached_and_others_resume(tmp_path):
+    art = table1()
+    bad = [RunSpec(s.paper, s.task, s.dataset, s.fold, s.repeat,
+                   '{"fail_on":2,"x":2.0}') for s in art.runs()]
+    res = Runner(tmp_path).run(bad)
+    assert [r.status for r in res.values()] == ["done", "failed", "done"]
+    assert "planned failure" in res[bad[1]].why
+    fakepaper.CALLS.clear()
+    res = Runner(tmp_path).run(bad)          # the interrupted/failed run is retried, not the others
+    assert fakepaper.CALLS == [("noise", "synthetic", 2)]
+
+
+def test_half_written_entry_is_never_read(tmp_path):
+    spec = table1().runs()[0]
+    runner = Runner(tmp_path)
+    runner.run([spec])
+    path = runner.entry_path(spec, runner.key(spec))
+    path.write_text(path.read_text()[:20])   # simulate a torn file under the real name
+    fakepaper.CALLS.clear()
+    assert runner.run([spec])[spec].cached is False and len(fakepaper.CALLS) == 1
+    assert not list(path.parent.glob("*.tmp"))
+
+
+def test_missing_data_is_not_run(tmp_path):
+    spec = papers.resolve("fakepaper.table2")[0].runs()[0]
+    res = Runner(tmp_path).run([spec])[spec]
+    assert res.status == "not run" and "data missing: MQ2007" in res.why
+    assert fakepaper.CALLS == []
+
+
+def test_published_file_and_verdicts():
+    pub = load("fakepaper", fakepaper.PUBLISHED_PATH)
+    v = {x.key: x for x in pub.values}
+    assert v[("table1", "synthetic", "const", "x", "1")].decimals == 2
+    assert parse_number("2^{10}") == 1024 and parse_number("22.44%") == 22.44
+    assert parse_number("?") is None
+
+
+def test_pipeline_writes_records_meta_figures_and_pages(tmp_path):
+    out = tmp_path / "reports"
+    flats = run_artifacts(papers.resolve("fakepaper"), tmp_path, out, pdf=False,
+                          log=lambda *a, **k: None)
+    t1 = {(r["metric"], r["fold"]): r for r in flats["fakepaper.table1"]}
+    assert t1[("x", "1")]["verdict"] == "agrees (paper's rounding)"
+    assert t1[("x", "2")]["verdict"] == "deviates"                   # tolerance rule: 0
+    assert t1[("x", "2")]["explanation"] == "the paper printed 2.1 for a constant 2"
+    assert t1[("x", "3")]["verdict"] == "deviates"
+    assert t1[("u", "1")]["verdict"] == "no published value"
+    t2 = flats["fakepaper.table2"]
+    assert t2[0]["verdict"].startswith("not run: data missing: MQ2007")
+    t3 = flats["fakepaper.table3"]
+    assert t3[0]["verdict"] == "not run: not implemented yet" and t3[0]["published"] == "0.5"
+    on_disk = json.loads((out / "fakepaper" / "table1.json").read_text())
+    assert on_disk == json.loads(json.dumps(flats["fakepaper.table1"]))
+    for rec in on_disk:
+        assert {"paper", "artifact", "dataset", "method", "metric", "fold", "value",
+                "published", "diff", "verdict"} <= set(rec)
+    meta = json.loads((out / "fakepaper" / "table1.meta.json").read_text())
+    assert meta["figures"] == ["table1.svg"] and (out / "fakepaper" / "table1.svg").is_file()
+    assert [r["seed"] for r in meta["runs"]] == [s.seed for s in table1().runs()]
+    page = (out / "fakepaper" / "index.html").read_text()
+    assert "A choice the paper left open." in page and "not implemented yet" in page
+    assert (out / "index.html").is_file()
+
+
+def test_report_only_keeps_existing_outputs_and_never_computes(tmp_path):
+    out = tmp_path / "reports"
+    run_artifacts(papers.resolve("fakepaper.table1"), tmp_path, out, pdf=False, log=lambda *a, **k: None)
+    fakepaper.CALLS.clear()
+    flats = run_artifacts(papers.resolve("fakepaper.table1"), tmp_path, out, pdf=False,
+                          report_only=True, log=lambda *a, **k: None)
+    assert fakepaper.CALLS == []
+    assert any(r["verdict"].startswith("agrees") for r in flats["fakepaper.table1"])
+
+
+def test_quick_overrides_folds():
+    assert [s.fold for s in table1().runs(quick=True)] == [1]
+    assert all(s.quick for s in table1().runs(quick=True))
