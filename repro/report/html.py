@@ -41,6 +41,9 @@ def verdict_class(verdict: str) -> str:
     return "not run"
 
 
+SHORT = {"agrees": "agrees", "within tolerance": "within tol.", "deviates": "DEVIATES",
+         "stand-in": "stand-in", "not run": "not run", "baseline": "baseline (as published)",
+         "no published": "—", "unreadable": "unreadable"}
 CSS_CLASS = {"agrees": "agrees", "within tolerance": "within", "deviates": "deviates",
              "stand-in": "standin", "not run": "notrun", "baseline": "notrun",
              "no published": "", "unreadable": "notrun"}
@@ -106,16 +109,19 @@ def _rows(flat: list[dict]) -> tuple[list[dict], int]:
         if cls == "no published" and len(flat) > 60:
             hidden += 1        # long value lists (curves) stay in the JSON
             continue
-        note = " ".join(x for x in (r.get("source") or "", r.get("explanation") or "",
-                                    r.get("note") or "", r.get("tolerance_why") or "") if x)
+        why = r["verdict"].split(": ", 1)[1] if r["verdict"].startswith("not run: ") else ""
+        note = "; ".join(x for x in (why, r.get("source") or "", r.get("note") or "",
+                                     r.get("tolerance_why") or "") if x)
         if r.get("stand_in"):
-            note = f"computed on {r.get('data_used')} (stand-in). " + note
+            note = f"computed on {r.get('data_used')} (stand-in); " + note
         rows.append({"dataset": r.get("dataset") or "", "method": r.get("method") or "",
                      "metric": r.get("metric") or "", "fold": r.get("fold") or "",
                      "value": fmt_value(r.get("value"), r.get("published")),
                      "published": r.get("published") or "",
                      "diff": fmt_diff(r.get("diff"), r.get("published")),
-                     "verdict": r["verdict"], "css": CSS_CLASS.get(cls, ""), "note": note})
+                     "verdict": r["verdict"], "short": SHORT.get(cls, cls),
+                     "css": CSS_CLASS.get(cls, ""), "note": note,
+                     "explanation": r.get("explanation") or ""})
     return rows, hidden
 
 
