@@ -131,7 +131,7 @@ Median of alternating repeated runs after a warm-up, all contenders in one proce
 
 def main(argv) -> int:
     p = argparse.ArgumentParser(prog="python -m repro bench", description=__doc__.split("\n\n")[0])
-    p.add_argument("names", nargs="*", help=f"groups to run (default: all)")
+    p.add_argument("names", nargs="*", help="groups to run (default: all)")
     p.add_argument("--data-dir")
     p.add_argument("--quick", action="store_true", help="fewer repeats and sizes")
     p.add_argument("--out", default="reports", help="directory of benchmarks.json/.html")

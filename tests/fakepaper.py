@@ -1,7 +1,6 @@
 """A tiny paper module for testing the runner, cache and reports (registered by the tests)."""
 from pathlib import Path
 
-import numpy as np
 
 from repro.data.synthetic import make_queries
 from repro.experiment import Artifact, Paper, record

@@ -5,7 +5,6 @@ import shutil
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from repro.cli import main
 from repro.data.catalog import catalog

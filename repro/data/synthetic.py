@@ -45,7 +45,7 @@ def make_queries(n_queries: int, docs_per_query=20, n_features: int = 10, n_leve
         latent = X @ w
     latent = latent + noise * rng.normal(size=n) * (np.std(latent) or 1.0)
     if level_probs is None:
-        p = 0.5 ** np.arange(n_levels)[::-1]       # highest level rarest
+        p = 0.5 ** np.arange(n_levels)             # level 0 most common, highest rarest
         level_probs = p / p.sum()
     cuts = np.quantile(latent, np.cumsum(level_probs)[:-1]) if n_levels > 1 else []
     y = np.searchsorted(np.asarray(cuts), latent, side="right").astype(np.float64)

@@ -4,7 +4,6 @@ the report page needs besides the records: title, notes, data used, seeds, run t
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
 from pathlib import Path
 
 from ..cache import atomic_write_bytes, atomic_write_json
