@@ -214,7 +214,9 @@ def compare(paper: str, artifact: str, records: list[dict], published: Published
         elif pub.value is None:
             verdict = UNREADABLE
         else:
-            why = not_run.get(pub.dataset) or not_run.get(None) or "no reproduced value"
+            base = (pub.dataset or "").split(":", 1)[0]   # "corel-pamir:Small-Easy" -> "corel-pamir"
+            why = (not_run.get(pub.dataset) or not_run.get(base) or not_run.get(None)
+                   or "no reproduced value")
             verdict = f"not run: {why}"
         out.append({"paper": paper, **dict(zip(KEY_FIELDS, key)), "value": None,
                     "published": pub.text, "diff": None, "verdict": verdict,
