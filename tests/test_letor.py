@@ -131,3 +131,21 @@ def test_mq2008_fold1_train(data_root):
     assert (d.n_docs, d.n_queries, d.n_features) == (9630, 471, 46)
     assert d.X.flags["C_CONTIGUOUS"] and d.X.dtype == np.float64
     assert d.docids[0] == "GX008-86-4444840" and d.qids[0] == 10002
+
+
+def test_plain_xz_and_gz_files_read_the_same(tmp_path):
+    import gzip
+    import lzma
+
+    from repro.data.letor import read_letor
+    text = b"2 qid:1 1:0.5 2:1 #docid = a\r\n0 qid:1 2:0.25 #docid = b\r\n1 qid:4 1:3\r\n"
+    (tmp_path / "f.txt").write_bytes(text)
+    (tmp_path / "f.txt.gz").write_bytes(gzip.compress(text))
+    (tmp_path / "f.txt.xz").write_bytes(lzma.compress(text))
+    a, b, c = (read_letor(tmp_path / n) for n in ("f.txt", "f.txt.gz", "f.txt.xz"))
+    assert np.array_equal(a.X, b.X) and np.array_equal(a.X, c.X)
+    assert list(a.docids) == ["a", "b", ""] and list(a.query_sizes) == [2, 1]
+    (tmp_path / "bad.txt.gz").write_bytes(b"not gzip")
+    from repro.errors import DataCorrupt
+    with pytest.raises(DataCorrupt, match="bad.txt.gz: cannot be decompressed"):
+        read_letor(tmp_path / "bad.txt.gz")
