@@ -10,7 +10,7 @@ from ..cache import atomic_write_bytes, atomic_write_json
 from ..data import catalog as cat
 from ..experiment import Artifact
 from ..published import KEY_FIELDS, PublishedSet, compare
-from ..runner import SYNTHETIC, RunResult, jsonable, paper_module
+from ..runner import SYNTHETIC, RunResult, data_state, jsonable, paper_module
 
 
 def _matches(select: dict, rec: dict) -> bool:
@@ -25,7 +25,8 @@ def dataset_label(art: Artifact, dataset: str) -> str:
     return art.stand_ins.get(dataset, dataset)
 
 
-def gather_records(art: Artifact, results: list[RunResult]) -> tuple[list[dict], dict]:
+def gather_records(art: Artifact, results: list[RunResult],
+                   data_dir: Path | None = None) -> tuple[list[dict], dict]:
     """Records of this artifact from its runs, and why values are missing per dataset."""
     records, not_run = [], {}
     for res in results:
@@ -46,6 +47,9 @@ def gather_records(art: Artifact, results: list[RunResult]) -> tuple[list[dict],
                 records.append(r)
     if art.task is None:
         not_run[None] = "not implemented yet"
+        for ds in art.datasets:
+            ok, why = data_state(ds, data_dir) if data_dir is not None else (True, "")
+            not_run[dataset_label(art, ds)] = "not implemented yet" + ("" if ok else f"; {why}")
     return records, not_run
 
 
@@ -65,7 +69,7 @@ def save_figure(fig, path: Path) -> None:
 def build_artifact(art: Artifact, results: list[RunResult], published: PublishedSet,
                    out_dir: Path, data_dir: Path, quick: bool) -> list[dict]:
     """Write the artifact's JSON, meta and figures; return its flat records."""
-    records, not_run = gather_records(art, results)
+    records, not_run = gather_records(art, results, data_dir)
     flat = jsonable(compare(art.paper, art.name, records, published, not_run))
     flat.sort(key=lambda r: tuple("" if r.get(k) is None else str(r.get(k)) for k in KEY_FIELDS))
     out_dir.mkdir(parents=True, exist_ok=True)
