@@ -137,7 +137,7 @@ def _data_used(meta: dict) -> str:
 
 
 def paper_context(paper_mod, out_dir: Path, notes: list[str]) -> dict:
-    arts, total, quick = [], 0.0, False
+    arts, total, quick, counted = [], 0.0, False, set()
     for art in paper_mod.ARTIFACTS:
         got = read_artifact(out_dir, art.name)
         if got is None:
@@ -149,7 +149,9 @@ def paper_context(paper_mod, out_dir: Path, notes: list[str]) -> dict:
         runs = []
         for r in meta.get("runs", []):
             secs = r.get("seconds")
-            total += secs or 0.0
+            if r["run"] not in counted:          # runs shared by several artifacts count once
+                counted.add(r["run"])
+                total += secs or 0.0
             runs.append({**r, "seconds": "" if secs is None else f"{secs:.2f}",
                          "finished": r.get("finished") or ""})
         arts.append({"name": art.name, "title": meta["title"], "description": meta.get("description", ""),
