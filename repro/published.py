@@ -170,8 +170,9 @@ def judge(value, pub: PublishedValue | None, tol: float, stand_in: bool = False)
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return None, None            # the caller says why it was not run
     diff = float(value) - p
-    half_unit = 0.5 * 10.0 ** (-pub.decimals)
-    if abs(diff) <= half_unit * (1 + 1e-9) + 1e-12:
+    # A power such as "2^8" is exact (a grid value), not a rounded decimal.
+    half_unit = 0.0 if "^" in pub.text else 0.5 * 10.0 ** (-pub.decimals)
+    if abs(diff) <= half_unit * (1 + 1e-9) + 1e-12 * max(1.0, abs(p)):
         verdict = AGREES
     elif abs(diff) <= tol:
         verdict = WITHIN

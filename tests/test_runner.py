@@ -121,3 +121,13 @@ def test_report_only_keeps_existing_outputs_and_never_computes(tmp_path):
 def test_quick_overrides_folds():
     assert [s.fold for s in table1().runs(quick=True)] == [1]
     assert all(s.quick for s in table1().runs(quick=True))
+
+
+def test_powers_are_compared_exactly_and_decimals_by_rounding():
+    from repro.published import AGREES, DEVIATES, PublishedValue, judge
+    pv = lambda text: PublishedValue("t", None, None, None, None, text, "src")
+    assert judge(256.0, pv("2^8"), 0.0)[1] == AGREES
+    assert judge(0.5, pv("2^0"), 0.0)[1] == DEVIATES        # 2^-1 must not "agree" with 2^0
+    assert judge(0.47224, pv("0.4722"), 0.0)[1] == AGREES
+    assert judge(0.47226, pv("0.4722"), 0.0)[1] == DEVIATES
+    assert judge(22.444, pv("22.44"), 0.0)[1] == AGREES

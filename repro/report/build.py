@@ -4,6 +4,7 @@ the report page needs besides the records: title, notes, data used, seeds, run t
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from ..cache import atomic_write_bytes, atomic_write_json
@@ -19,6 +20,13 @@ def _matches(select: dict, rec: dict) -> bool:
         if rec.get(k) not in allowed:
             return False
     return True
+
+
+def natural_key(value) -> tuple:
+    """Sort key ordering "selected_2" before "selected_10" and "fold 9" before "avg"."""
+    text = "" if value is None else str(value)
+    return tuple((0, int(t), "") if t.isdigit() else (1, 0, t)
+                 for t in re.split(r"(\d+)", text) if t != "")
 
 
 def dataset_label(art: Artifact, dataset: str) -> str:
@@ -71,7 +79,7 @@ def build_artifact(art: Artifact, results: list[RunResult], published: Published
     """Write the artifact's JSON, meta and figures; return its flat records."""
     records, not_run = gather_records(art, results, data_dir)
     flat = jsonable(compare(art.paper, art.name, records, published, not_run))
-    flat.sort(key=lambda r: tuple("" if r.get(k) is None else str(r.get(k)) for k in KEY_FIELDS))
+    flat.sort(key=lambda r: tuple(natural_key(r.get(k)) for k in KEY_FIELDS))
     out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_json(out_dir / f"{art.name}.json", flat)
 

@@ -42,7 +42,7 @@ def verdict_class(verdict: str) -> str:
 
 
 SHORT = {"agrees": "agrees", "within tolerance": "within tol.", "deviates": "DEVIATES",
-         "stand-in": "stand-in", "not run": "not run", "baseline": "baseline (as published)",
+         "stand-in": "stand-in", "not run": "not run", "baseline": "baseline",
          "no published": "—", "unreadable": "unreadable"}
 CSS_CLASS = {"agrees": "agrees", "within tolerance": "within", "deviates": "deviates",
              "stand-in": "standin", "not run": "notrun", "baseline": "notrun",
@@ -102,6 +102,49 @@ def fmt_diff(d, published: str | None) -> str:
     return f"{d:+.4g}"
 
 
+PIVOT_MIN = 12   # more published-only values than this are shown as compact pivot tables
+
+
+def _published_only(r: dict) -> bool:
+    return r.get("value") is None and r.get("published") is not None
+
+
+def _pivots(flat: list[dict]) -> tuple[list[dict], list[tuple[str, int]]]:
+    """Published values without a reproduced counterpart, as paper-style tables (one per
+    metric: rows dataset/fold, columns method) and the distinct reasons with their counts."""
+    g = lambda r, k: r.get(k) or ""
+    where = lambda ds, fold: ds + (f", fold {fold}" if fold else "")
+    if len({g(r, "method") for r in flat}) == 1:
+        # one method: the paper's layout of e.g. "selected features" tables — a row per
+        # quantity, a column per dataset/fold
+        method = g(flat[0], "method")
+        groups = {method: flat}
+        row_of = lambda r: g(r, "metric")
+        col_of = lambda r: where(g(r, "dataset"), g(r, "fold"))
+    else:
+        groups = {}
+        for r in flat:
+            groups.setdefault(g(r, "metric"), []).append(r)
+        row_of = lambda r: where(g(r, "dataset"), g(r, "fold"))
+        col_of = lambda r: g(r, "method")
+    pivots = []
+    for title, rs in groups.items():
+        cols = list(dict.fromkeys(col_of(r) for r in rs))
+        cell = {(row_of(r), col_of(r)): r for r in rs}
+        rows = []
+        for label in dict.fromkeys(row_of(r) for r in rs):
+            cells = []
+            for c in cols:
+                r = cell.get((label, c))
+                cells.append({"text": r["published"] if r else "",
+                              "css": CSS_CLASS.get(verdict_class(r["verdict"]), "") if r else ""})
+            rows.append({"label": label, "cells": cells})
+        sources = sorted({g(r, "source").split(", row")[0].split(" (")[0] for r in rs} - {""})
+        pivots.append({"metric": title, "columns": cols, "rows": rows, "sources": "; ".join(sources)})
+    reasons = Counter(r["verdict"] for r in flat)
+    return pivots, sorted(reasons.items(), key=lambda kv: -kv[1])
+
+
 def _rows(flat: list[dict]) -> tuple[list[dict], int]:
     rows, hidden = [], 0
     for r in flat:
@@ -138,6 +181,7 @@ def _data_used(meta: dict) -> str:
 
 def paper_context(paper_mod, out_dir: Path, notes: list[str]) -> dict:
     arts, total, quick, counted = [], 0.0, False, set()
+    seen_choices: dict[tuple, str] = {}
     for art in paper_mod.ARTIFACTS:
         got = read_artifact(out_dir, art.name)
         if got is None:
@@ -145,7 +189,13 @@ def paper_context(paper_mod, out_dir: Path, notes: list[str]) -> dict:
         flat, meta = got
         quick = quick or meta.get("quick", False)
         counts = Counter(verdict_class(r["verdict"]) for r in flat)
-        rows, hidden = _rows(flat)
+        only = [r for r in flat if _published_only(r)]
+        if len(only) > PIVOT_MIN:
+            pivots, reasons = _pivots(only)
+            rows, hidden = _rows([r for r in flat if not _published_only(r)])
+        else:
+            pivots, reasons = [], []
+            rows, hidden = _rows(flat)
         runs = []
         for r in meta.get("runs", []):
             secs = r.get("seconds")
@@ -154,10 +204,15 @@ def paper_context(paper_mod, out_dir: Path, notes: list[str]) -> dict:
                 total += secs or 0.0
             runs.append({**r, "seconds": "" if secs is None else f"{secs:.2f}",
                          "finished": r.get("finished") or ""})
+        choices = meta.get("choices", [])
+        same_as = seen_choices.get(tuple(choices)) if choices else None
+        if not same_as and choices:
+            seen_choices[tuple(choices)] = art.name
         arts.append({"name": art.name, "title": meta["title"], "description": meta.get("description", ""),
-                     "choices": meta.get("choices", []), "figures": meta.get("figures", []),
+                     "choices": [] if same_as else choices, "choices_as": same_as or "", "figures": meta.get("figures", []),
                      "overlay": any(r.get("published") for r in flat), "rows": rows,
                      "hidden": hidden, "runs": runs, "counts": dict(counts),
+                     "pivots": pivots, "reasons": reasons,
                      "data_used": _data_used(meta), "implemented": meta.get("implemented", True)})
     p = paper_mod.PAPER
     return {"paper": p, "artifacts": arts, "quick": quick, "notes": notes,
