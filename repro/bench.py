@@ -29,6 +29,14 @@ from .cache import atomic_write_bytes, atomic_write_json
 from .data import catalog as cat
 
 
+def single_thread_blas():
+    """Limit BLAS to one thread while timing: our kernels are single-threaded, and on a
+    2-core machine a peer's spinning BLAS threads would also steal time from the next timed
+    call.  Applied to every benchmark group (and to the complexity figures' timings)."""
+    from threadpoolctl import threadpool_limits
+    return threadpool_limits(limits=1, user_api="blas")
+
+
 def time_alternating(fns: dict[str, Callable[[], object]], repeats: int = 7,
                      warmup: int = 1) -> dict[str, float]:
     """Median wall time of each callable, timed alternately after ``warmup`` calls each."""
@@ -120,7 +128,7 @@ def render_html(results: dict, path: Path) -> None:
 td,th{border:1px solid #ccc;padding:.2rem .5rem;text-align:right;vertical-align:top}td.l,th.l{text-align:left}</style></head><body>
 <p><a href="index.html">reports</a></p><h1>Kernel benchmarks</h1>
 <p>repro-rank {{ r.version }}; {{ r.machine.platform }}, {{ r.machine.cpus }} CPUs, Python {{ r.machine.python }}, NumPy {{ r.machine.numpy }}.
-Median of alternating repeated runs after a warm-up, all contenders in one process. Ratio = peer seconds / our seconds.</p>
+Median of alternating repeated runs after a warm-up, all contenders in one process, BLAS limited to one thread (our kernels are single-threaded). Ratio = peer seconds / our seconds.</p>
 <table><tr><th class="l">group</th><th class="l">case</th><th class="l">parameters</th><th>ours (s)</th><th class="l">peers (s) and ratio</th><th class="l">other</th></tr>
 {% for c in r.cases %}<tr><td class="l">{{ c.group }}</td><td class="l">{{ c.name }}</td><td class="l">{% for k, v in c.params.items() %}{{ k }}={{ v }}<br>{% endfor %}</td>
 <td>{{ "%.4g"|format(c.ours_s) }}</td><td class="l">{% for k, v in c.peers_s.items() %}{{ k }}: {{ "%.4g"|format(v) }} s (×{{ "%.2f"|format(c.ratios[k]) }})<br>{% endfor %}</td>
@@ -151,7 +159,9 @@ def main(argv) -> int:
     root = cat.data_dir(args.data_dir)
     for name in names:
         print(f"bench {name} …", flush=True)
-        for c in available[name](root, args.quick):
+        with single_thread_blas():
+            group_cases = available[name](root, args.quick)
+        for c in group_cases:
             c["group"] = name
             cases.append(c)
             peers = ", ".join(f"{k} {v:.4g} s (×{c['ratios'][k]:.2f})" for k, v in c["peers_s"].items())

@@ -1,0 +1,332 @@
+# cython: language_level=3
+"""Greedy RankRLS: forward selection by the exact leave-query-out (LQO) squared error.
+
+Kernel of ``repro.rankers.lqo`` (which centres, checks and allocates).  Pahikkala et al.
+(2010), Algorithm 1, lines 1-30, with the corrections of the paper notes: the cache is
+``C = G X̂ᵀ`` (m×n), initialised to ``λ⁻¹X̂ᵀ`` (line 2); line 28 reads ``C ← C − C_{:,b} t``;
+lines 14 and 24 use ``C_{Q,i}ᵀ U_{Q,i}`` (the printed ``C_{:,i}ᵀ`` mismatches dimensions).
+
+Layout: every m-long column of ``X̂``, ``C`` and ``U`` is contiguous (feature-major n×m
+arrays), so each candidate is handled by sequential sweeps over its columns.  Queries are
+contiguous (offsets ``query_ptr``).  The whole path (k steps) runs in one nogil call.
+
+Scoring candidate i (lines 10-16).  With c = (1 + X̂_i C_{:,i})⁻¹, d = c C_{:,i}ᵀŷ and, per
+query Q, γ_Q = (C_{Q,i}ᵀU_{Q,i} − c⁻¹)⁻¹, line 15 is p̃_Q = p_Q − s_Q U_{Q,i} with the scalar
+s_Q = d + γ_Q (U_{Q,i}ᵀa_Q − d C_{Q,i}ᵀU_{Q,i}); hence
+
+    ‖p̃_Q‖² = ‖p_Q‖² − 2 s_Q p_QᵀU_{Q,i} + s_Q² U_{Q,i}ᵀU_{Q,i},
+
+so one sweep accumulates four per-query dot products and e_i then costs O(|𝒬|).  The two
+global sums X̂_i C_{:,i} and C_{:,i}ᵀŷ are kept per feature and updated in O(1) per step
+(see ``_update_score``).  O(m) per candidate, O(mn) per step, O(kmn) in all; memory: the
+n×m arrays X̂, C, U.
+
+Updates (lines 20-28) are fused with the next step's scoring: after b is chosen, ``a`` and
+``p`` are updated (lines 25, 27); then for each unselected column j one sweep of the old
+column gives t_j = c X̂_b C_{:,j} (line 22) and z_Q = U_{Q,b}ᵀC_{Q,j}, and a second sweep,
+query by query, applies U_{Q,j} ← U_{Q,j} − (t_j + γ_Q (z_Q − C_{Q,b}ᵀU_{Q,b} t_j)) U_{Q,b}
+(line 26) and C_{Q,j} ← C_{Q,j} − t_j C_{Q,b} (line 28) and scores the new values while they
+are in cache.  Columns of selected features are no longer updated (they are never scored
+again; ``w`` needs only ``a``).  Line 30, w = X̂_S a, is evaluated after every step, giving
+the weights of every prefix model.
+
+Ties in the LQO error keep the lowest feature index (strict ``<`` of line 17, candidates in
+increasing index order).  Sums run in a fixed order, so results are deterministic.
+"""
+from libc.math cimport INFINITY
+from libc.stdint cimport int64_t
+
+
+cdef inline double _dot(const double* x, const double* y, Py_ssize_t n) noexcept nogil:
+    """Sequential dot product (four interleaved partial sums)."""
+    cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
+    cdef Py_ssize_t i = 0
+    while i + 4 <= n:
+        s0 = s0 + x[i] * y[i]
+        s1 = s1 + x[i + 1] * y[i + 1]
+        s2 = s2 + x[i + 2] * y[i + 2]
+        s3 = s3 + x[i + 3] * y[i + 3]
+        i = i + 4
+    while i < n:
+        s0 = s0 + x[i] * y[i]
+        i = i + 1
+    return (s0 + s1) + (s2 + s3)
+
+
+cdef inline double _combine(Py_ssize_t Q, double xc, double cy, const double* pp,
+                            const double* cu, const double* ua, const double* pu,
+                            const double* uu, double* gam, double* s) noexcept nogil:
+    """e_i of line 16 from X̂_i C_{:,i} (``xc``), C_{:,i}ᵀŷ (``cy``) and the per-query dot
+    products; fills γ_Q and s_Q (lines 14-15)."""
+    cdef double cinv = 1.0 + xc            # c⁻¹
+    cdef double d = cy / cinv              # c C_{:,i}ᵀŷ
+    cdef double e = 0.0, g, sq
+    cdef Py_ssize_t q
+    for q in range(Q):
+        g = 1.0 / (cu[q] - cinv)
+        sq = d + g * (ua[q] - d * cu[q])
+        gam[q] = g
+        s[q] = sq
+        e = e + (pp[q] - 2.0 * sq * pu[q] + sq * sq * uu[q])
+    return e
+
+
+cdef inline void _query_dots(const double* cc, const double* u, const double* a,
+                             const double* p, Py_ssize_t lo, Py_ssize_t hi,
+                             double* cu, double* ua, double* pu, double* uu) noexcept nogil:
+    """C_Qᵀ U_Q, U_Qᵀ a_Q, U_Qᵀ p_Q, U_Qᵀ U_Q of one column (two interleaved lanes)."""
+    cdef double c0 = 0.0, c1 = 0.0, a0 = 0.0, a1 = 0.0, p0 = 0.0, p1 = 0.0
+    cdef double u0 = 0.0, u1 = 0.0, x0, x1
+    cdef Py_ssize_t i = lo
+    while i + 2 <= hi:
+        x0 = u[i]
+        x1 = u[i + 1]
+        c0 = c0 + cc[i] * x0
+        c1 = c1 + cc[i + 1] * x1
+        a0 = a0 + x0 * a[i]
+        a1 = a1 + x1 * a[i + 1]
+        p0 = p0 + x0 * p[i]
+        p1 = p1 + x1 * p[i + 1]
+        u0 = u0 + x0 * x0
+        u1 = u1 + x1 * x1
+        i = i + 2
+    if i < hi:
+        x0 = u[i]
+        c0 = c0 + cc[i] * x0
+        a0 = a0 + x0 * a[i]
+        p0 = p0 + x0 * p[i]
+        u0 = u0 + x0 * x0
+    cu[0] = c0 + c1
+    ua[0] = a0 + a1
+    pu[0] = p0 + p1
+    uu[0] = u0 + u1
+
+
+cdef inline double _score(const double* cc, const double* u, double xc, double cy,
+                          const double* a, const double* p, const int64_t* qp,
+                          Py_ssize_t Q, const double* pp, double* cu, double* ua,
+                          double* pu, double* uu, double* gam, double* s) noexcept nogil:
+    """Lines 10-16 for one candidate column, without updating it."""
+    cdef Py_ssize_t q
+    for q in range(Q):
+        _query_dots(cc, u, a, p, qp[q], qp[q + 1], &cu[q], &ua[q], &pu[q], &uu[q])
+    return _combine(Q, xc, cy, pp, cu, ua, pu, uu, gam, s)
+
+
+cdef inline double _update_score(double* cc, double* u, const double* xb, double c_b,
+                                 const double* cb, const double* ub, const double* gb,
+                                 const double* cub, double* xc, double* cy, double cinv_b,
+                                 double cy_b, const double* a, const double* p,
+                                 const int64_t* qp, Py_ssize_t Q, const double* pp,
+                                 double* z, double* cu, double* ua, double* pu, double* uu,
+                                 double* gam, double* s) noexcept nogil:
+    """Lines 22, 26 and 28 for column j, then lines 10-16 on the updated column.
+
+    Sweep 1 reads the old column: t_j = c_b X̂_b C_{:,j} (line 22) and, per query,
+    z_Q = U_{Q,b}ᵀC_{Q,j}.  Sweep 2, query by query: C_{Q,j} −= t_j C_{Q,b} (line 28),
+    U_{Q,j} −= (t_j + γ_Q (z_Q − C_{Q,b}ᵀU_{Q,b} t_j)) U_{Q,b} (line 26), and the four
+    dot products of the updated values.  ``cb``, ``ub``, ``gb`` (γ_Q) and ``cub``
+    (C_{Q,b}ᵀU_{Q,b}) are those of b before its selection.  Since X̂_j C_{:,b} = t_j / c_b
+    (G is symmetric), line 28 changes X̂_j C_{:,j} by −t_j² c_b⁻¹ and C_{:,j}ᵀŷ by
+    −t_j C_{:,b}ᵀŷ: ``xc``, ``cy`` are updated in O(1)."""
+    cdef double t0 = 0.0, t1 = 0.0, z0, z1, t, coef, c0, c1, u0, u1
+    cdef double k0, k1, a0, a1, p0, p1, w0, w1
+    cdef Py_ssize_t q, i, lo, hi
+    for q in range(Q):
+        lo = qp[q]
+        hi = qp[q + 1]
+        z0 = 0.0
+        z1 = 0.0
+        i = lo
+        while i + 2 <= hi:
+            t0 = t0 + xb[i] * cc[i]
+            t1 = t1 + xb[i + 1] * cc[i + 1]
+            z0 = z0 + ub[i] * cc[i]
+            z1 = z1 + ub[i + 1] * cc[i + 1]
+            i = i + 2
+        if i < hi:
+            t0 = t0 + xb[i] * cc[i]
+            z0 = z0 + ub[i] * cc[i]
+        z[q] = z0 + z1
+    t = c_b * (t0 + t1)
+    xc[0] = xc[0] - t * t * cinv_b
+    cy[0] = cy[0] - t * cy_b
+    for q in range(Q):
+        lo = qp[q]
+        hi = qp[q + 1]
+        coef = t + gb[q] * (z[q] - cub[q] * t)
+        k0 = 0.0
+        k1 = 0.0
+        a0 = 0.0
+        a1 = 0.0
+        p0 = 0.0
+        p1 = 0.0
+        w0 = 0.0
+        w1 = 0.0
+        i = lo
+        while i + 2 <= hi:
+            c0 = cc[i] - t * cb[i]
+            c1 = cc[i + 1] - t * cb[i + 1]
+            u0 = u[i] - coef * ub[i]
+            u1 = u[i + 1] - coef * ub[i + 1]
+            cc[i] = c0
+            cc[i + 1] = c1
+            u[i] = u0
+            u[i + 1] = u1
+            k0 = k0 + c0 * u0
+            k1 = k1 + c1 * u1
+            a0 = a0 + u0 * a[i]
+            a1 = a1 + u1 * a[i + 1]
+            p0 = p0 + u0 * p[i]
+            p1 = p1 + u1 * p[i + 1]
+            w0 = w0 + u0 * u0
+            w1 = w1 + u1 * u1
+            i = i + 2
+        if i < hi:
+            c0 = cc[i] - t * cb[i]
+            u0 = u[i] - coef * ub[i]
+            cc[i] = c0
+            u[i] = u0
+            k0 = k0 + c0 * u0
+            a0 = a0 + u0 * a[i]
+            p0 = p0 + u0 * p[i]
+            w0 = w0 + u0 * u0
+        cu[q] = k0 + k1
+        ua[q] = a0 + a1
+        pu[q] = p0 + p1
+        uu[q] = w0 + w1
+    return _combine(Q, xc[0], cy[0], pp, cu, ua, pu, uu, gam, s)
+
+
+def greedy_select(const double[:, ::1] X, const double[::1] y, const int64_t[::1] query_ptr,
+                  double lam, double[:, ::1] C, double[:, ::1] U, double[::1] a,
+                  double[::1] p, double[::1] work, int64_t[::1] selected,
+                  double[::1] errors, double[:, ::1] cand_errors, double[:, ::1] W):
+    """Algorithm 1 for ``k = selected.shape[0]`` steps.
+
+    Inputs: ``X`` (n×m, query-centred X̂, one feature per row), ``y`` (ŷ, centred),
+    ``query_ptr`` (Q+1 offsets), ``lam`` (λ > 0).  Work arrays (overwritten): ``C``, ``U``
+    (n×m), ``a``, ``p`` (m), ``work`` (≥ 11·Q + 2·n).  Outputs: ``selected[s]`` (feature chosen at
+    step s), ``errors[s]`` (its LQO squared error, eq. 7), ``cand_errors[s, i]`` (e_i of every
+    candidate at step s; +inf for features already selected), ``W[s, :s+1]`` (weights
+    w = X̂_S a of the prefix model after step s, in selection order; the rest of the row 0).
+
+    Returns the number of steps done (fewer than k only if no candidate had a finite
+    error: non-finite input), or -1 if the array shapes are inconsistent.
+    """
+    cdef Py_ssize_t n = X.shape[0], m = X.shape[1], Q = query_ptr.shape[0] - 1
+    cdef Py_ssize_t k = selected.shape[0]
+    cdef Py_ssize_t i, j, q, step, r, b = -1, bj = -1, done = 0
+    cdef int taken
+    cdef double inv_lam = 1.0 / lam, e, best, t, acc
+    cdef double cinv_b = 1.0, cy_b = 0.0
+    cdef const int64_t* qp = &query_ptr[0]
+    cdef double* pp = &work[0]
+    cdef double* cu = &work[Q]
+    cdef double* ua = &work[2 * Q]
+    cdef double* pu = &work[3 * Q]
+    cdef double* uu = &work[4 * Q]
+    cdef double* gam = &work[5 * Q]
+    cdef double* s = &work[6 * Q]
+    cdef double* gb = &work[7 * Q]
+    cdef double* sb = &work[8 * Q]
+    cdef double* cub = &work[9 * Q]
+    cdef double* zq = &work[10 * Q]
+    cdef double* xc = &work[11 * Q]            # X̂_j C_{:,j} per feature
+    cdef double* cy = &work[11 * Q + n]        # C_{:,j}ᵀ ŷ per feature
+    cdef const double* yp = &y[0]
+    cdef double* ap = &a[0]
+    cdef double* p_ = &p[0]
+    if (y.shape[0] != m or C.shape[0] != n or C.shape[1] != m or U.shape[0] != n
+            or U.shape[1] != m or a.shape[0] != m or p.shape[0] != m
+            or work.shape[0] < 11 * Q + 2 * n or errors.shape[0] != k
+            or cand_errors.shape[0] != k or cand_errors.shape[1] != n
+            or W.shape[0] != k or W.shape[1] != k or Q < 1 or query_ptr[Q] != m or k > n):
+        return -1
+    cdef int64_t* sel = &selected[0]
+    with nogil:
+        # lines 1-4: a = λ⁻¹ŷ, C = λ⁻¹X̂ᵀ, U = X̂ᵀ, p = ŷ
+        for i in range(m):
+            ap[i] = inv_lam * yp[i]
+            p_[i] = yp[i]
+        for j in range(n):
+            for i in range(m):
+                C[j, i] = inv_lam * X[j, i]
+                U[j, i] = X[j, i]
+            xc[j] = _dot(&X[j, 0], &C[j, 0], m)
+            cy[j] = _dot(&C[j, 0], yp, m)
+        for step in range(k):
+            for q in range(Q):                   # ‖p_Q‖², shared by every candidate
+                acc = 0.0
+                for i in range(qp[q], qp[q + 1]):
+                    acc = acc + p_[i] * p_[i]
+                pp[q] = acc
+            best = INFINITY
+            for j in range(n):                   # lines 9-19, fused with 22, 26, 28
+                taken = 0
+                for r in range(step):
+                    if sel[r] == j:
+                        taken = 1
+                if taken:
+                    cand_errors[step, j] = INFINITY
+                    continue
+                if step == 0:
+                    e = _score(&C[j, 0], &U[j, 0], xc[j], cy[j], ap, p_, qp, Q, pp,
+                               cu, ua, pu, uu, gam, s)
+                else:
+                    e = _update_score(&C[j, 0], &U[j, 0], &X[b, 0], 1.0 / cinv_b, &C[b, 0],
+                                      &U[b, 0], gb, cub, &xc[j], &cy[j], cinv_b, cy_b, ap,
+                                      p_, qp, Q, pp, zq, cu, ua, pu, uu, gam, s)
+                cand_errors[step, j] = e
+                if e < best:                     # line 17: ties keep the lower index
+                    best = e
+                    bj = j
+            if not best < INFINITY:
+                break
+            b = bj
+            done = step + 1
+            sel[step] = b
+            errors[step] = best
+            # lines 20-21, and γ_Q, s_Q of b (the same arithmetic as when it was scored)
+            cinv_b = 1.0 + xc[b]
+            cy_b = cy[b]
+            _score(&C[b, 0], &U[b, 0], xc[b], cy[b], ap, p_, qp, Q, pp,
+                   cub, ua, pu, uu, gb, sb)
+            # lines 25 and 27 (lines 26 and 28 run in the next sweep, column by column)
+            for q in range(Q):
+                for i in range(qp[q], qp[q + 1]):
+                    p_[i] = p_[i] - sb[q] * U[b, i]
+            for i in range(m):
+                ap[i] = ap[i] - (cy_b / cinv_b) * C[b, i]
+            # line 30 for the prefix model of this step
+            for r in range(step + 1):
+                W[step, r] = _dot(&X[sel[r], 0], ap, m)
+            for r in range(step + 1, k):
+                W[step, r] = 0.0
+    return done
+
+
+def centre_transpose(const double[:, ::1] X, const int64_t[::1] query_ptr, double[::1] means,
+                     double[:, ::1] out):
+    """X̂ = XL stored feature-major: ``out[j, i] = X[i, j] −`` (mean of feature j over the
+    documents of i's query), for documents × features ``X`` grouped by query (§2, eq. 5).
+    ``means`` is scratch of length n (features).  Returns 0."""
+    cdef Py_ssize_t n = X.shape[1], Q = query_ptr.shape[0] - 1
+    cdef Py_ssize_t q, i, j, lo, hi
+    cdef double inv
+    with nogil:
+        for q in range(Q):
+            lo = query_ptr[q]
+            hi = query_ptr[q + 1]
+            for j in range(n):
+                means[j] = 0.0
+            for i in range(lo, hi):
+                for j in range(n):
+                    means[j] = means[j] + X[i, j]
+            inv = 1.0 / (hi - lo)
+            for j in range(n):
+                means[j] = means[j] * inv
+            for j in range(n):
+                for i in range(lo, hi):
+                    out[j, i] = X[i, j] - means[j]
+    return 0

@@ -1,0 +1,135 @@
+"""pahikkala2010: published numbers, the NumPy peer, and the §4 protocol on MQ2008."""
+import numpy as np
+import pytest
+
+from repro import published as pub
+from repro.data.synthetic import make_queries
+from repro.experiment import RunContext
+from repro.papers import pahikkala2010 as paper
+from repro.rankers.lqo import GreedyLQO, greedy_path
+from repro.report.build import gather_records
+from repro.runner import Runner
+
+PUB = pub.load("pahikkala2010")
+
+
+def arts(*names):
+    return [a for a in paper.ARTIFACTS if a.name in names]
+
+
+def test_published_numbers():
+    vals = [v for v in PUB.values if v.artifact != "complexity"]
+    assert len(vals) == 231                        # every non-blank cell of Tables 1-10
+    assert all(v.value is not None for v in PUB.values)
+    assert {v.method for v in vals if v.baseline} == {"RankSVM"}
+    assert sum(v.baseline for v in vals) == 48
+    # every printed avg is the mean of the printed fold values at 4 decimals
+    for t in range(3, 11):
+        for method in ("GRankRLS", "RankRLS", "RankSVM"):
+            cells = {v.fold: v.value for v in vals if v.artifact == f"table{t}"
+                     and v.method == method}
+            mean = np.mean([cells[str(f)] for f in range(1, 6)])
+            assert abs(mean - cells["avg"]) <= 0.5e-4 + 0.5e-4, (t, method)
+    # the paper reports feature 39 first everywhere
+    assert {v.text for v in vals if v.metric == "selected_1"} == {"39"}
+    by_key = {v.key: v.text for v in vals}
+    assert by_key[("table2", "MQ2008", "GRankRLS", "lambda", "2")] == "2^{10}"
+    assert by_key[("table7", "MQ2008", "GRankRLS", "MAP", "avg")] == "0.4720"
+    assert PUB.protocol["lambda_exponents"] == [0, 10]
+    assert PUB.protocol["rankrls_lambda_exponents"] == [-10, 10]
+    assert paper.PARAMS["k_max"] == 46
+    # every artifact of one dataset shares one run (computed and cached once)
+    for ds in ("MQ2007", "MQ2008"):
+        runs = {s for a in paper.ARTIFACTS if a.datasets == (ds,) for s in a.runs()}
+        assert len(runs) == 1
+
+
+def test_numpy_peer_is_the_same_algorithm():
+    d = make_queries(25, (1, 12), 9, seed=3)
+    X = d.X.copy()
+    X[:, 4] = 1.0                                              # a constant feature
+    ours = greedy_path(X, d.y, d.query_ptr, 0.8, 9)
+    sel, err, W = paper.numpy_greedy_path(X, d.y, d.query_ptr, 0.8, 9)
+    assert list(ours.selected) == list(sel)
+    np.testing.assert_allclose(ours.lqo_errors, err, rtol=1e-10)
+    np.testing.assert_allclose(ours.weights, W, rtol=1e-8, atol=1e-12)
+
+
+def _run(artifacts, data_dir, quick):
+    specs = [s for a in artifacts for s in a.runs(quick)]
+    return Runner(data_dir, log=lambda *a, **k: None).run(specs)
+
+
+def _compare(art, results, quick):
+    recs, not_run = gather_records(art, [results[s] for s in art.runs(quick)])
+    return pub.compare("pahikkala2010", art.name, recs, PUB, not_run)
+
+
+def test_quick_protocol_reproduces_mq2008_fold1(data_root):
+    targets = arts("table2", "table7", "table8", "table9", "table10", "figure3")
+    results = _run(targets, data_root, quick=True)
+    assert all(r.status == "done" for r in results.values())
+    agrees = 0
+    for art in targets[:-1]:
+        for r in _compare(art, results, quick=True):
+            if r["fold"] == "1" and r["published"] is not None and r["method"] != "RankSVM":
+                assert r["verdict"] == pub.AGREES, r
+                agrees += 1
+            elif r["fold"] == "avg" and r["method"] != "RankSVM":
+                assert r["verdict"].startswith("not run")     # one fold: no average
+    assert agrees == 3 + 8            # λ, k, first feature; 4 metrics × 2 methods
+    fig = paper.figure_validation(targets[-1], results, [], PUB)[""]
+    assert len(fig.axes[0].lines) == 2 * 4                     # λ = 2^0..2^3: curve + best
+
+
+def test_first_selected_feature_is_39_on_every_fold(data_root):
+    from repro.data.load import load_letor
+    for fold in range(1, 6):
+        train = load_letor("MQ2008", fold, "train", data_root)
+        g = GreedyLQO(train.X, train.y, train.query_ptr)
+        assert {int(g.path(2.0 ** e, 1).selected[0]) + 1 for e in range(0, 11)} == {39}
+
+
+def test_full_protocol_reproduces_tables_2_and_7_to_10(data_root):
+    targets = arts("table2", "table7", "table8", "table9", "table10")
+    results = _run(targets, data_root, quick=False)
+    n = 0
+    for art in targets:
+        for r in _compare(art, results, quick=False):
+            if r["published"] is None:
+                continue
+            if r["method"] == "RankSVM":
+                assert r["verdict"] == pub.BASELINE
+            else:
+                assert r["verdict"] == pub.AGREES, r
+                n += 1
+    assert n == 27 + 4 * 12
+
+
+def test_mq2007_missing_is_reported_not_run(tmp_path):
+    art = arts("table3")[0]
+    results = _run([art], tmp_path, quick=True)
+    rows = _compare(art, results, quick=True)
+    assert {r["verdict"] for r in rows if r["method"] != "RankSVM"} == \
+        {"not run: data missing: MQ2007 (see `python -m repro data`)"}
+    assert {r["verdict"] for r in rows if r["method"] == "RankSVM"} == {pub.BASELINE}
+
+
+def test_complexity_quick_run_and_figure():
+    art = arts("complexity")[0]
+    spec = art.runs(quick=True)[0]
+    out = paper.task_complexity(RunContext(spec, data_dir=None, log=lambda m: None))
+    metrics = {(r["method"], r["metric"]) for r in out["records"]}
+    assert ("GRankRLS (ours)", "exponent in m") in metrics
+    assert ("GRankRLS (NumPy peer)", "exponent in k") in metrics
+
+    class Res:
+        status = "done"
+        output = out
+    fig = paper.figure_complexity(art, {spec: Res()}, [], PUB)[""]
+    assert len(fig.axes) == 3
+
+
+def test_bad_grid_is_refused():
+    with pytest.raises(ValueError, match="empty"):
+        paper._exponents([3, 1])
