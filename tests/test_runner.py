@@ -131,3 +131,16 @@ def test_powers_are_compared_exactly_and_decimals_by_rounding():
     assert judge(0.47224, pv("0.4722"), 0.0)[1] == AGREES
     assert judge(0.47226, pv("0.4722"), 0.0)[1] == DEVIATES
     assert judge(22.444, pv("22.44"), 0.0)[1] == AGREES
+
+
+def test_dataset_not_run_without_published_values_still_gets_a_row(tmp_path):
+    from dataclasses import replace
+    art = replace(papers.resolve("fakepaper.table2")[0], datasets=("MQ2007", "TD2003"))
+    from repro.published import load
+    from repro.report.build import build_artifact
+    from repro.runner import Runner
+    res = list(Runner(tmp_path).run(art.runs()).values())
+    flat = build_artifact(art, res, load("fakepaper", fakepaper.PUBLISHED_PATH), tmp_path / "o",
+                          tmp_path, False)
+    td = [r for r in flat if r["dataset"] == "TD2003"]
+    assert len(td) == 1 and td[0]["verdict"].startswith("not run: data missing: TD2003")

@@ -1,5 +1,13 @@
-"""Rankers usable as a library: ``fit(X, y, qid)`` / ``predict(X)`` (see ``base``)."""
-from .base import Ranker, group_by_query
-from .rankrls import GreedyRankRLS, RankRLS
+"""Rankers usable as a library: ``fit(X, y, qid)`` / ``predict(X)`` (see ``base``).
 
-__all__ = ["Ranker", "group_by_query", "RankRLS", "GreedyRankRLS"]
+* :class:`RankRLS`, :class:`GreedyRankRLS` — Pahikkala et al. (2010);
+* :class:`RankSVM` (L2-loss linear RankSVM by TRON, Lee & Lin 2014) and
+  :class:`CuttingPlaneRankSVM` (1-slack L1-loss, TreeRankSVM-style) — baselines for the others.
+"""
+from .base import Ranker, group_by_query
+from .cutting_plane import CuttingPlaneRankSVM
+from .rankrls import GreedyRankRLS, RankRLS
+from .ranksvm import RankSVM
+
+__all__ = ["Ranker", "group_by_query", "RankRLS", "GreedyRankRLS", "RankSVM",
+           "CuttingPlaneRankSVM"]

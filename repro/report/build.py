@@ -79,6 +79,13 @@ def build_artifact(art: Artifact, results: list[RunResult], published: Published
     """Write the artifact's JSON, meta and figures; return its flat records."""
     records, not_run = gather_records(art, results, data_dir)
     flat = jsonable(compare(art.paper, art.name, records, published, not_run))
+    shown = {r.get("dataset") for r in flat}
+    for label, why in not_run.items():      # a dataset not run and without published values
+        if label is not None and label not in shown:
+            flat.append({"paper": art.paper, "artifact": art.name, "dataset": label,
+                         "method": None, "metric": None, "fold": None, "value": None,
+                         "published": None, "diff": None, "verdict": f"not run: {why}",
+                         "source": None})
     flat.sort(key=lambda r: tuple(natural_key(r.get(k)) for k in KEY_FIELDS))
     out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_json(out_dir / f"{art.name}.json", flat)

@@ -1,0 +1,241 @@
+"""L2-loss linear RankSVM solved by TRON with pair counting (Lee & Lin 2014, Tree-TRON).
+
+Problem (3) of the main paper (the supplement's "L2-loss problem")::
+
+    min_w  f(w) = ½ wᵀw + C Σ_{(i,j)∈P} max(0, 1 − wᵀ(x_i − x_j))²
+
+with P the pairs of the same query with y_i > y_j (summed, not averaged; no bias term —
+pairwise differences cancel it).  With z = Xw, l_i^±, γ_i^± and α_i^± of the supplement's
+Sec. II (see :mod:`repro.rankers.pair_counting`), the function, gradient and generalized
+Hessian-vector product never form pairs (main paper Sec. 3; the formulas of the authors'
+``ranksvm.cpp``)::
+
+    f(w)    = ½ wᵀw + C Σ_i [ z_i((l_i^+ + l_i^-) z_i − γ_i^+ − γ_i^- − 2(l_i^- − l_i^+)) + l_i^- ]
+    ∇f(w)   = w + 2C Xᵀ[(l^+ + l^-)∘z − γ^+ − γ^- − (l^- − l^+)]
+    ∇²f(w)d = d + 2C Xᵀ[(l^+ + l^-)∘(Xd) − α^+(w, d) − α^-(w, d)]
+
+Each function evaluation computes Xw, sorts each query once and counts (l_i^±, γ_i^±); each
+Hessian-vector product computes Xd and the sums α_i^± in the same order, then Xᵀ(·).
+
+The Hessian is taken at the current iterate: a rejected trial point's sort and counts are
+never used (the authors' tool keeps those of the last function evaluation, i.e. of a
+rejected trial point after a rejection; the optimum is the same).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import DataError
+from .base import Ranker, group_by_query
+from .pair_counting import METHODS, Counts, PairCounter, count_pairs
+from .tron import TronResult, tron
+
+
+def as_matrix(X):
+    """Dense C-contiguous float64, or CSR float64 (unchanged when it already is)."""
+    if hasattr(X, "tocsr"):
+        X = X.tocsr()
+        if X.dtype != np.float64:
+            X = X.astype(np.float64)
+        if not np.all(np.isfinite(X.data)):
+            raise DataError("X contains NaN or infinite values")
+        return X
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise DataError(f"X: expected a 2-d array, got shape {X.shape}")
+    if not np.all(np.isfinite(X)):
+        raise DataError("X contains NaN or infinite values")
+    return X
+
+
+class _State:
+    __slots__ = ("w", "z", "order", "counts")
+
+    def __init__(self, w, z, order, counts):
+        self.w, self.z, self.order, self.counts = w, z, order, counts
+
+
+class L2RankSVMObjective:
+    """f, ∇f and ∇²f·d of problem (3) on documents grouped by query (``query_ptr``)."""
+
+    def __init__(self, X, y, query_ptr, C: float, method: str = "tree"):
+        self.X = as_matrix(X)
+        self.y = np.asarray(y, dtype=np.float64)
+        if self.y.shape != (self.X.shape[0],):
+            raise DataError(f"y: expected {self.X.shape[0]} labels, got shape {self.y.shape}")
+        if not (C > 0 and np.isfinite(C)):
+            raise ValueError(f"C must be positive and finite, got {C}")
+        self.C = float(C)
+        self.counter = PairCounter(self.y, query_ptr, method)
+        self.query_ptr = self.counter.query_ptr
+        self.n_features = self.X.shape[1]
+        self._trial: _State | None = None      # last fun()
+        self._point: _State | None = None      # last grad(): where hv() is taken
+        self.n_fun = self.n_hv = 0
+
+    @property
+    def n_pairs(self) -> int:
+        return count_pairs(self.y, self.query_ptr)
+
+    def _evaluate(self, w) -> _State:
+        w = np.array(w, dtype=np.float64, copy=True)
+        z = np.ascontiguousarray(self.X @ w)
+        pc = self.counter
+        if self._point is not None:          # warm start the sort from the current order
+            pc.order[:] = self._point.order
+        pc.sort(z)
+        counts = pc.count()
+        return _State(w, z, pc.order.copy(), counts)
+
+    def fun(self, w) -> float:
+        st = self._evaluate(w)
+        self._trial = st
+        self.n_fun += 1
+        c = st.counts
+        lsum = (c.l_plus + c.l_minus).astype(np.float64)
+        ate = (c.l_minus - c.l_plus).astype(np.float64)
+        ataxw = lsum * st.z - c.s_plus - c.s_minus
+        loss = float(st.z @ (ataxw - 2.0 * ate)) + float(c.l_minus.sum())
+        return 0.5 * float(st.w @ st.w) + self.C * loss
+
+    def grad(self, w) -> np.ndarray:
+        st = self._trial
+        if st is None or not np.array_equal(st.w, w):
+            self.fun(w)
+            st = self._trial
+        self._point = st
+        c = st.counts
+        u = (c.l_plus + c.l_minus) * st.z - c.s_plus - c.s_minus - (c.l_minus - c.l_plus)
+        return st.w + 2.0 * self.C * np.asarray(self.X.T @ u).ravel()
+
+    def hv(self, d) -> np.ndarray:
+        st = self._point
+        if st is None:
+            raise RuntimeError("hv: call grad(w) first")
+        self.n_hv += 1
+        pc = self.counter
+        xd = np.ascontiguousarray(self.X @ np.asarray(d, dtype=np.float64))
+        pc.order[:] = st.order
+        pc._z = st.z
+        a = pc.count(xd, want_counts=False, out=self._hv_buffer())
+        c = st.counts
+        u = (c.l_plus + c.l_minus) * xd - a.s_plus - a.s_minus
+        return d + 2.0 * self.C * np.asarray(self.X.T @ u).ravel()
+
+    def _hv_buffer(self) -> Counts:
+        if not hasattr(self, "_hvbuf"):
+            n = self.counter.n
+            self._hvbuf = Counts(None, None, np.empty(n), np.empty(n), None)
+        return self._hvbuf
+
+    def violations(self, w) -> int:
+        """Pairs with 1 − wᵀ(x_i − x_j) > 0 (inside the margin or misordered): Σ_i l_i^-(w)."""
+        return int(self._evaluate(w).counts.n_violations)
+
+    def counts(self, w) -> Counts:
+        return self._evaluate(w).counts
+
+
+class RankSVM(Ranker):
+    """L2-loss linear RankSVM (problem (3)) trained by TRON with pair counting.
+
+    ``method``: ``"tree"`` (order-statistic tree, Tree-TRON; default), ``"direct"``
+    (Sec. II.1) or ``"joachims"`` (Algorithm (I)).  ``eps``: stop when
+    ‖∇f(w)‖ ≤ eps·‖∇f(0)‖ (Lee & Lin's default 0.001).  After ``fit``: ``coef_`` (w),
+    ``result_`` (:class:`~repro.rankers.tron.TronResult`: f, iterations, CG iterations,
+    history), ``n_pairs_``.
+    """
+
+    def __init__(self, C: float = 1.0, eps: float = 1e-3, method: str = "tree",
+                 max_iter: int = 1000, callback=None):
+        if method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+        if not eps > 0:
+            raise ValueError(f"eps must be positive, got {eps}")
+        self.C, self.eps, self.method, self.max_iter = C, eps, method, max_iter
+        self.callback = callback
+
+    def objective(self, X, y, qid) -> L2RankSVMObjective:
+        """The problem object for data given as (X, y, qid) in any document order."""
+        X = as_matrix(X)
+        y, qid = self.check_Xy(X, y, qid)
+        order, query_ptr, _ = group_by_query(qid)
+        if not np.array_equal(order, np.arange(order.shape[0])):
+            X = X[order]
+            y = y[order]
+        return L2RankSVMObjective(X, y, query_ptr, self.C, self.method)
+
+    def fit(self, X, y, qid) -> "RankSVM":
+        obj = self.objective(X, y, qid)
+        self.result_: TronResult = tron(obj, n=obj.n_features, eps=self.eps,
+                                        max_iter=self.max_iter, callback=self.callback)
+        self.coef_ = self.result_.w
+        self.n_pairs_ = obj.n_pairs
+        self.objective_ = obj
+        return self
+
+    def predict(self, X) -> np.ndarray:
+        if not hasattr(self, "coef_"):
+            raise RuntimeError("RankSVM: call fit first")
+        X = as_matrix(X)
+        if X.shape[1] != self.coef_.shape[0]:
+            raise DataError(f"X: expected {self.coef_.shape[0]} features, got {X.shape[1]}")
+        return np.asarray(X @ self.coef_).ravel()
+
+
+def all_pairs(y, query_ptr) -> tuple[np.ndarray, np.ndarray]:
+    """Index arrays ``(high, low)`` of every pair of the same query with y_high > y_low."""
+    y = np.asarray(y, dtype=np.float64)
+    qp = np.asarray(query_ptr, dtype=np.int64)
+    H, L = [], []
+    for q in range(qp.shape[0] - 1):
+        a, b = int(qp[q]), int(qp[q + 1])
+        yq = y[a:b]
+        h, lo = np.nonzero(yq[:, None] > yq[None, :])
+        H.append(h + a)
+        L.append(lo + a)
+    if not H:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    return np.concatenate(H).astype(np.int64), np.concatenate(L).astype(np.int64)
+
+
+class ExplicitPairObjective:
+    """The same f, ∇f, ∇²f·d with the p pairs formed once (index arrays), O(p) per
+    evaluation after Xw — the "explicit pairs" approach (e.g. PRSVM, Chapelle & Keerthi 2010)
+    that counting avoids.  Used as the peer of the complexity figure and the benchmark."""
+
+    def __init__(self, X, y, query_ptr, C: float):
+        self.X = as_matrix(X)
+        self.C = float(C)
+        self.H, self.L = all_pairs(y, query_ptr)
+        self.n = self.X.shape[0]
+        self.n_features = self.X.shape[1]
+        self._trial = None
+        self._act = None
+
+    @property
+    def n_pairs(self) -> int:
+        return int(self.H.shape[0])
+
+    def fun(self, w) -> float:
+        w = np.asarray(w, dtype=np.float64)
+        z = self.X @ w
+        m = 1.0 - z[self.H] + z[self.L]
+        act = np.flatnonzero(m > 0)
+        self._trial = (w.copy(), act, m[act])
+        return 0.5 * float(w @ w) + self.C * float(m[act] @ m[act])
+
+    def grad(self, w) -> np.ndarray:
+        if self._trial is None or not np.array_equal(self._trial[0], w):
+            self.fun(w)
+        w0, act, m = self._trial
+        self._act = (self.H[act], self.L[act])
+        u = np.bincount(self._act[1], m, self.n) - np.bincount(self._act[0], m, self.n)
+        return w0 + 2.0 * self.C * np.asarray(self.X.T @ u).ravel()
+
+    def hv(self, d) -> np.ndarray:
+        h, lo = self._act
+        xd = self.X @ np.asarray(d, dtype=np.float64)
+        t = xd[h] - xd[lo]
+        u = np.bincount(h, t, self.n) - np.bincount(lo, t, self.n)
+        return d + 2.0 * self.C * np.asarray(self.X.T @ u).ravel()

@@ -1,0 +1,174 @@
+"""Trust-region Newton method (TRON) for smooth unconstrained problems, as used by Lee & Lin
+(2014) for linear RankSVM: the LIBLINEAR-1.9x ``tron.cpp`` of the authors' experiment code
+(Lin, Weng & Keerthi 2008, Algorithm 2 with the truncated CG of Steihaug), step for step.
+
+* Start at ``w_0`` (default 0) with Δ_0 = ‖∇f(w_0)‖; after the first step Δ = min(Δ, ‖s‖).
+* Each outer iteration solves the trust-region subproblem by conjugate gradient (CG), using
+  only Hessian-vector products, stopping when ‖r‖ ≤ ``cg_tol``·‖∇f(w_k)‖ (0.1) or when the
+  step leaves the region (then it moves to the boundary along the last direction).
+* A step is accepted iff actred > η0·prered; Δ is updated with η = (1e-4, 0.25, 0.75) and
+  σ = (0.25, 0.5, 4) exactly as in ``tron.cpp``.
+* Stop when ‖∇f(w_k)‖ ≤ ε‖∇f(w_0)‖ (Lee & Lin's default ε = 0.001 for rankSVM), after
+  ``max_iter`` outer iterations (1000), or on the safeguards of ``tron.cpp`` (f < -1e32;
+  actred ≤ 0 and prered ≤ 0; |actred|, |prered| ≤ 1e-12|f|).
+
+The problem object provides ``fun(w) -> f``, ``grad(w) -> ∇f(w)`` (called right after
+``fun`` at the same ``w``) and ``hv(d) -> ∇²f(w)d`` at the point of the last ``grad``.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+ETA = (1e-4, 0.25, 0.75)
+SIGMA = (0.25, 0.5, 4.0)
+
+
+@dataclass
+class TronResult:
+    w: np.ndarray
+    f: float
+    gnorm: float
+    gnorm0: float
+    n_iter: int             # outer (Newton) iterations taken
+    n_cg: int               # CG iterations in total (= Hessian-vector products)
+    n_fun: int              # function evaluations
+    status: str             # "converged" | "max_iter" | a safeguard message
+    seconds: float
+    history: list = field(default_factory=list)   # one dict per outer iteration
+
+    @property
+    def relative_gnorm(self) -> float:
+        return self.gnorm / self.gnorm0 if self.gnorm0 > 0 else 0.0
+
+
+def _trcg(hv, delta: float, g: np.ndarray, cg_tol: float):
+    """Truncated CG on the trust region; returns ``(s, r, cg_iter)`` (r = -g - H s)."""
+    s = np.zeros_like(g)
+    r = -g
+    d = r.copy()
+    tol = cg_tol * math.sqrt(float(g @ g))
+    rTr = float(r @ r)
+    it = 0
+    while True:
+        if math.sqrt(float(r @ r)) <= tol:
+            break
+        it += 1
+        Hd = hv(d)
+        alpha = rTr / float(d @ Hd)
+        s += alpha * d
+        if math.sqrt(float(s @ s)) > delta:
+            s -= alpha * d
+            std = float(s @ d)
+            sts = float(s @ s)
+            dtd = float(d @ d)
+            dsq = delta * delta
+            rad = math.sqrt(std * std + dtd * (dsq - sts))
+            alpha = (dsq - sts) / (std + rad) if std >= 0 else (rad - std) / dtd
+            s += alpha * d
+            r -= alpha * Hd
+            break
+        r -= alpha * Hd
+        rnew = float(r @ r)
+        beta = rnew / rTr
+        d *= beta
+        d += r
+        rTr = rnew
+    return s, r, it
+
+
+def tron(problem, n: int | None = None, w0=None, eps: float = 1e-3, max_iter: int = 1000,
+         cg_tol: float = 0.1, callback: Callable | None = None,
+         keep_history: bool = True) -> TronResult:
+    """Minimise ``problem`` from ``w0`` (zeros of length ``n`` by default).
+
+    ``callback(info)``, if given, is called after every outer iteration with a dict: ``iter``,
+    ``n_cg`` (cumulative CG iterations), ``f`` and ``gnorm`` at the current iterate, ``w``
+    (a copy), ``accepted`` (whether this iteration's step was taken).  Called also once at the
+    start (``iter`` 0).
+    """
+    eta0, eta1, eta2 = ETA
+    sigma1, sigma2, sigma3 = SIGMA
+    if w0 is None:
+        if n is None:
+            raise ValueError("tron: give n or w0")
+        w = np.zeros(int(n))
+    else:
+        w = np.array(w0, dtype=np.float64, copy=True)
+    t0 = time.perf_counter()
+    f = problem.fun(w)
+    g = problem.grad(w)
+    n_fun = 1
+    delta = math.sqrt(float(g @ g))
+    gnorm0 = gnorm = delta
+    history = []
+    total_cg = 0
+
+    def report(it, accepted):
+        info = {"iter": it, "n_cg": total_cg, "f": f, "gnorm": gnorm, "accepted": accepted,
+                "seconds": time.perf_counter() - t0}
+        if keep_history:
+            history.append(dict(info))
+        if callback is not None:
+            info["w"] = w.copy()
+            callback(info)
+
+    report(0, True)
+    status = "converged" if gnorm <= eps * gnorm0 else "max_iter"
+    it = 1
+    outer = 0
+    while it <= max_iter and gnorm > eps * gnorm0:
+        s, r, cg_it = _trcg(problem.hv, delta, g, cg_tol)
+        total_cg += cg_it
+        outer += 1
+        w_new = w + s
+        gs = float(g @ s)
+        prered = -0.5 * (gs - float(s @ r))
+        fnew = problem.fun(w_new)
+        n_fun += 1
+        actred = f - fnew
+        snorm = math.sqrt(float(s @ s))
+        if it == 1:
+            delta = min(delta, snorm)
+        if fnew - f - gs <= 0:
+            alpha = sigma3
+        else:
+            alpha = max(sigma1, -0.5 * (gs / (fnew - f - gs)))
+        if actred < eta0 * prered:
+            delta = min(max(alpha, sigma1) * snorm, sigma2 * delta)
+        elif actred < eta1 * prered:
+            delta = max(sigma1 * delta, min(alpha * snorm, sigma2 * delta))
+        elif actred < eta2 * prered:
+            delta = max(sigma1 * delta, min(alpha * snorm, sigma3 * delta))
+        else:
+            delta = max(delta, min(alpha * snorm, sigma3 * delta))
+        accepted = actred > eta0 * prered
+        if accepted:
+            it += 1
+            w = w_new
+            f = fnew
+            g = problem.grad(w)
+            gnorm = math.sqrt(float(g @ g))
+        report(outer, accepted)
+        if accepted and gnorm <= eps * gnorm0:
+            status = "converged"
+            break
+        if f < -1.0e32:
+            status = "f < -1e32"
+            break
+        if abs(actred) <= 0 and prered <= 0:
+            status = "actred and prered <= 0"
+            break
+        if abs(actred) <= 1.0e-12 * abs(f) and abs(prered) <= 1.0e-12 * abs(f):
+            status = "actred and prered too small"
+            break
+    else:
+        if gnorm > eps * gnorm0:
+            status = "max_iter"
+    return TronResult(w=w, f=float(f), gnorm=gnorm, gnorm0=gnorm0, n_iter=it - 1,
+                      n_cg=total_cg, n_fun=n_fun, status=status,
+                      seconds=time.perf_counter() - t0, history=history)

@@ -1,0 +1,157 @@
+"""The three counting kernels (supplement Sec. II.1, Algorithm (I), order-statistic tree) against
+the O(l²) pair loop, on random data with ties in scores and labels, one-document queries and
+queries with a single relevance level."""
+import numpy as np
+import pytest
+
+from reference_pair_counting import sv_counts as ref_counts
+from repro._kernels import pair_counting as kern
+from repro.errors import DataError
+from repro.rankers.pair_counting import (METHODS, PairCounter, count_pairs, direct_count_trace,
+                                         relevance_levels, sv_counts)
+
+
+def random_case(rng, n_queries=12, max_docs=25, n_levels=4, tie_scores=True):
+    sizes = rng.integers(1, max_docs + 1, n_queries)
+    sizes[0] = 1                                   # a one-document query
+    qp = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    n = int(qp[-1])
+    y = rng.integers(0, n_levels, n).astype(float)
+    if n_queries > 2:
+        y[qp[1]:qp[2]] = 2.0                       # a query with a single relevance level
+    if tie_scores:                                 # half-integers: many ties and |z_i - z_j| = 1
+        z = rng.integers(-4, 5, n) / 2.0
+    else:
+        z = rng.normal(size=n)
+    v = rng.normal(size=n)
+    return z, y, qp, v
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("seed", range(12))
+def test_counts_equal_pair_loop(method, seed):
+    rng = np.random.default_rng(seed)
+    z, y, qp, v = random_case(rng, n_levels=int(rng.integers(1, 7)), tie_scores=seed % 3 != 0)
+    lp, lm, sp, sm = ref_counts(z, y, qp, v)
+    c = sv_counts(z, y, qp, v, method=method)
+    np.testing.assert_array_equal(c.l_plus, lp)
+    np.testing.assert_array_equal(c.l_minus, lm)
+    np.testing.assert_allclose(c.s_plus, sp, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(c.s_minus, sm, rtol=1e-12, atol=1e-12)
+    assert c.n_violations == lm.sum() == lp.sum()
+    # default v = z gives γ^±
+    _, _, gp, gm = ref_counts(z, y, qp)
+    g = sv_counts(z, y, qp, method=method)
+    np.testing.assert_allclose(g.s_plus, gp, atol=1e-12)
+    np.testing.assert_allclose(g.s_minus, gm, atol=1e-12)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_large_query_many_levels(method):
+    """One 300-document query with up to 60 levels (labels as in the -list sets)."""
+    rng = np.random.default_rng(7)
+    z = np.round(rng.normal(size=300) * 3, 1)
+    y = rng.integers(0, 60, 300).astype(float)
+    qp = np.array([0, 300])
+    v = rng.normal(size=300)
+    lp, lm, sp, sm = ref_counts(z, y, qp, v)
+    c = sv_counts(z, y, qp, v, method=method)
+    np.testing.assert_array_equal(c.l_plus, lp)
+    np.testing.assert_array_equal(c.l_minus, lm)
+    np.testing.assert_allclose(c.s_plus, sp, atol=1e-10)
+    np.testing.assert_allclose(c.s_minus, sm, atol=1e-10)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_no_pairs(method):
+    """One-document queries only, or a single level: every count and sum is 0."""
+    z = np.array([0.3, -1.0, 2.0, 2.0])
+    for y, qp in ((np.array([1.0, 0.0, 2.0, 1.0]), np.array([0, 1, 2, 3, 4])),
+                  (np.full(4, 3.0), np.array([0, 4]))):
+        c = sv_counts(z, y, qp, method=method)
+        assert c.n_violations == 0
+        assert not c.l_plus.any() and not c.l_minus.any()
+        assert not c.s_plus.any() and not c.s_minus.any()
+
+
+def test_methods_agree_and_hv_reuses_sort():
+    rng = np.random.default_rng(3)
+    z, y, qp, v = random_case(rng, n_queries=30, max_docs=60, n_levels=5)
+    out = {}
+    for m in METHODS:
+        pc = PairCounter(y, qp, m)
+        pc.sort(z)
+        first = pc.count()
+        again = pc.count(v, want_counts=False)     # α^± at the same sort
+        out[m] = (first.l_plus, first.l_minus, again.s_plus, again.s_minus)
+        assert again.l_plus is None and again.n_violations is None
+    for m in METHODS[1:]:
+        for a, b in zip(out[m], out[METHODS[0]]):
+            np.testing.assert_allclose(a, b, atol=1e-12)
+
+
+def test_sort_within_queries():
+    rng = np.random.default_rng(0)
+    z, y, qp, _ = random_case(rng, n_queries=40, max_docs=120)
+    order = np.arange(z.size, dtype=np.int64)
+    rng.shuffle(order[qp[3]:qp[4]])                  # any starting permutation per query
+    buf = np.empty_like(order)
+    kern.sort_within_queries(z, qp, order, buf)
+    for q in range(len(qp) - 1):
+        seg = order[qp[q]:qp[q + 1]]
+        assert sorted(seg) == list(range(qp[q], qp[q + 1]))
+        assert np.all(np.diff(z[seg]) >= 0)
+    if True:                                         # stable from the identity
+        order = np.arange(z.size, dtype=np.int64)
+        kern.sort_within_queries(z, qp, order, buf)
+        qdoc = np.repeat(np.arange(len(qp) - 1), np.diff(qp))
+        np.testing.assert_array_equal(order, np.lexsort((z, qdoc)))
+
+
+def test_relevance_levels_and_pair_count():
+    y = np.array([0, 2, 2, 5, 1, 1, 3, 0.5, 7], float)
+    qp = np.array([0, 4, 6, 7, 9])
+    level, k = relevance_levels(y, qp)
+    np.testing.assert_array_equal(level, [0, 1, 1, 2, 0, 0, 0, 0, 1])
+    np.testing.assert_array_equal(k, [3, 1, 1, 2])
+    assert count_pairs(y, qp) == 5 + 0 + 0 + 1
+
+
+def test_worked_example_section_II1():
+    """Sec. II.1: sorted scores −0.9 … 1.6, K = {1, 2, 3}; labels reconstructed (y_6 unknown:
+    every choice gives the printed numbers)."""
+    z = [-0.9, -0.7, -0.1, 0.15, 0.2, 1.6]
+    for y6 in (1, 2, 3):
+        cp, lp = direct_count_trace(z, [2, 1, 2, 3, 3, y6])
+        assert tuple(cp[0]) == (1, 2, 0) and lp[0] == 0
+        assert tuple(cp[1]) == (1, 2, 2) and lp[1] == 4
+
+
+def test_bad_input():
+    with pytest.raises(DataError):
+        sv_counts([0.0, np.nan], [1.0, 0.0], [0, 2])
+    with pytest.raises(DataError):
+        sv_counts([0.0, 1.0], [1.0, np.nan], [0, 2])
+    with pytest.raises(DataError):
+        sv_counts([0.0, 1.0], [1.0, 0.0], [0, 1])
+    with pytest.raises(ValueError):
+        PairCounter([1.0, 0.0], [0, 2], method="bubble")
+
+
+def test_algorithm_I_loop_range_misprint():
+    """Algorithm (I) as printed (r = 2..k) leaves level-1 documents' l^+ at 0 and misses their
+    contributions to l^-; r = 1..k−1 (what the kernel runs) gives the pair loop's counts."""
+    from reference_pair_counting import joachims_algorithm_I
+    rng = np.random.default_rng(5)
+    wrong = 0
+    for _ in range(30):
+        n = int(rng.integers(2, 30))
+        z = rng.integers(-4, 5, n) / 2.0
+        y = rng.integers(0, 4, n).astype(float)
+        lp, lm, _, _ = ref_counts(z, y, np.array([0, n]))
+        cp, cm = joachims_algorithm_I(z, y, "corrected")
+        np.testing.assert_array_equal(cp, lp)
+        np.testing.assert_array_equal(cm, lm)
+        pp, pm = joachims_algorithm_I(z, y, "printed")
+        wrong += not (np.array_equal(pp, lp) and np.array_equal(pm, lm))
+    assert wrong > 20

@@ -1,0 +1,179 @@
+"""The RankSVM objective by counting equals the explicit-pair objective; TRON solves it; the
+cutting-plane baseline solves problem (2); MQ2008 Fold1 acceptance numbers."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from scipy.optimize import minimize
+
+from reference_pair_counting import PairObjective, hinge_subgradient
+from repro.errors import DataError
+from repro.rankers.cutting_plane import CuttingPlaneRankSVM, L1RankRisk, simplex_qp
+from repro.rankers.pair_counting import METHODS
+from repro.rankers.ranksvm import ExplicitPairObjective, L2RankSVMObjective, RankSVM
+
+
+def small_data(seed, n_features=5, sparse=False):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(1, 15, 10)
+    qp = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    n = int(qp[-1])
+    X = np.round(rng.normal(size=(n, n_features)), 1)           # ties in scores
+    y = rng.integers(0, 4, n).astype(float)
+    y[qp[1]:qp[2]] = 1.0                                         # a single-level query
+    return (sp.csr_matrix(X) if sparse else X), y, qp
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("sparse", [False, True])
+def test_objective_equals_explicit_pairs(method, sparse):
+    for seed in range(4):
+        X, y, qp = small_data(seed, sparse=sparse)
+        C = 0.7
+        obj = L2RankSVMObjective(X, y, qp, C, method)
+        ref = PairObjective(X, y, qp, C)
+        peer = ExplicitPairObjective(X, y, qp, C)
+        rng = np.random.default_rng(seed + 10)
+        for scale in (0.0, 0.3, 2.0):
+            w = rng.normal(size=5) * scale
+            d = rng.normal(size=5)
+            f = obj.fun(w)
+            g = obj.grad(w)
+            hv = obj.hv(d)
+            assert f == pytest.approx(ref.fun(w), rel=1e-12, abs=1e-12)
+            np.testing.assert_allclose(g, ref.grad(w), rtol=1e-10, atol=1e-10)
+            np.testing.assert_allclose(hv, ref.hv(w, d), rtol=1e-10, atol=1e-10)
+            assert peer.fun(w) == pytest.approx(f, rel=1e-12, abs=1e-12)
+            np.testing.assert_allclose(peer.grad(w), g, rtol=1e-10, atol=1e-10)
+            np.testing.assert_allclose(peer.hv(d), hv, rtol=1e-10, atol=1e-10)
+            assert obj.violations(w) == int(np.sum(ref.margins(w) > 0))
+
+
+def test_hessian_at_current_point_after_rejected_trial():
+    X, y, qp = small_data(5)
+    obj = L2RankSVMObjective(X, y, qp, 1.0)
+    ref = PairObjective(X, y, qp, 1.0)
+    w1 = np.full(5, 0.2)
+    w2 = np.full(5, -3.0)
+    d = np.arange(5.0)
+    obj.fun(w1)
+    obj.grad(w1)
+    obj.fun(w2)                           # a trial point that TRON rejects
+    np.testing.assert_allclose(obj.hv(d), ref.hv(w1, d), rtol=1e-12)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_tron_reaches_pairwise_optimum(method):
+    X, y, qp = small_data(8)
+    ref = PairObjective(X, y, qp, 2.0)
+    best = minimize(ref.fun, np.zeros(5), jac=ref.grad, hessp=ref.hv, method="trust-ncg",
+                    options={"gtol": 1e-11})
+    qid = np.repeat(np.arange(len(qp) - 1), np.diff(qp))
+    m = RankSVM(C=2.0, eps=1e-10, method=method).fit(X, y, qid)
+    assert m.result_.f == pytest.approx(best.fun, rel=1e-10)
+    assert m.n_pairs_ == len(ref.H)
+    np.testing.assert_allclose(m.predict(X), X @ m.coef_)
+
+
+def test_document_order_does_not_matter():
+    X, y, qp = small_data(9)
+    qid = np.repeat(np.arange(len(qp) - 1) * 7 + 3, np.diff(qp))
+    perm = np.random.default_rng(0).permutation(len(y))
+    a = RankSVM(C=1.0, eps=1e-9).fit(X, y, qid)
+    b = RankSVM(C=1.0, eps=1e-9).fit(X[perm], y[perm], qid[perm])
+    assert a.result_.f == pytest.approx(b.result_.f, rel=1e-10)
+    np.testing.assert_allclose(a.coef_, b.coef_, rtol=1e-6, atol=1e-8)
+
+
+def test_no_pairs_and_bad_input():
+    X = np.ones((4, 2))
+    m = RankSVM().fit(X, [1.0, 1.0, 0.0, 2.0], [1, 1, 2, 3])   # single level / one-document
+    assert not m.coef_.any() and m.n_pairs_ == 0
+    with pytest.raises(DataError):
+        RankSVM().fit(np.array([[np.nan, 1.0], [0.0, 1.0]]), [1.0, 0.0], [1, 1])
+    with pytest.raises(DataError):
+        RankSVM().fit(X, [1.0, np.nan, 0.0, 2.0], [1, 1, 2, 3])
+    with pytest.raises(DataError):
+        RankSVM().fit(X, [1.0, 0.0], [1, 1])
+    with pytest.raises(ValueError):
+        RankSVM(method="sorting")
+    with pytest.raises(RuntimeError):
+        RankSVM().predict(X)
+
+
+# --- the cutting-plane baseline (problem (2)) --------------------------------------------------
+
+def test_l1_risk_and_subgradient_equal_explicit_pairs():
+    X, y, qp = small_data(11)
+    risk = L1RankRisk(X, y, qp)
+    w = np.random.default_rng(1).normal(size=5)
+    R, a, hinge = risk.risk_and_subgradient(w)
+    g_ref, h_ref = hinge_subgradient(X, y, qp, w)
+    assert hinge == pytest.approx(h_ref, rel=1e-12)
+    assert R == pytest.approx(h_ref / risk.n_pairs, rel=1e-12)
+    np.testing.assert_allclose(a * risk.n_pairs, g_ref, rtol=1e-10, atol=1e-10)
+
+
+def test_simplex_qp_optimality():
+    rng = np.random.default_rng(4)
+    A = rng.normal(size=(3, 12))
+    Q = A.T @ A / 1e-3                         # low rank and badly scaled, as in the bundle
+    b = rng.normal(size=12)
+    beta, val, _ = simplex_qp(Q, b, tol=1e-12)
+    assert beta.min() >= 0 and beta.sum() == pytest.approx(1.0)
+    g = b - Q @ beta                            # KKT: support has the largest gradient
+    assert g.max() - g[beta > 1e-6].min() <= 1e-6 * np.abs(Q).max()
+    for _ in range(200):                        # no feasible point does better
+        p = rng.dirichlet(np.ones(12) * 0.3)
+        assert b @ p - 0.5 * p @ Q @ p <= val + 1e-9
+
+
+def test_cutting_plane_solves_problem_2():
+    X, y, qp = small_data(12)
+    ref = PairObjective(X, y, qp, 0.5)
+    best = minimize(ref.l1_fun, np.zeros(5), method="Nelder-Mead",
+                    options={"xatol": 1e-10, "fatol": 1e-12, "maxiter": 40000, "maxfev": 40000})
+    qid = np.repeat(np.arange(len(qp) - 1), np.diff(qp))
+    m = CuttingPlaneRankSVM(C=0.5, eps=1e-9, max_iter=500).fit(X, y, qid)
+    assert m.result_.status == "converged"
+    assert ref.l1_fun(m.coef_) == pytest.approx(m.result_.f, rel=1e-12)
+    assert m.result_.f <= best.fun * (1 + 1e-6)
+    # the gap certifies: f(w) − min f ≤ gap · C p
+    assert m.result_.f - best.fun <= m.result_.gap * 0.5 * m.n_pairs_ + 1e-9
+
+
+# --- MQ2008 Fold1 train (acceptance) -------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def mq2008(data_root):
+    from repro.data.load import load_letor
+    return load_letor("MQ2008", 1, "train", data_root)
+
+
+OPT_C1 = 29566.52285         # optimum of problem (3), MQ2008 Fold1 train, C = 1
+
+
+def test_mq2008_optimum_and_sklearn_explicit_pairs(mq2008):
+    from sklearn.svm import LinearSVC
+    d = mq2008
+    ref = PairObjective(d.X, d.y, d.query_ptr, 1.0)
+    assert len(ref.H) == 52325
+    fs = {}
+    for method in METHODS:
+        m = RankSVM(C=1.0, eps=1e-8, method=method).fit(d.X, d.y, d.qid_per_doc)
+        fs[method] = ref.fun(m.coef_)
+        assert m.result_.f == pytest.approx(fs[method], rel=1e-12)
+    sign = np.where(np.arange(len(ref.H)) % 2 == 0, 1.0, -1.0)   # two classes for LinearSVC
+    svc = LinearSVC(C=1.0, loss="squared_hinge", dual=False, fit_intercept=False, tol=1e-8,
+                    max_iter=100000).fit(ref.D * sign[:, None], sign)
+    f_peer = ref.fun(svc.coef_.ravel())
+    for method, f in fs.items():
+        assert abs(f - f_peer) / f_peer < 1e-6, method
+        assert abs(f - OPT_C1) / OPT_C1 < 1e-6, method
+
+
+def test_mq2008_default_tolerance(mq2008):
+    d = mq2008
+    m = RankSVM(C=1.0).fit(d.X, d.y, d.qid_per_doc)          # ε = 0.001, Lee & Lin's default
+    assert m.result_.status == "converged"
+    assert m.result_.relative_gnorm <= 1e-3
+    assert (m.result_.f - OPT_C1) / OPT_C1 < 1e-3
