@@ -595,7 +595,7 @@ def _bench(data_dir, quick: bool) -> list[dict]:
     return rows
 
 
-BENCHMARKS = {"leelin2014": bench_leelin2014}
+BENCHMARKS = {"tron": bench_leelin2014}
 
 # --- declarations --------------------------------------------------------------------------------
 
