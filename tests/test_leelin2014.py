@@ -118,4 +118,4 @@ def test_declarations():
         assert art.runs() and art.runs(quick=True)
     p = mod.PROTOCOL
     assert set(p["figure_II_C_L1"]) <= set(p["figure_II_C_L2"]) == set(mod.ARTIFACTS[2].datasets)
-    assert "leelin2014" in mod.BENCHMARKS
+    assert "tron" in mod.BENCHMARKS

@@ -515,7 +515,7 @@ def _peer_fit(X, y, qp, C, tol, pairs=None):
     return m.coef_.ravel()
 
 
-def bench_leelin2014(data_dir, quick: bool) -> list[dict]:
+def bench_tron(data_dir, quick: bool) -> list[dict]:
     """TRON (tree counting) against scikit-learn's liblinear L2-loss SVM on explicitly formed
     pair differences (MQ2008 Fold1 train; synthetic 1,000-document queries), both to about
     1e-6 of the optimal objective; and the exponents in l of one f + ∇f + Hv.  BLAS is
@@ -595,7 +595,7 @@ def _bench(data_dir, quick: bool) -> list[dict]:
     return rows
 
 
-BENCHMARKS = {"tron": bench_leelin2014}
+BENCHMARKS = {"tron": bench_tron}
 
 # --- declarations --------------------------------------------------------------------------------
 
