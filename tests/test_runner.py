@@ -144,3 +144,11 @@ def test_dataset_not_run_without_published_values_still_gets_a_row(tmp_path):
                           tmp_path, False)
     td = [r for r in flat if r["dataset"] == "TD2003"]
     assert len(td) == 1 and td[0]["verdict"].startswith("not run: data missing: TD2003")
+
+
+def test_quick_mode_says_why_values_are_missing(tmp_path):
+    flats = run_artifacts(papers.resolve("fakepaper.table1"), tmp_path, tmp_path / "q",
+                          quick=True, pdf=False, log=lambda *a, **k: None)
+    by_fold = {r["fold"]: r for r in flats["fakepaper.table1"] if r["metric"] == "x"}
+    assert by_fold["1"]["verdict"].startswith("agrees")
+    assert by_fold["2"]["verdict"] == "not run: outside the --quick subset (reduced folds and grid)"

@@ -78,6 +78,8 @@ def build_artifact(art: Artifact, results: list[RunResult], published: Published
                    out_dir: Path, data_dir: Path, quick: bool) -> list[dict]:
     """Write the artifact's JSON, meta and figures; return its flat records."""
     records, not_run = gather_records(art, results, data_dir)
+    if quick:
+        not_run.setdefault(None, "outside the --quick subset (reduced folds and grid)")
     flat = jsonable(compare(art.paper, art.name, records, published, not_run))
     shown = {r.get("dataset") for r in flat}
     for label, why in not_run.items():      # a dataset not run and without published values
