@@ -14,6 +14,19 @@ import scipy.sparse as sp
 from ..errors import DataError
 
 
+def check_query_ptr(query_ptr, n_docs: int, name: str = "query_ptr") -> np.ndarray:
+    """Query offsets as C-contiguous int64 rising strictly from 0 to ``n_docs`` (every query
+    has at least one document); a :class:`DataError` naming ``name`` otherwise."""
+    qp = np.ascontiguousarray(query_ptr, dtype=np.int64)
+    if qp.ndim != 1 or qp.shape[0] < 2 or qp[0] != 0 or qp[-1] != n_docs:
+        raise DataError(f"{name}: query offsets must run from 0 to the number of documents "
+                        f"({n_docs}), one entry per query plus one")
+    if np.any(np.diff(qp) <= 0):
+        raise DataError(f"{name}: every query needs at least one document (offsets must "
+                        f"rise strictly)")
+    return qp
+
+
 @dataclass
 class QueryData:
     X: np.ndarray | sp.csr_matrix
@@ -31,12 +44,10 @@ class QueryData:
         n = self.X.shape[0]
         if self.y.shape != (n,):
             raise DataError(f"{self.source}: {n} rows in X but {self.y.shape[0]} labels")
-        qp = self.query_ptr
-        if qp.ndim != 1 or qp.shape[0] != self.qids.shape[0] + 1 or qp[0] != 0 or qp[-1] != n:
-            raise DataError(f"{self.source}: query_ptr must run from 0 to {n} with one entry "
-                            f"per query plus one")
-        if np.any(np.diff(qp) <= 0):
-            raise DataError(f"{self.source}: every query needs at least one document")
+        check_query_ptr(self.query_ptr, n, f"{self.source}: query_ptr")
+        if self.query_ptr.shape[0] != self.qids.shape[0] + 1:
+            raise DataError(f"{self.source}: {self.qids.shape[0]} query ids for "
+                            f"{self.query_ptr.shape[0] - 1} queries")
 
     # -- sizes ---------------------------------------------------------------------------
     @property

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._kernels import letor_eval as _kernel
+from ..data.queries import check_query_ptr
 from ..errors import DataError
 
 MAX_K = {3: 16, 4: 10}
@@ -77,13 +78,10 @@ class LetorEval:
 def _check(y, scores, query_ptr):
     y = np.ascontiguousarray(y, dtype=np.float64)
     scores = np.ascontiguousarray(scores, dtype=np.float64)
-    query_ptr = np.ascontiguousarray(query_ptr, dtype=np.int64)
     if scores.shape != y.shape or y.ndim != 1:
         raise DataError(f"scores: expected {y.shape[0]} values (one per document), "
                         f"got shape {scores.shape}")
-    if query_ptr.ndim != 1 or query_ptr.shape[0] < 2 or query_ptr[0] != 0 \
-            or query_ptr[-1] != y.shape[0] or np.any(np.diff(query_ptr) <= 0):
-        raise DataError("query_ptr: must rise strictly from 0 to the number of documents")
+    query_ptr = check_query_ptr(query_ptr, y.shape[0])
     bad = np.flatnonzero(~np.isfinite(scores))
     if bad.size:
         raise DataError(f"scores: value {scores[bad[0]]} at document {bad[0]} is not finite")

@@ -30,7 +30,8 @@ from ..bench import single_thread_blas
 from ..data.load import load_letor
 from ..experiment import Artifact, Paper, record
 from ..metrics import evaluate
-from ..rankers.lqo import GreedyLQO, centre_by_query, check_lambda, check_queries
+from ..data.queries import check_query_ptr
+from ..rankers.lqo import GreedyLQO, centre_by_query, check_lambda
 from ..rankers.rankrls import RankRLS
 
 PAPER = Paper(
@@ -246,7 +247,7 @@ def numpy_greedy_path(X, y, query_ptr, lam: float, k: int):
     """
     lam = check_lambda(lam)
     X = np.asarray(X, dtype=np.float64)
-    qp = check_queries(query_ptr, X.shape[0])
+    qp = check_query_ptr(query_ptr, X.shape[0])
     starts, sizes = qp[:-1], np.diff(qp)
     Xh = np.ascontiguousarray(centre_by_query(X, qp).T)
     yh = centre_by_query(np.asarray(y, dtype=np.float64), qp)

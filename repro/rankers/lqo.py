@@ -32,17 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._kernels import lqo as _kernel
+from ..data.queries import check_query_ptr
 from ..errors import DataError
-
-
-def check_queries(query_ptr, n_docs: int) -> np.ndarray:
-    """``query_ptr`` as int64 offsets rising strictly from 0 to ``n_docs``."""
-    qp = np.ascontiguousarray(query_ptr, dtype=np.int64)
-    if qp.ndim != 1 or qp.shape[0] < 2 or qp[0] != 0 or qp[-1] != n_docs \
-            or np.any(np.diff(qp) <= 0):
-        raise DataError(f"query_ptr: must rise strictly from 0 to the number of documents "
-                        f"({n_docs})")
-    return qp
 
 
 def centre_by_query(A: np.ndarray, query_ptr: np.ndarray) -> np.ndarray:
@@ -126,7 +117,7 @@ class GreedyLQO:
         if not np.all(np.isfinite(y)):
             raise DataError(f"y: label at document {int(np.flatnonzero(~np.isfinite(y))[0])} "
                             f"is not finite")
-        self.query_ptr = check_queries(query_ptr, m)
+        self.query_ptr = check_query_ptr(query_ptr, m)
         self.n_docs, self.n_features = m, n
         X = np.ascontiguousarray(X)
         self.Xh = np.empty((n, m))                                             # X̂, n×m

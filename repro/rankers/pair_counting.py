@@ -25,16 +25,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._kernels import pair_counting as _kernel
+from ..data.queries import check_query_ptr
 from ..errors import DataError
 
 METHODS = ("direct", "joachims", "tree")
-
-
-def check_query_ptr(query_ptr, n: int) -> np.ndarray:
-    qp = np.ascontiguousarray(query_ptr, dtype=np.int64)
-    if qp.ndim != 1 or qp.shape[0] < 2 or qp[0] != 0 or qp[-1] != n or np.any(np.diff(qp) <= 0):
-        raise DataError(f"query_ptr: must rise strictly from 0 to the number of documents ({n})")
-    return qp
 
 
 def relevance_levels(y, query_ptr) -> tuple[np.ndarray, np.ndarray]:
