@@ -26,6 +26,7 @@ byte offset of the offending token to ``err[0]`` and ``err[1]``; the wrapper tur
 exception that names the file and the line.
 """
 from libc.stdint cimport int64_t, uint64_t, int32_t
+from libc.math cimport isfinite
 from libc.stdlib cimport strtod
 
 cdef enum:
@@ -87,7 +88,7 @@ cdef int parse_double(const unsigned char[::1] buf, Py_ssize_t p, Py_ssize_t e,
     cdef int exp_sign = 1
     cdef int exp_val = 0
     cdef bint exp_digits = False
-    cdef char tmp[128]
+    cdef char tmp[512]
     cdef Py_ssize_t k
     cdef char* endp
     if q < e and (buf[q] == 43 or buf[q] == 45):   # '+' '-'
@@ -146,12 +147,14 @@ cdef int parse_double(const unsigned char[::1] buf, Py_ssize_t p, Py_ssize_t e,
             out[0] = -out[0]
         return 0
     # Slow path: the C library's correctly rounded conversion of the validated token.
-    if e - p >= 127:
+    if e - p >= 511:
         return -1
     for k in range(e - p):
         tmp[k] = <char>buf[p + k]
     tmp[e - p] = 0
     out[0] = strtod(tmp, &endp)
+    if not isfinite(out[0]):      # overflow (e.g. 1e400): not a finite number
+        return -1
     return 0
 
 

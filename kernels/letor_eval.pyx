@@ -29,10 +29,17 @@ def query_metrics(const double[::1] ranked, const double[::1] ideal,
                   double[::1] avg_prec, double[::1] avg_ndcg, double[::1] avg_scalars):
     """Fill per-query arrays (``prec``/``ndcg``: queries × K) and their averages.
 
-    ``avg_scalars`` receives ``[MAP, MeanNDCG]``.  Returns 0.
+    ``avg_scalars`` receives ``[MAP, MeanNDCG]``.  Returns 0, or -1 if the array shapes are
+    inconsistent (checked in O(1) here because bounds checks are compiled out).
     """
     cdef Py_ssize_t Q = query_ptr.shape[0] - 1
     cdef Py_ssize_t K = prec.shape[1]
+    if (Q < 1 or ranked.shape[0] != ideal.shape[0] or query_ptr[Q] != ranked.shape[0]
+            or query_ptr[0] != 0 or avg_order.shape[0] != Q or prec.shape[0] != Q
+            or ndcg.shape[0] != Q or ndcg.shape[1] != K or ap.shape[0] != Q
+            or mean_ndcg.shape[0] != Q or avg_prec.shape[0] != K or avg_ndcg.shape[0] != K
+            or avg_scalars.shape[0] < 2):
+        return -1
     cdef Py_ssize_t q, i, k, start, n, qq
     cdef double g, gi, dcg, idcg, numrel, apsum, nd, msum
     cdef double ln2 = log(2.0)

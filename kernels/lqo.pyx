@@ -212,10 +212,18 @@ def greedy_select(const double[:, ::1] X, const double[::1] y, const int64_t[::1
     w = X̂_S a of the prefix model after step s, in selection order; the rest of the row 0).
 
     Returns the number of steps done (fewer than k only if no candidate had a finite
-    error: non-finite input), or -1 if the array shapes are inconsistent.
+    error: non-finite input), or -1 (nothing written) if the array shapes are inconsistent
+    (O(1) checks; the offsets must rise strictly, which the caller checks).
     """
     cdef Py_ssize_t n = X.shape[0], m = X.shape[1], Q = query_ptr.shape[0] - 1
     cdef Py_ssize_t k = selected.shape[0]
+    if (y.shape[0] != m or C.shape[0] != n or C.shape[1] != m or U.shape[0] != n
+            or U.shape[1] != m or a.shape[0] != m or p.shape[0] != m
+            or work.shape[0] < 11 * Q + 2 * n or errors.shape[0] != k
+            or cand_errors.shape[0] != k or cand_errors.shape[1] != n
+            or W.shape[0] != k or W.shape[1] != k or Q < 1 or query_ptr[0] != 0
+            or query_ptr[Q] != m or k > n):
+        return -1
     cdef Py_ssize_t i, j, q, step, r, b = -1, bj = -1, done = 0
     cdef int taken
     cdef double inv_lam = 1.0 / lam, e, best, t, acc
@@ -237,12 +245,6 @@ def greedy_select(const double[:, ::1] X, const double[::1] y, const int64_t[::1
     cdef const double* yp = &y[0]
     cdef double* ap = &a[0]
     cdef double* p_ = &p[0]
-    if (y.shape[0] != m or C.shape[0] != n or C.shape[1] != m or U.shape[0] != n
-            or U.shape[1] != m or a.shape[0] != m or p.shape[0] != m
-            or work.shape[0] < 11 * Q + 2 * n or errors.shape[0] != k
-            or cand_errors.shape[0] != k or cand_errors.shape[1] != n
-            or W.shape[0] != k or W.shape[1] != k or Q < 1 or query_ptr[Q] != m or k > n):
-        return -1
     cdef int64_t* sel = &selected[0]
     with nogil:
         # lines 1-4: a = λ⁻¹ŷ, C = λ⁻¹X̂ᵀ, U = X̂ᵀ, p = ŷ
@@ -310,10 +312,15 @@ def centre_transpose(const double[:, ::1] X, const int64_t[::1] query_ptr, doubl
                      double[:, ::1] out):
     """X̂ = XL stored feature-major: ``out[j, i] = X[i, j] −`` (mean of feature j over the
     documents of i's query), for documents × features ``X`` grouped by query (§2, eq. 5).
-    ``means`` is scratch of length n (features).  Returns 0."""
-    cdef Py_ssize_t n = X.shape[1], Q = query_ptr.shape[0] - 1
+    ``means`` is scratch of length ≥ n (features), ``out`` is n×m.  Offsets must rise
+    strictly (checked by the caller).  Returns 0, or -1 (nothing written) if the shapes are
+    inconsistent (O(1) checks: ``out`` n×m, ``means`` ≥ n, offsets from 0 to m)."""
+    cdef Py_ssize_t m = X.shape[0], n = X.shape[1], Q = query_ptr.shape[0] - 1
     cdef Py_ssize_t q, i, j, lo, hi
     cdef double inv
+    if (out.shape[0] != n or out.shape[1] != m or means.shape[0] < n or Q < 1
+            or query_ptr[0] != 0 or query_ptr[Q] != m):
+        return -1
     with nogil:
         for q in range(Q):
             lo = query_ptr[q]

@@ -42,6 +42,12 @@ Three methods, all O(l) extra space at most:
 
 ``sort_within_queries`` is the one sort per function evaluation (stable merge sort of each
 query's indices by z; adaptive: an ``order`` already sorted costs O(l)).
+
+Every ``def`` checks the array lengths at entry in O(1) and returns -1, writing nothing, if
+they are inconsistent; the workspaces are checked against k_q before each query (return -1
+there, the earlier queries written).  With bounds checks off a mis-sized array would otherwise
+read or write out of bounds.  The wrapper turns -1 into ``ValueError``.  Values (labels remapped to 0..k_q-1,
+``order`` a permutation of each query, ``query_ptr`` non-decreasing) are the wrapper's job.
 """
 from libc.stdint cimport int32_t, int64_t
 
@@ -91,10 +97,14 @@ cdef inline void _merge(const double[::1] z, int64_t[::1] a, int64_t[::1] buf, P
 def sort_within_queries(const double[::1] z, const int64_t[::1] query_ptr, int64_t[::1] order,
                         int64_t[::1] buf):
     """Sort ``order[a:b]`` (document indices of query q = [a, b)) by ``z``, ascending, stably,
-    for every query.  ``buf``: workspace of the same length.  Returns 0."""
+    for every query.  ``buf``: workspace of the same length.  Returns 0, or -1 if the shapes
+    are inconsistent."""
+    cdef Py_ssize_t n = z.shape[0]
     cdef Py_ssize_t Q = query_ptr.shape[0] - 1
     cdef Py_ssize_t q, a, b, lo, width, mid, hi
     cdef Py_ssize_t RUN = 24
+    if Q < 0 or order.shape[0] != n or buf.shape[0] != n or query_ptr[0] != 0 or query_ptr[Q] != n:
+        return -1
     with nogil:
         for q in range(Q):
             a = query_ptr[q]
@@ -114,6 +124,23 @@ def sort_within_queries(const double[::1] z, const int64_t[::1] query_ptr, int64
                     lo = hi
                 width *= 2
     return 0
+
+
+# --- shape checks ------------------------------------------------------------------------------
+
+cdef inline bint _bad_shapes(const double[::1] z, const double[::1] v,
+                             const int32_t[::1] level, const int32_t[::1] n_levels,
+                             const int64_t[::1] query_ptr, const int64_t[::1] order,
+                             int64_t[::1] l_plus, int64_t[::1] l_minus,
+                             double[::1] s_plus, double[::1] s_minus) noexcept:
+    """True if the per-document arrays do not all have length n = len(z), ``n_levels`` is not
+    one per query or ``query_ptr`` does not span [0, n]: O(1)."""
+    cdef Py_ssize_t n = z.shape[0]
+    cdef Py_ssize_t Q = query_ptr.shape[0] - 1
+    return (Q < 0 or n_levels.shape[0] != Q or query_ptr[0] != 0 or query_ptr[Q] != n
+            or v.shape[0] != n or level.shape[0] != n or order.shape[0] != n
+            or l_plus.shape[0] != n or l_minus.shape[0] != n
+            or s_plus.shape[0] != n or s_minus.shape[0] != n)
 
 
 # --- (a) direct counting, Sec. II.1 ----------------------------------------------------------
@@ -178,30 +205,41 @@ def direct_count(const double[::1] z, const double[::1] v, const int32_t[::1] le
                  double[::1] s_plus, double[::1] s_minus,
                  int64_t[::1] work_cnt, double[::1] work_sum):
     """Method (a), Sec. II.1.  Returns the number of pairs inside the margin (Σ l_i^-) if
-    ``want_counts``, else 0."""
+    ``want_counts``, else 0; -1 if the shapes are inconsistent (nothing written, or, for a
+    workspace shorter than a query's k_q, the queries before it)."""
     cdef Py_ssize_t Q = query_ptr.shape[0] - 1
     cdef Py_ssize_t q, a, n, i
+    cdef Py_ssize_t kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
     cdef int64_t total = 0
+    cdef bint bad = False
+    if _bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus, s_plus, s_minus):
+        return -1
     with nogil:
         for q in range(Q):
             a = query_ptr[q]
             n = query_ptr[q + 1] - a
+            if n_levels[q] > kw:
+                bad = True
+                break
             _direct_query(z, v, level, order, a, n, n_levels[q], want_counts,
                           l_plus, l_minus, s_plus, s_minus, work_cnt, work_sum)
             if want_counts:
                 for i in range(a, a + n):
                     total += l_minus[i]
-    return total
+    return -1 if bad else total
 
 
 def direct_count_trace(const double[::1] z, const int32_t[::1] level, Py_ssize_t k,
                        int64_t[:, ::1] count_plus, int64_t[::1] l_plus):
     """The ascending sweep of Sec. II.1 on one query whose documents are already sorted by z
     (the worked example): ``count_plus[i, r]`` = count⁺(r) when the sweep is at i, and
-    ``l_plus[i]`` by (II.2).  Returns 0."""
+    ``l_plus[i]`` by (II.2).  Returns 0, or -1 if the shapes are inconsistent."""
     cdef Py_ssize_t n = z.shape[0]
     cdef Py_ssize_t i, j = 0, r
     cdef int64_t c
+    if (n < 1 or k < 0 or level.shape[0] != n or l_plus.shape[0] != n
+            or count_plus.shape[0] != n or count_plus.shape[1] != k):
+        return -1
     with nogil:
         for r in range(k):
             count_plus[0, r] = 0
@@ -227,11 +265,14 @@ def joachims_count(const double[::1] z, const double[::1] v, const int32_t[::1] 
                    int64_t[::1] l_plus, int64_t[::1] l_minus,
                    double[::1] s_plus, double[::1] s_minus):
     """Method (b), Algorithm (I) with r over all levels but the highest.  O(l) space: no
-    per-level arrays.  Returns Σ l_i^- if ``want_counts``, else 0."""
+    per-level arrays.  Returns Σ l_i^- if ``want_counts``, else 0; -1 if the shapes are
+    inconsistent (nothing written)."""
     cdef Py_ssize_t Q = query_ptr.shape[0] - 1
     cdef Py_ssize_t q, a, n, k, r, i, j, oi, oj
     cdef int64_t cplus, cminus, total = 0
     cdef double splus, sminus
+    if _bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus, s_plus, s_minus):
+        return -1
     with nogil:
         for q in range(Q):
             a = query_ptr[q]
@@ -357,16 +398,25 @@ def tree_count(const double[::1] z, const double[::1] v, const int32_t[::1] leve
                int64_t[::1] l_plus, int64_t[::1] l_minus,
                double[::1] s_plus, double[::1] s_minus,
                int64_t[::1] work_cnt, double[::1] work_sum):
-    """Method (c), order-statistic tree.  Returns Σ l_i^- if ``want_counts``, else 0."""
+    """Method (c), order-statistic tree.  Returns Σ l_i^- if ``want_counts``, else 0; -1 if
+    the shapes are inconsistent (nothing written, or, for a workspace shorter than a query's
+    k_q, the queries before it)."""
     cdef Py_ssize_t Q = query_ptr.shape[0] - 1
     cdef Py_ssize_t q, a, n, k, r, i, j, oi, oj
+    cdef Py_ssize_t kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
     cdef int64_t c, total = 0
     cdef double s
+    cdef bint bad = False
+    if _bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus, s_plus, s_minus):
+        return -1
     with nogil:
         for q in range(Q):
             a = query_ptr[q]
             n = query_ptr[q + 1] - a
             k = n_levels[q]
+            if k > kw:
+                bad = True
+                break
             if k < 2:                                  # no pairs in this query
                 for i in range(a, a + n):
                     if want_counts:
@@ -404,4 +454,4 @@ def tree_count(const double[::1] z, const double[::1] v, const int32_t[::1] leve
                     l_minus[oi] = c
                     total += c
                 s_minus[oi] = s
-    return total
+    return -1 if bad else total

@@ -30,11 +30,27 @@ from .data import catalog as cat
 
 
 def single_thread_blas():
-    """Limit BLAS to one thread while timing: our kernels are single-threaded, and on a
-    2-core machine a peer's spinning BLAS threads would also steal time from the next timed
-    call.  Applied to every benchmark group (and to the complexity figures' timings)."""
+    """Limit BLAS (and OpenMP) pools to one thread while timing: our kernels are
+    single-threaded, and on a 2-core machine a peer's spinning BLAS threads would also steal
+    time from the next timed call.  Applied to every benchmark group and to the complexity
+    figures' timings."""
     from threadpoolctl import threadpool_limits
-    return threadpool_limits(limits=1, user_api="blas")
+    return threadpool_limits(limits=1)
+
+
+def best_time(fn: Callable[[], object], repeats: int, min_total: float = 0.5,
+              warmup: int = 1) -> float:
+    """Fastest of at least ``repeats`` timed calls (more, up to 50, while their total is under
+    ``min_total`` seconds) after ``warmup`` calls: the least disturbed by concurrent load.
+    Used for scaling exponents, where one size is timed at a time."""
+    for _ in range(warmup):
+        fn()
+    times: list[float] = []
+    while len(times) < repeats or (sum(times) < min_total and len(times) < 50):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times)
 
 
 def time_alternating(fns: dict[str, Callable[[], object]], repeats: int = 7,
@@ -61,8 +77,11 @@ def case(name: str, params: dict, times: dict[str, float], ours: str = "ours", *
 
 
 def fit_exponent(x, t) -> float:
-    """Slope of log t against log x (least squares): the empirical exponent."""
-    return float(np.polyfit(np.log(np.asarray(x, float)), np.log(np.asarray(t, float)), 1)[0])
+    """Least-squares slope of log t against log x (the empirical exponent); non-positive
+    points are ignored."""
+    x, t = np.asarray(x, float), np.asarray(t, float)
+    ok = (x > 0) & (t > 0)
+    return float(np.polyfit(np.log(x[ok]), np.log(t[ok]), 1)[0])
 
 
 # --- the LETOR tokenizer ----------------------------------------------------------------------

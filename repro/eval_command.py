@@ -28,14 +28,18 @@ def read_scores(path: Path, n_lines: int) -> np.ndarray:
     if len(lines) != n_lines:
         raise DataError(f"{path}: has {len(lines)} lines but the LETOR file has {n_lines}; "
                         f"give exactly one score per LETOR line")
-    out = np.empty(len(lines))
-    for i, line in enumerate(lines):
-        try:
-            out[i] = float(line)
-        except ValueError:
-            raise DataError(f"{path}, line {i + 1}: {line.strip()!r} is not a number") from None
-        if not np.isfinite(out[i]):
-            raise DataError(f"{path}, line {i + 1}: score {line.strip()!r} is not finite")
+    try:
+        out = np.array(lines, dtype=np.float64)       # fast path: every line a number
+    except ValueError:
+        out = None
+    if out is None or not np.all(np.isfinite(out)):  # find the first bad line, and say so
+        for i, line in enumerate(lines):
+            try:
+                v = float(line)
+            except ValueError:
+                raise DataError(f"{path}, line {i + 1}: {line.strip()!r} is not a number") from None
+            if not np.isfinite(v):
+                raise DataError(f"{path}, line {i + 1}: score {line.strip()!r} is not finite")
     return out
 
 
@@ -46,9 +50,9 @@ def detect_version(buf: bytes) -> int:
     return 4 if b"inc =" in comment else 3
 
 
-def load_for_eval(letor_path: Path, score_path: Path, warn=print):
-    """Labels, scores, query offsets and qids grouped as the official scripts group them."""
-    buf = read_bytes(letor_path)
+def load_for_eval(buf: bytes, letor_path: Path, score_path: Path, warn=print):
+    """Labels, scores, query offsets and qids grouped as the official scripts group them
+    (``buf``: the LETOR file's bytes)."""
     raw = tokenize(buf, str(letor_path))
     n_lines = buf.count(b"\n") + (0 if buf.endswith(b"\n") or not buf else 1)
     scores_by_line = read_scores(score_path, n_lines)
@@ -123,8 +127,9 @@ def format_output(ev, query_sizes: np.ndarray, per_query: bool) -> str:
 def run(letor_path: str, score_path: str, version: int | None = None,
         per_query: bool = False) -> str:
     letor_path, score_path = Path(letor_path), Path(score_path)
+    buf = read_bytes(letor_path)
     if version is None:
-        version = detect_version(read_bytes(letor_path)[:4096])
-    y, s, qp, qids = load_for_eval(letor_path, score_path)
+        version = detect_version(buf[:4096])
+    y, s, qp, qids = load_for_eval(buf, letor_path, score_path)
     ev = evaluate(y, s, qp, qids, version=version, max_k=MAX_K[version])
     return format_output(ev, np.diff(qp), per_query)

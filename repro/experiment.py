@@ -42,8 +42,8 @@ class Artifact:
     repeats: int = 1
     params: dict = field(default_factory=dict)
     quick: dict = field(default_factory=dict)       # overrides of folds/repeats/params
-    metrics: tuple[str, ...] = ()
-    methods: tuple[str, ...] = ()
+    metrics: tuple[str, ...] = ()   # the measures reported (shown in the report)
+    methods: tuple[str, ...] = ()   # the rankers compared (shown in the report)
     select: dict = field(default_factory=dict)      # record filter: field -> allowed values
     figure: str | None = None       # function of the paper module drawing the figure
     description: str = ""
@@ -104,9 +104,10 @@ class RunSpec:
 
     @property
     def identity(self) -> dict:
+        """What determines the run's result (``quick`` does not: its overrides are already
+        in the folds and parameters, so a run that --quick leaves unchanged is shared)."""
         return {"paper": self.paper, "task": self.task, "dataset": self.dataset,
-                "fold": self.fold, "repeat": self.repeat, "params": self.params,
-                "quick": self.quick}
+                "fold": self.fold, "repeat": self.repeat, "params": self.params}
 
     @property
     def seed(self) -> int:

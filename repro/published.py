@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
@@ -43,6 +44,7 @@ DEVIATES = "deviates"
 NO_PUBLISHED = "no published value"
 BASELINE = "published baseline (not rerun)"
 UNREADABLE = "published value unreadable"
+UNDEFINED = "undefined (NaN)"
 
 
 @dataclass(frozen=True)
@@ -67,10 +69,15 @@ class PublishedValue:
 
     @property
     def decimals(self) -> int:
-        t = self.text.strip().rstrip("%")
-        if "^" in t or "." not in t:
-            return 0
-        return len(t.split(".")[1])
+        return decimals_of(self.text)
+
+
+def decimals_of(text: str | None) -> int:
+    """Decimals a published value is printed with (``"0.4722"`` → 4, ``"2^8"`` → 0)."""
+    t = (text or "").strip().rstrip("%")
+    if "^" in t or "." not in t:
+        return 0
+    return len(t.split(".")[1])
 
 
 _POWER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)\s*\^\s*\{?\s*(-?\d+)\s*\}?\s*$")
@@ -150,8 +157,7 @@ def load(paper: str, path=None) -> PublishedSet:
             artifact=v["artifact"], dataset=v.get("dataset"), method=v.get("method"),
             metric=v.get("metric"), fold=v.get("fold"), text=str(v["value"]),
             source=v["source"], baseline=v.get("baseline", False), note=v.get("note", "")))
-    keys = [v.key for v in values]
-    dup = {k for k in keys if keys.count(k) > 1}
+    dup = {k for k, n in Counter(v.key for v in values).items() if n > 1}
     if dup:
         raise ValueError(f"{path}: published value given twice for {sorted(dup)[0]}")
     tol = raw.get("tolerance", {})
@@ -196,7 +202,9 @@ def compare(paper: str, artifact: str, records: list[dict], published: Published
         pub = pubs.get(key)
         tol, tol_why = published.tolerance(r)
         diff, verdict = judge(r["value"], pub, tol, bool(r.get("stand_in")))
-        if verdict is None:
+        if isinstance(r["value"], float) and math.isnan(r["value"]):
+            verdict = UNDEFINED + (f": {r['why']}" if r.get("why") else "")
+        elif verdict is None:
             verdict = "not run: " + r.get("why", "no value")
         rec = {"paper": paper, **{k: r.get(k) for k in KEY_FIELDS}, "value": r["value"],
                "published": pub.text if pub else None, "diff": diff, "verdict": verdict,

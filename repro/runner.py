@@ -30,9 +30,10 @@ from .data.load import fingerprint
 from .errors import DataCorrupt, DataMissing
 from .experiment import RunContext, RunSpec
 
-CORE_CODE = ("repro.experiment", "repro.data.letor", "repro._kernels.letor", "repro.data.load",
-             "repro.data.queries", "repro.metrics.letor_eval", "repro._kernels.letor_eval",
-             "repro.metrics.ranking")
+CORE_CODE = ("repro.experiment", "repro.published", "repro.data.io", "repro.data.catalog",
+             "repro.data.letor", "repro._kernels.letor", "repro.data.load", "repro.data.queries",
+             "repro.data.synthetic", "repro.metrics.letor_eval", "repro._kernels.letor_eval",
+             "repro.metrics.ranking", "repro.rankers.base")
 SYNTHETIC = "synthetic"
 
 
@@ -48,21 +49,21 @@ class RunResult:
     finished: str = ""
 
 
-def jsonable(obj):
-    """Convert numpy types (recursively) so that results serialise as plain JSON."""
+def jsonable(obj, keep_nan: bool = False):
+    """Convert numpy types (recursively) so that results serialise as JSON.  NaN becomes
+    None (standard JSON, for report files) unless ``keep_nan`` (cache entries: Python's JSON
+    round-trips NaN, and the comparison needs to tell an undefined value from a missing one)."""
     if isinstance(obj, dict):
-        return {str(k): jsonable(v) for k, v in obj.items()}
+        return {str(k): jsonable(v, keep_nan) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
-        return [jsonable(v) for v in obj]
+        return [jsonable(v, keep_nan) for v in obj]
     if isinstance(obj, np.ndarray):
-        return jsonable(obj.tolist())
+        return jsonable(obj.tolist(), keep_nan)
     if isinstance(obj, np.integer):
         return int(obj)
-    if isinstance(obj, np.floating):
+    if isinstance(obj, (float, np.floating)):
         v = float(obj)
-        return None if np.isnan(v) else v
-    if isinstance(obj, float) and np.isnan(obj):
-        return None
+        return None if np.isnan(v) and not keep_nan else v
     return obj
 
 
@@ -79,11 +80,9 @@ def _file_hash(path: str) -> str:
 @lru_cache(maxsize=None)
 def code_version(paper: str) -> str:
     mod = paper_module(paper)
-    names = sorted(set(CORE_CODE) | set(getattr(mod, "CODE", ())) | {mod.__name__})
-    parts = [__version__]
-    for name in names:
-        m = importlib.import_module(name)
-        parts.append(f"{name}:{_file_hash(m.__file__)}")
+    parts = [__version__, f"{mod.__name__}:{_file_hash(mod.__file__)}"]
+    for name in sorted(set(CORE_CODE) | set(getattr(mod, "CODE", ())) - {mod.__name__}):
+        parts.append(f"{name}:{_file_hash(importlib.import_module(name).__file__)}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()
 
 
@@ -116,11 +115,12 @@ class Runner:
         fp = "synthetic" if spec.dataset == SYNTHETIC else fingerprint(spec.dataset, self.data_dir)
         return stable_hash({"run": spec.identity, "data": fp, "code": code_version(spec.paper)})
 
-    def entry_path(self, spec: RunSpec, key: str) -> Path:
+    @staticmethod
+    def entry_path(spec: RunSpec, key: str) -> Path:
         return cache_root() / "runs" / spec.paper / f"{key}.json"
 
-    def lookup(self, spec: RunSpec) -> RunResult | None:
-        key = self.key(spec)
+    def lookup(self, spec: RunSpec, key: str | None = None) -> RunResult | None:
+        key = key or self.key(spec)
         path = self.entry_path(spec, key)
         try:
             entry = json.loads(path.read_text())
@@ -139,14 +139,15 @@ class Runner:
             if not ok:
                 results[spec] = RunResult(spec, "not run", why=why)
                 continue
-            hit = None if self.force else self.lookup(spec)
+            key = self.key(spec)
+            hit = None if self.force else self.lookup(spec, key)
             if hit is not None:
                 results[spec] = hit
                 continue
             if self.cache_only:
                 results[spec] = RunResult(spec, "not run", why="no cached result (run it without --report-only)")
                 continue
-            todo.append((spec, self.key(spec)))
+            todo.append((spec, key))
         if todo:
             self.log(f"running {len(todo)} run(s)" + (f" on {self.jobs} processes" if self.jobs > 1 else ""))
         if self.jobs == 1 or len(todo) <= 1:
@@ -173,7 +174,7 @@ def execute(spec: RunSpec, key: str, data_dir: str, log=None) -> RunResult:
     start = time.perf_counter()
     try:
         task = getattr(paper_module(spec.paper), spec.task)
-        output = jsonable(task(ctx))
+        output = jsonable(task(ctx), keep_nan=True)
     except (DataMissing, DataCorrupt) as exc:
         return RunResult(spec, "not run", why=f"data: {exc}")
     except KeyboardInterrupt:
@@ -186,6 +187,6 @@ def execute(spec: RunSpec, key: str, data_dir: str, log=None) -> RunResult:
     finished = time.strftime("%Y-%m-%d %H:%M:%S")
     entry = {"key": key, "spec": spec.identity, "output": output, "seconds": seconds,
              "finished": finished, "version": __version__}
-    atomic_write_json(cache_root() / "runs" / spec.paper / f"{key}.json", entry)
+    atomic_write_json(Runner.entry_path(spec, key), entry)
     say(f"  {spec.label}: done in {seconds:.1f} s")
     return RunResult(spec, "done", output=output, seconds=seconds, key=key, finished=finished)

@@ -88,3 +88,31 @@ def test_parse_cache_is_keyed_by_content(data_root, tmp_path, monkeypatch):
     files[0].write_bytes(b"garbage")                  # an unreadable entry is reparsed
     c = load_letor("MQ2008", 2, "test", data_root)
     assert (a.X == c.X).all()
+
+
+def test_manifest_composing_a_fold_differently_is_refused(data_root, tmp_path):
+    import json
+    src = data_root / "MQ2008"
+    if not src.is_dir():
+        pytest.skip("MQ2008 not present")
+    dst = tmp_path / "MQ2008"
+    shutil.copytree(src, dst)
+    m = json.loads((dst / "MANIFEST.json").read_text())
+    m["folds"]["Fold1"]["train"]["partitions"] = ["S2", "S1", "S3"]      # same queries, wrong order
+    (dst / "MANIFEST.json").write_text(json.dumps(m))
+    with pytest.raises(DataCorrupt, match=r"MANIFEST.json: Fold1 train assembled from "
+                                          r"S2.txt.xz \+ S1.txt.xz \+ S3.txt.xz does not equal"):
+        load_letor("MQ2008", 1, "train", tmp_path)
+    assert load_letor("MQ2008", 1, "test", tmp_path).n_queries == 156
+
+
+def test_fingerprint_covers_the_manifest(data_root, tmp_path):
+    import json
+
+    from repro.data.load import fingerprint
+    shutil.copytree(data_root / "OHSUMED", tmp_path / "OHSUMED")
+    before = fingerprint("OHSUMED", tmp_path)
+    m = json.loads((tmp_path / "OHSUMED" / "MANIFEST.json").read_text())
+    m["note"] = "edited"
+    (tmp_path / "OHSUMED" / "MANIFEST.json").write_text(json.dumps(m))
+    assert fingerprint("OHSUMED", tmp_path) != before

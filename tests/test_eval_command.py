@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from repro.data.letor import parse_letor
+from repro.errors import DataError
 from repro.eval_command import run
 
 FIX = Path(__file__).parent / "fixtures" / "official"
@@ -43,10 +44,10 @@ def test_eval_detects_version_and_refuses_a_short_score_file(tmp_path):
                      "0 qid:1 1:0.1 #docid = B inc = 1 prob = 0.3\n")
     s = tmp_path / "s.txt"
     s.write_text("0.2\n")
-    with pytest.raises(Exception, match="has 1 lines but the LETOR file has 2"):
+    with pytest.raises(DataError, match="has 1 lines but the LETOR file has 2"):
         run(str(letor), str(s))
     s.write_text("0.2\nnan\n")
-    with pytest.raises(Exception, match="line 2.*not finite"):
+    with pytest.raises(DataError, match="line 2.*not finite"):
         run(str(letor), str(s))
     s.write_text("0.2\n0.3\n")
     out = run(str(letor), str(s))

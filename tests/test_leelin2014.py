@@ -81,15 +81,87 @@ def test_figure_ii_small_run(data_root):
 
 
 def test_complexity_small_run():
-    params = dict(mod.ARTIFACTS[3].params, sizes=[60, 120, 240], levels=[2, "l"], repeats=1,
-                  max_pairs=1e4, fit_from=100)
+    """A tiny run: every method times the same computation (f, ∇f, Hv agree with the tree's),
+    each (k, l) cell has its own data (a size added in between leaves the others' data — f at
+    w — unchanged), and the figure draws with its fitted slopes."""
+    params = dict(mod.ARTIFACTS[3].params, sizes=[60, 240], levels=[2, "l"], repeats=1,
+                  max_pairs=1e4, fit_from=50)
     out = mod.task_complexity(ctx("task_complexity", "synthetic", params))
     assert set(out["curves"]) == {"2", "l"}
     for k in ("2", "l"):
         cur = out["curves"][k]
-        assert all(t > 0 for t in cur["tree"]) and len(cur["tree"]) == 3
+        assert all(t > 0 for m in ("direct", "joachims", "tree") for t in cur[m])
         assert cur["pairs"][-1] is None and cur["pairs"][0] > 0      # 240²/2 > max_pairs
-    assert any(r["metric"].startswith("exponent") for r in out["records"])
+        assert max(out["max_rel_diff"][k]) < 1e-12
+    diff = [r for r in out["records"] if r["metric"].startswith("max relative difference")]
+    assert len(diff) == 2 and all(r["value"] < 1e-12 for r in diff)
+    expo = {(r["method"], r["metric"]) for r in out["records"] if r["metric"].startswith("exponent")}
+    assert ("(c) order-statistic tree", "exponent in l (k = l)") in expo
+    assert not any(m == "explicit pairs" for m, _ in expo)          # one size only: no fit
+    wider = mod.task_complexity(ctx("task_complexity", "synthetic",
+                                    dict(params, sizes=[60, 120, 240], levels=["l", 5, 2])))
+    for k in ("2", "l"):
+        assert wider["f"][k][0] == out["f"][k][0] and wider["f"][k][2] == out["f"][k][1]
+
+    class Res:
+        status = "done"
+        output = out
+    fig = mod.figure_complexity(mod.ARTIFACTS[3], {"run": Res()}, [], PUB)[""]
+    labels = [t.get_text() for ax in fig.axes for t in ax.get_legend().get_texts()]
+    assert any("(c) tree (slope" in t for t in labels)
+
+
+def test_table_i_labels_and_no_pairs(monkeypatch):
+    """Method labels carry params["C"] (the published key at the default); a training set
+    without pairs gives a NaN percentage (stored as null); no timing in the records."""
+    from repro.data.queries import QueryData
+    from repro.runner import jsonable
+    assert mod.c_label("2^20") == "2^20" and mod.c_label(2.0 ** 20) == "2^20"
+    assert mod.c_label(0.5) == "2^-1" and mod.c_label(3.0) == "3"
+    table = mod.ARTIFACTS[1]
+    pub_methods = {v.key[2] for v in PUB.for_artifact("tableI")}
+    assert f"TRON, C = {mod.c_label(table.params['C'])}" in pub_methods
+    flat = QueryData(np.arange(8.0).reshape(4, 2), np.array([1.0, 1.0, 0.0, 2.0]),
+                     [0, 2, 3, 4], [1, 2, 3])            # one level / one document per query
+    monkeypatch.setattr(mod, "load_split", lambda *a: flat)
+    params = dict(table.params, C="2^3", folds=[1], all_data=False, eps_sensitivity=[1e-3])
+    out = mod.task_table_i(ctx("task_table_i", "MQ2008", params))
+    got = keyed("tableI", out["records"], dataset="MQ2008")
+    pct = got[("tableI", "MQ2008", "TRON, C = 2^3", "zero dual variables (%)", "1")]
+    assert isinstance(pct, float) and np.isnan(pct)
+    assert ("tableI", "MQ2008", "TRON, C = 2^3, ε = 0.001", "zero dual variables (%)", "1") in got
+    for r in out["records"]:
+        if r["metric"] == "zero dual variables (%)":
+            assert jsonable(r)["value"] is None and r["why"] == "the training set has no pairs"
+    assert not any("seconds" in r for r in out["records"])
+    assert all(d["seconds"] >= 0 for d in out["solves"])
+
+
+def yahoo_ndcg10_loop(y, s, qp):
+    """The plain per-query loop (the authors' ndcg.m, one query at a time)."""
+    vals = []
+    for q in range(len(qp) - 1):
+        a, b = qp[q], qp[q + 1]
+        yq = y[a:b]
+        ranked = yq[np.argsort(-s[a:b], kind="stable")][:10]
+        ideal = np.sort(yq)[::-1][:10]
+        disc = 1.0 / np.log2(np.arange(2, ranked.size + 2))
+        idcg = float((2.0 ** ideal - 1) @ disc)
+        vals.append(1.0 if idcg == 0 else float((2.0 ** ranked - 1) @ disc) / idcg)
+    return float(np.mean(vals))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_yahoo_ndcg10_equals_per_query_loop(seed):
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(0, 25, 40)
+    sizes[:4] = [1, 0, 2, 10]                    # one document, an empty query, short, exactly 10
+    qp = np.concatenate([[0], np.cumsum(sizes)])
+    n = int(qp[-1])
+    y = rng.integers(0, 5, n).astype(float)
+    y[qp[4]:qp[5]] = 0.0                          # ideal DCG 0 → 1
+    s = rng.integers(-3, 4, n) / 2.0 if seed % 2 else rng.normal(size=n)   # ties in scores
+    assert mod.yahoo_ndcg10(y, s, qp) == pytest.approx(yahoo_ndcg10_loop(y, s, qp), rel=1e-13)
 
 
 def test_yahoo_ndcg_and_scaling():

@@ -75,6 +75,8 @@ def test_csr_mode_matches_dense_mode():
     ("1 qid:3 4:nan", "not a finite decimal"),
     ("1 qid:3 4:inf", "not a finite decimal"),
     ("1 qid:3 4:0.5x", "not a finite decimal"),
+    ("1 qid:3 4:1e400", "not a finite decimal"),
+    ("1e400 qid:3 4:1", "label is not a number"),
     ("x qid:3 4:0.5", "label is not a number"),
     ("1 4:0.5", "no qid"),
     ("1 qid:a 4:0.5", "malformed qid"),
@@ -94,9 +96,16 @@ def test_qid_reappearing_after_another_query_is_refused():
         parse_letor(text, "f")
 
 
-def test_feature_index_beyond_declared_width_is_refused():
-    with pytest.raises(DataError, match="exceeds n_features=3"):
-        parse_letor(b"0 qid:1 7:1\n", "f", n_features=3)
+def test_feature_index_beyond_declared_width_is_refused_with_its_line():
+    with pytest.raises(DataError, match=r"f, line 2: feature index larger than the number of "
+                                        r"features \(3\)"):
+        parse_letor(b"0 qid:1 2:1\n0 qid:1 7:1\n", "f", n_features=3)
+
+
+def test_long_and_extreme_numbers_round_trip():
+    vals = ["0." + "1" * 300, "1e-320", "1.7976931348623157e308", "-0.0", "+3."]
+    d = parse_letor(("0 qid:1 " + " ".join(f"{i + 1}:{v}" for i, v in enumerate(vals))).encode())
+    assert d.X[0].tolist() == [float(v) for v in vals]
 
 
 def test_empty_file_is_refused():

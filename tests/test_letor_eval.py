@@ -139,3 +139,22 @@ def test_bad_scores_are_refused_with_a_clear_error():
         one_query([1, 0], [np.nan, 1.0])
     with pytest.raises(DataError, match="expected 2 values"):
         one_query([1, 0], [1.0])
+
+
+def test_kernel_refuses_inconsistent_shapes():
+    from repro._kernels import letor_eval as k
+    z = np.zeros
+    ok = dict(ranked=z(3), ideal=z(3), qp=np.array([0, 3]), order=np.array([0]))
+    args = lambda K, Q=1: (ok["ranked"], ok["ideal"], ok["qp"], ok["order"], 4, z((Q, K)),
+                           z((Q, K)), z(Q), z(Q), z(K), z(K), z(2))
+    assert k.query_metrics(*args(2)) == 0
+    assert k.query_metrics(*args(2, Q=2)) == -1
+
+
+def test_max_k_and_qid_order_checks():
+    with pytest.raises(DataError, match="max_k"):
+        one_query([1, 0], [1, 0], max_k=0)
+    # ids given as text are still summed in numeric order ("9" before "10"), as Perl's <=>
+    from repro.metrics.letor_eval import _numeric_order_keys
+    assert list(np.argsort(_numeric_order_keys(np.array(["10", "9", "100"])))) == [1, 0, 2]
+    assert list(np.argsort(_numeric_order_keys(np.array(["b", "a"])))) == [1, 0]

@@ -1,10 +1,11 @@
 """The greedy RankRLS kernel (Algorithm 1) against brute-force leave-query-out refits."""
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import reference_lqo as ref
 from repro.errors import DataError
-from repro.rankers.lqo import GreedyLQO, centre_by_query, greedy_path
+from repro.rankers.lqo import GreedyLQO, centre_by_query, centre_transpose, greedy_path
 
 
 def make(sizes, n, seed, constant=(), within_constant=(), duplicate=None, levels=3):
@@ -131,7 +132,8 @@ def test_k_is_clipped_to_the_number_of_features():
 @pytest.mark.parametrize("bad, match", [
     (dict(lam=0.0), "λ > 0"), (dict(lam=np.nan), "λ > 0"), (dict(k=0), "≥ 1"),
     (dict(qp=[0, 3, 3, 52]), "query_ptr"), (dict(qp=[0, 10]), "query_ptr"),
-    (dict(nan=True), "not finite"), (dict(ynan=True), "not finite"),
+    (dict(nan=True), "nan at document 4, feature 1 is not finite"),
+    (dict(ynan=True), "label inf at document 2 is not finite"),
 ])
 def test_bad_input_is_refused(bad, match):
     X, y, qp = make(UNEVEN, 3, seed=13)
@@ -167,3 +169,73 @@ def test_kernel_refuses_inconsistent_shapes():
     bad = list(args)
     bad[8] = np.empty(10 * Q)
     assert kernel.greedy_select(*bad) == -1
+    bad = list(args)
+    bad[2] = np.array([1] + list(qp[1:]), np.int64)        # offsets not starting at 0
+    assert kernel.greedy_select(*bad) == -1
+    # the wrapper turns the status into a ValueError (a cache of the wrong size)
+    g._C = np.empty((n, m - 1))
+    with pytest.raises(ValueError, match="inconsistent array shapes"):
+        g.path(1.0, 2)
+
+
+def test_centre_transpose_checks_shapes():
+    from repro._kernels import lqo as kernel
+    X, y, qp = make(UNEVEN, 4, seed=15)
+    m, n = X.shape
+    out = centre_transpose(X, qp)
+    assert out.shape == (n, m) and out.flags.c_contiguous
+    np.testing.assert_allclose(out, centre_by_query(X, qp).T, atol=1e-14)
+    for shape in [(n, m - 1), (n - 1, m), (m, n)]:                # mis-sized outputs
+        with pytest.raises(ValueError, match="inconsistent shapes"):
+            centre_transpose(X, qp, np.zeros(shape))
+        assert kernel.centre_transpose(X, qp, np.empty(n), np.zeros(shape)) == -1
+    assert kernel.centre_transpose(X, qp, np.empty(n - 1), np.empty((n, m))) == -1   # scratch
+    assert kernel.centre_transpose(X, qp[:-1], np.empty(n), np.empty((n, m))) == -1  # ≠ m
+    assert kernel.centre_transpose(X, qp[:1], np.empty(n), np.empty((n, m))) == -1   # Q = 0
+    o = np.full((n, m), 7.0)
+    assert kernel.centre_transpose(X, np.r_[1, qp[1:]], np.empty(n), o) == -1
+    assert np.all(o == 7.0)                                       # nothing written
+
+
+def test_any_layout_and_stride_gives_the_same_path():
+    X, y, qp = make(UNEVEN, 6, seed=16)
+    want = greedy_path(X, y, qp, 0.8, 4)
+    big = np.zeros((X.shape[0], 2 * X.shape[1]))
+    big[:, ::2] = X
+    ylong = np.zeros(2 * len(y))
+    ylong[::2] = y
+    for Xv, yv in [(np.asfortranarray(X), y), (big[:, ::2], y), (X, ylong[::2]),
+                   (np.asfortranarray(X), ylong[::2]), (X.tolist(), y.astype(np.int64))]:
+        assert not (Xv is X and yv is y)
+        got = greedy_path(Xv, yv, qp, 0.8, 4)
+        assert np.array_equal(got.selected, want.selected)
+        assert np.array_equal(got.lqo_errors, want.lqo_errors)
+        assert np.array_equal(got.weights, want.weights)
+        assert np.array_equal(got.scores(Xv, 3), want.scores(X, 3))
+
+
+def test_sparse_input_and_scores():
+    X, y, qp = make(UNEVEN, 6, seed=17)
+    X[np.abs(X) < 0.8] = 0.0
+    want = greedy_path(X, y, qp, 1.1, 5)
+    for fmt in (sp.csr_matrix, sp.csc_matrix, sp.csr_array):
+        got = greedy_path(fmt(X), y, qp, 1.1, 5)
+        assert np.array_equal(got.selected, want.selected)
+        assert np.array_equal(got.weights, want.weights)
+        for k in (1, 3, 5):      # the same product as on dense X (bit-identical)
+            s = want.scores(fmt(X), k)
+            assert s.shape == (X.shape[0],) and np.array_equal(s, want.scores(X, k))
+    with pytest.raises(DataError, match="feature columns"):
+        want.scores(sp.csr_matrix(X[:, :4]), 2)
+
+
+def test_single_level_queries_in_a_mixed_set_equal_refits():
+    # a query whose labels are all equal still contributes its held-out score spread;
+    # one-document queries contribute nothing: the kernel matches brute-force refits
+    X, y, qp = make([4, 1, 5, 3, 1, 6], 4, seed=18)
+    y[0:4] = 2.0                           # query 0: one relevance level
+    y[10:13] = 0.0                         # query 3: one relevance level
+    path = greedy_path(X, y, qp, 0.6, 4)
+    for s in range(path.k):
+        close(path.candidate_errors[s],
+              ref.candidate_errors(X, y, qp, 0.6, [int(f) for f in path.selected[:s]]))

@@ -133,3 +133,11 @@ def test_complexity_quick_run_and_figure():
 def test_bad_grid_is_refused():
     with pytest.raises(ValueError, match="empty"):
         paper._exponents([3, 1])
+
+
+def test_code_lists_every_module_the_tasks_use():
+    import repro.bench
+    assert {"repro.rankers.lqo", "repro._kernels.lqo", "repro.rankers.rankrls",
+            "repro.rankers.base", "repro.data.synthetic", "repro.bench"} <= set(paper.CODE)
+    assert paper.best_time is repro.bench.best_time          # one timing helper
+    assert not hasattr(paper, "_best_time")

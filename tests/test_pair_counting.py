@@ -7,8 +7,8 @@ import pytest
 from reference_pair_counting import sv_counts as ref_counts
 from repro._kernels import pair_counting as kern
 from repro.errors import DataError
-from repro.rankers.pair_counting import (METHODS, PairCounter, count_pairs, direct_count_trace,
-                                         relevance_levels, sv_counts)
+from repro.rankers.pair_counting import (METHODS, Counts, PairCounter, count_pairs,
+                                         direct_count_trace, relevance_levels, sv_counts)
 
 
 def random_case(rng, n_queries=12, max_docs=25, n_levels=4, tie_scores=True):
@@ -101,11 +101,10 @@ def test_sort_within_queries():
         seg = order[qp[q]:qp[q + 1]]
         assert sorted(seg) == list(range(qp[q], qp[q + 1]))
         assert np.all(np.diff(z[seg]) >= 0)
-    if True:                                         # stable from the identity
-        order = np.arange(z.size, dtype=np.int64)
-        kern.sort_within_queries(z, qp, order, buf)
-        qdoc = np.repeat(np.arange(len(qp) - 1), np.diff(qp))
-        np.testing.assert_array_equal(order, np.lexsort((z, qdoc)))
+    order = np.arange(z.size, dtype=np.int64)          # stable from the identity
+    assert kern.sort_within_queries(z, qp, order, buf) == 0
+    qdoc = np.repeat(np.arange(len(qp) - 1), np.diff(qp))
+    np.testing.assert_array_equal(order, np.lexsort((z, qdoc)))
 
 
 def test_relevance_levels_and_pair_count():
@@ -128,8 +127,10 @@ def test_worked_example_section_II1():
 
 
 def test_bad_input():
-    with pytest.raises(DataError):
+    with pytest.raises(DataError, match="document 1 .query 0. is not finite"):
         sv_counts([0.0, np.nan], [1.0, 0.0], [0, 2])
+    with pytest.raises(DataError, match="document 2 .query 1."):
+        sv_counts([0.0, 1.0, np.inf], [1.0, 0.0, 1.0], [0, 2, 3])
     with pytest.raises(DataError):
         sv_counts([0.0, 1.0], [1.0, np.nan], [0, 2])
     with pytest.raises(DataError):
@@ -155,3 +156,87 @@ def test_algorithm_I_loop_range_misprint():
         pp, pm = joachims_algorithm_I(z, y, "printed")
         wrong += not (np.array_equal(pp, lp) and np.array_equal(pm, lm))
     assert wrong > 20
+
+
+def test_kernels_reject_mis_sized_arrays():
+    """O(1) shape checks at each kernel's entry: a mis-sized array gives -1 (nothing written
+    out of bounds), which the wrapper turns into ValueError."""
+    rng = np.random.default_rng(11)
+    z, y, qp, v = random_case(rng, n_queries=6, max_docs=10, n_levels=4)
+    n = z.size
+    pc = PairCounter(y, qp, "tree")
+    pc.sort(z)
+    for method in METHODS:
+        pc.method = method
+        short = Counts(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n - 1),
+                       np.empty(n), None)
+        with pytest.raises(ValueError, match="inconsistent array shapes"):
+            pc.count(out=short)
+        short = Counts(np.empty(n, np.int64), np.empty(n - 1, np.int64), np.empty(n),
+                       np.empty(n), None)
+        with pytest.raises(ValueError, match="inconsistent array shapes"):
+            pc.count(out=short)
+        ok = pc.count(out=Counts(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n),
+                                 np.empty(n), None))
+        np.testing.assert_array_equal(ok.l_minus, ref_counts(z, y, qp)[1])
+    lev, k = pc.level, pc.n_levels
+    o = pc.order
+    i64 = lambda m: np.zeros(m, np.int64)           # noqa: E731
+    f64 = np.zeros
+    good = dict(lp=i64(n), lm=i64(n), sp=f64(n), sm=f64(n))
+    for name in ("lp", "lm", "sp", "sm", "v", "level", "order", "n_levels", "qp"):
+        a = dict(good, v=v, level=lev, order=o, n_levels=k, qp=qp)
+        a[name] = a[name][:-1]
+        args = (z, a["v"], a["level"], a["n_levels"], a["qp"], a["order"], True,
+                a["lp"], a["lm"], a["sp"], a["sm"])
+        assert kern.joachims_count(*args) == -1, name
+        assert kern.direct_count(*args, i64(4), f64(4)) == -1, name
+        assert kern.tree_count(*args, i64(4), f64(4)) == -1, name
+    args = (z, v, lev, k, qp, o, True, good["lp"], good["lm"], good["sp"], good["sm"])
+    kmax = int(k.max())
+    assert kmax >= 2
+    for w_cnt, w_sum in ((i64(kmax - 1), f64(kmax)), (i64(kmax), f64(kmax - 1))):
+        assert kern.direct_count(*args, w_cnt, w_sum) == -1          # workspace < k_q
+        assert kern.tree_count(*args, w_cnt, w_sum) == -1
+    assert kern.tree_count(*args, i64(kmax), f64(kmax)) == ref_counts(z, y, qp)[1].sum()
+    order = np.arange(n, dtype=np.int64)
+    assert kern.sort_within_queries(z, qp, order, np.empty(n - 1, np.int64)) == -1
+    assert kern.sort_within_queries(z, qp, order[:-1].copy(), np.empty(n, np.int64)) == -1
+    assert kern.sort_within_queries(z[:-1].copy(), qp, order, np.empty(n, np.int64)) == -1
+    np.testing.assert_array_equal(order, np.arange(n))             # untouched
+    zz = np.sort(z[:5])
+    lvl = np.zeros(5, np.int32)
+    assert kern.direct_count_trace(zz, lvl, 2, np.zeros((5, 3), np.int64), i64(5)) == -1
+    assert kern.direct_count_trace(zz, lvl, 2, np.zeros((4, 2), np.int64), i64(5)) == -1
+    assert kern.direct_count_trace(zz, lvl, 2, np.zeros((5, 2), np.int64), i64(4)) == -1
+
+
+def test_set_sorted_reuses_a_saved_sort():
+    """set_sorted(z, order): count() at a saved (z, order) after another sort equals count()
+    right after sort(z); inconsistent orders are refused."""
+    rng = np.random.default_rng(12)
+    z, y, qp, v = random_case(rng, n_queries=10, max_docs=20, n_levels=4)
+    for method in METHODS:
+        pc = PairCounter(y, qp, method)
+        order = pc.sort(z).copy()
+        first = pc.count(v)
+        pc.sort(rng.normal(size=z.size))                  # another point in between
+        pc.set_sorted(z, order)
+        again = pc.count(v)
+        for a, b in ((first.l_plus, again.l_plus), (first.s_plus, again.s_plus),
+                     (first.s_minus, again.s_minus)):
+            np.testing.assert_array_equal(a, b)
+    z = np.array([0.5, -1.0, 2.0, 0.3, 0.1])
+    pc = PairCounter([0.0, 1.0, 2.0, 1.0, 0.0], [0, 3, 5])
+    order = pc.sort(z).copy()
+    np.testing.assert_array_equal(order, [1, 0, 2, 4, 3])
+    for bad, why in (([1, 0, 4, 2, 3], "permutation"),      # a document of another query
+                     ([1, 0, 0, 4, 3], "permutation"),      # a repeated document
+                     ([1, 0, 2, 4, 5], "permutation"),      # out of range
+                     ([0, 1, 2, 4, 3], "does not sort")):   # not ascending in z
+        with pytest.raises(DataError, match=why):
+            pc.set_sorted(z, np.array(bad))
+    with pytest.raises(DataError):
+        pc.set_sorted(z[:-1], order[:-1])
+    with pytest.raises(DataError, match="document 3"):
+        pc.set_sorted(np.where(np.arange(z.size) == 3, np.nan, z), order)

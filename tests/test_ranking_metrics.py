@@ -81,3 +81,28 @@ def test_eru_hand_computed():
     assert eru(y, s, qp, d=0, alpha=5, normalized=False)[1] == pytest.approx(raw)
     assert eru(y, s, qp, d=0, alpha=5)[1] == pytest.approx(raw / best)
     assert eru(y, s, qp, d=3, alpha=5, normalized=False)[1] == pytest.approx(a[1] * 2)
+
+
+def test_many_levels_use_the_per_query_path_with_the_same_counts():
+    rng = np.random.default_rng(9)
+    sizes = rng.integers(1, 30, 20)
+    qp = np.r_[0, np.cumsum(sizes)]
+    y = rng.permutation(qp[-1]).astype(float)          # list-style labels: ~300 distinct levels
+    s = np.round(rng.normal(size=qp[-1]), 1)
+    counts = pair_counts(y, s, qp)
+    for q in range(len(sizes)):
+        a, b = qp[q], qp[q + 1]
+        assert tuple(counts[q]) == brute_pairs(y[a:b], s[a:b])
+
+
+def test_single_level_queries_have_no_wta_mrr_or_eru_and_leave_the_mean():
+    y = np.array([1., 1, 0, 0, 2, 0])
+    s = np.array([0.3, 0.1, 0.2, 0.9, 0.1, 0.5])
+    qp = np.array([0, 2, 4, 6])                       # queries: {1,1}, {0,0}, {2,0}
+    per, mean = wta(y, s, qp)
+    assert np.isnan(per[0]) and np.isnan(per[1]) and per[2] == 0.0 and mean == 0.0
+    per, mean = mrr(y, s, qp)
+    assert np.isnan(per[0]) and np.isnan(per[1]) and per[2] == 0.5 and mean == 0.5
+    assert mrr(y, s, qp, threshold=1)[0][1] == 0.0     # explicit threshold: no hit is 0
+    per, _ = eru(y, s, qp)
+    assert np.isnan(per[1]) and per[0] == 1.0

@@ -1,6 +1,7 @@
 """RankRLS (eq. 3–6, Theorem 3.1) and the GreedyRankRLS ranker against brute force."""
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import reference_lqo as ref
 from repro.errors import DataError
@@ -80,8 +81,8 @@ def test_edge_cases():
         RankRLS(-1.0)
     with pytest.raises(DataError, match="≥ 1"):
         GreedyRankRLS(1.0, k=0)
-    with pytest.raises(DataError, match="NaN"):
-        X[0, 0] = np.nan
+    X[0, 0] = np.nan
+    with pytest.raises(DataError, match="nan at document 0, feature 0 is not finite"):
         RankRLS(1.0).fit(X, y, qid)
     X, y, qp, qid = data(6)
     with pytest.raises(DataError, match="feature columns"):
@@ -98,3 +99,89 @@ def test_fit_lambdas_equals_separate_fits():
         assert model.lam == lam
         np.testing.assert_array_equal(model.coef_, single.coef_)
         np.testing.assert_allclose(model.lqo_residuals(), single.lqo_residuals(), atol=1e-12)
+
+
+def test_use_before_fit_is_refused():
+    X, y, qp, qid = data(8)
+    for call in (lambda: RankRLS(1.0).predict(X), lambda: RankRLS(1.0).lqo_residuals(),
+                 lambda: RankRLS(1.0).lqo_predictions(), lambda: RankRLS(1.0).lqo_error()):
+        with pytest.raises(RuntimeError, match="RankRLS: call fit first"):
+            call()
+    with pytest.raises(RuntimeError, match="GreedyRankRLS: call fit first"):
+        GreedyRankRLS(1.0, k=2).predict(X)
+
+
+@pytest.mark.parametrize("cls", [RankRLS, GreedyRankRLS])
+def test_non_finite_input_names_document_and_feature(cls):
+    X, y, qp, qid = data(9)
+    perm = np.random.default_rng(1).permutation(len(y))       # ungrouped: input rows count
+    Xp, yp, qidp = X[perm], y[perm], qid[perm]
+    Xp[7, 3] = np.inf
+    Xp[12, 1] = np.nan
+    with pytest.raises(DataError, match="X: value inf at document 7, feature 3 is not finite"):
+        cls(1.0).fit(Xp, yp, qidp)
+    yp[5] = np.nan
+    with pytest.raises(DataError, match="y: label nan at document 5 is not finite"):
+        cls(1.0).fit(X[perm], yp, qidp)
+    with pytest.raises(DataError, match="rows"):                # shape errors still first-class
+        cls(1.0).fit(X, np.full(len(y) - 1, np.nan), qid)
+
+
+def test_lqo_residuals_of_one_document_and_one_level_queries():
+    sizes = [1, 5, 1, 4, 6, 1, 3]
+    X, y, qp, qid = data(10, n=4, sizes=sizes)
+    y[qp[3]:qp[4]] = 2.0                                        # query 3: one relevance level
+    lam = 0.7
+    model = RankRLS(lam).fit(X, y, qid)
+    p = model.lqo_residuals()
+    one_doc = [qp[q] for q, s in enumerate(sizes) if s == 1]
+    assert np.all(p[one_doc] == 0)                              # contribute nothing
+    # a one-level query has ŷ_Q = 0: its residual is minus its centred held-out predictions,
+    # not zero (eq. 3 penalises score differences between equally relevant documents)
+    refit = centre_by_query(ref.lqo_predictions(X, y, qp, lam), qp)
+    Q3 = slice(qp[3], qp[4])
+    np.testing.assert_allclose(p[Q3], -refit[Q3], atol=1e-10)
+    assert np.max(np.abs(p[Q3])) > 1e-3
+    for q in range(len(sizes)):
+        lo, hi = qp[q], qp[q + 1]
+        assert np.sum(p[lo:hi] ** 2) == pytest.approx(
+            ref.held_out_loss(y[lo:hi] - ref.lqo_predictions(X, y, qp, lam)[lo:hi]),
+            rel=1e-9, abs=1e-12)
+    # every query with one level (every label equal): w = 0 and every residual is zero
+    model = RankRLS(lam).fit(X, np.full(len(y), 3.0), qid)
+    assert np.all(model.coef_ == 0) and np.all(model.lqo_residuals() == 0)
+    assert model.lqo_error() == 0
+    # only one-document queries: everything centres to zero
+    X1, y1, _, qid1 = data(11, n=3, sizes=[1] * 5)
+    model = RankRLS(lam).fit(X1, y1, qid1)
+    assert np.all(model.lqo_residuals() == 0) and np.all(model.lqo_predictions() == 0)
+
+
+@pytest.mark.parametrize("lam", [0.05, 3.0])
+def test_lqo_error_equals_the_greedy_kernels_for_the_same_features(lam):
+    sizes = [1, 5, 1, 4, 6, 2, 3]
+    X, y, qp, qid = data(12, n=5, sizes=sizes)
+    y[qp[1]:qp[2]] = 1.0                                        # one one-level query
+    path = greedy_path(X, y, qp, lam, 5)
+    for s in range(path.k):
+        S = [int(f) for f in path.selected[:s]]
+        for i in range(5):
+            if i in S:
+                assert np.isnan(path.candidate_errors[s, i])
+                continue
+            err = RankRLS(lam).fit(X[:, S + [i]], y, qid).lqo_error()
+            assert err == pytest.approx(path.candidate_errors[s, i], rel=1e-9)
+        err = RankRLS(lam).fit(X[:, S + [int(path.selected[s])]], y, qid).lqo_error()
+        assert err == pytest.approx(path.lqo_errors[s], rel=1e-9)
+
+
+def test_sparse_input():
+    X, y, qp, qid = data(13, n=6)
+    X[X < 3.0] = 0.0
+    g = GreedyRankRLS(0.9, k=4).fit(X, y, qid)
+    gs = GreedyRankRLS(0.9, k=4).fit(sp.csr_matrix(X), y, qid)
+    assert np.array_equal(g.selected_, gs.selected_)
+    for k in (1, 4):
+        assert np.array_equal(gs.predict(sp.csr_matrix(X), k), g.predict(X, k))
+    r = RankRLS(0.9).fit(sp.csr_matrix(X), y, qid)
+    np.testing.assert_allclose(r.predict(sp.csr_matrix(X)), RankRLS(0.9).fit(X, y, qid).predict(X))

@@ -9,7 +9,8 @@ from reference_pair_counting import PairObjective, hinge_subgradient
 from repro.errors import DataError
 from repro.rankers.cutting_plane import CuttingPlaneRankSVM, L1RankRisk, simplex_qp
 from repro.rankers.pair_counting import METHODS
-from repro.rankers.ranksvm import ExplicitPairObjective, L2RankSVMObjective, RankSVM
+from repro.rankers.ranksvm import (ExplicitPairObjective, L2RankSVMObjective, RankSVM,
+                                  as_matrix)
 
 
 def small_data(seed, n_features=5, sparse=False):
@@ -98,6 +99,26 @@ def test_no_pairs_and_bad_input():
         RankSVM(method="sorting")
     with pytest.raises(RuntimeError):
         RankSVM().predict(X)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_non_finite_X_names_document_and_feature(sparse):
+    X = np.arange(12.0).reshape(4, 3) + 1.0
+    X[2, 1] = np.inf
+    X[3, 0] = np.nan
+    with pytest.raises(DataError, match="value inf at document 2, feature 1 is not finite"):
+        as_matrix(sp.csr_matrix(X) if sparse else X)
+
+
+def test_n_pairs_computed_once(monkeypatch):
+    from repro.rankers import ranksvm
+    X, y, qp = small_data(3)
+    obj = L2RankSVMObjective(X, y, qp, 1.0)
+    calls = []
+    real = ranksvm.count_pairs
+    monkeypatch.setattr(ranksvm, "count_pairs", lambda *a: calls.append(1) or real(*a))
+    assert obj.n_pairs == obj.n_pairs == len(PairObjective(X, y, qp, 1.0).H)
+    assert len(calls) == 1
 
 
 # --- the cutting-plane baseline (problem (2)) --------------------------------------------------

@@ -152,3 +152,82 @@ def test_quick_mode_says_why_values_are_missing(tmp_path):
     by_fold = {r["fold"]: r for r in flats["fakepaper.table1"] if r["metric"] == "x"}
     assert by_fold["1"]["verdict"].startswith("agrees")
     assert by_fold["2"]["verdict"] == "not run: outside the --quick subset (reduced folds and grid)"
+
+
+def test_nan_value_is_undefined_not_not_run():
+    from repro.published import compare, load
+    pub = load("fakepaper", fakepaper.PUBLISHED_PATH)
+    rec = {"artifact": "table1", "dataset": "synthetic", "method": "const", "metric": "x",
+           "fold": "1", "value": float("nan"), "why": "no pairs"}
+    out = compare("fakepaper", "table1", [rec], pub, {})
+    got = [r for r in out if r["fold"] == "1"][0]
+    assert got["verdict"] == "undefined (NaN): no pairs"
+
+
+def test_real_data_wins_over_its_stand_in():
+    from dataclasses import replace
+
+    from repro.experiment import RunSpec
+    from repro.report.build import gather_records
+    from repro.runner import RunResult
+    art = replace(papers.resolve("fakepaper.table4")[0], datasets=("MQ2007", "synthetic"),
+                  stand_ins={"synthetic": "MQ2007"})
+    spec = lambda ds: RunSpec("fakepaper", "task_map", ds, None, 0, "{}")
+    out = {"records": [{"method": "m", "metric": "MAP", "value": 0.5, "fold": None}]}
+    missing = RunResult(spec("MQ2007"), "not run", why="data missing: MQ2007")
+    real = RunResult(spec("MQ2007"), "done", output={"records": [{"method": "m", "metric": "MAP",
+                                                                  "value": 0.7, "fold": None}]})
+    stand = RunResult(spec("synthetic"), "done", output=out)
+    recs, not_run = gather_records(art, [missing, stand])
+    assert [(r["dataset"], r["value"], r.get("stand_in")) for r in recs] == [("MQ2007", 0.5, True)]
+    assert "MQ2007" not in not_run
+    recs, _ = gather_records(art, [real, stand])
+    assert [(r["dataset"], r["value"], r.get("stand_in")) for r in recs] == [("MQ2007", 0.7, None)]
+
+
+def test_cache_key_follows_params_code_and_data_but_not_the_quick_flag(tmp_path, monkeypatch):
+    import importlib.util
+    import shutil as sh
+
+    from repro import runner as runner_mod
+    src = tmp_path / "fakecopy.py"
+    sh.copy(fakepaper.__file__, src)
+    spec_ = importlib.util.spec_from_file_location("fakecopy", src)
+    mod = importlib.util.module_from_spec(spec_)
+    spec_.loader.exec_module(mod)
+    papers.register(mod)                           # same paper id "fakepaper", file we can edit
+    try:
+        base = papers.resolve("fakepaper.table1")[0].runs()[0]
+        r = Runner(tmp_path)
+        k0 = r.key(base)
+        other_params = RunSpec(base.paper, base.task, base.dataset, base.fold, 0, '{"x":3.0}')
+        assert r.key(other_params) != k0
+        quick_twin = RunSpec(base.paper, base.task, base.dataset, base.fold, 0, base.params_json, True)
+        assert r.key(quick_twin) == k0             # --quick alone does not change the result
+        src.write_text(src.read_text() + "\n# an edit\n")
+        runner_mod.code_version.cache_clear()
+        runner_mod._file_hash.cache_clear()
+        assert r.key(base) != k0                   # editing the paper's code invalidates
+    finally:
+        papers.register(fakepaper)
+        runner_mod.code_version.cache_clear()
+        runner_mod._file_hash.cache_clear()
+
+
+def test_nan_survives_the_cache_and_reaches_the_report_as_undefined(tmp_path, monkeypatch):
+    def task_nan(ctx):
+        return {"records": [{"method": "const", "metric": "x", "value": float("nan"),
+                             "fold": None, "why": "no pairs"}]}
+    monkeypatch.setattr(fakepaper, "task_nan", task_nan, raising=False)
+    from dataclasses import replace
+    art = replace(table1(), task="task_nan", figure=None, folds=(1,))
+    spec = art.runs()[0]
+    Runner(tmp_path).run([spec])
+    cached = Runner(tmp_path, cache_only=True).run([spec])[spec]     # read back from disk
+    from repro.published import load
+    from repro.report.build import build_artifact
+    flat = build_artifact(art, [cached], load("fakepaper", fakepaper.PUBLISHED_PATH),
+                          tmp_path / "o", tmp_path, False)
+    rec = [r for r in flat if r["metric"] == "x" and r["fold"] == "1"][0]
+    assert rec["verdict"] == "undefined (NaN): no pairs" and rec["value"] is None
+    json.loads((tmp_path / "o" / "table1.json").read_text())           # standard JSON

@@ -84,9 +84,17 @@ def test_default_tolerance_and_start_at_optimum():
 
 
 def test_max_iter():
+    """An ill-conditioned quadratic that needs more than 2 Newton iterations at ε = 1e-14:
+    both allowed iterations are taken (accepted), then TRON stops with status "max_iter"."""
     rng = np.random.default_rng(3)
     M = rng.normal(size=(30, 30))
     A = M @ M.T + 1e-3 * np.eye(30)
-    res = tron(Quadratic(A, rng.normal(size=30)), n=30, eps=1e-14, max_iter=2)
-    assert res.n_iter <= 2
-    assert res.status in ("max_iter", "converged") or res.status.startswith("actred")
+    prob = Quadratic(A, rng.normal(size=30))
+    res = tron(prob, n=30, eps=1e-14, max_iter=2)
+    assert res.status == "max_iter"
+    assert res.n_iter == 2 and res.n_fun == 3
+    assert [bool(h["accepted"]) for h in res.history] == [True, True, True]
+    assert res.gnorm > 1e-14 * res.gnorm0
+    none = tron(prob, n=30, eps=1e-14, max_iter=0)          # no iteration allowed at all
+    assert none.status == "max_iter" and none.n_iter == 0 and none.n_cg == 0
+    assert not none.w.any() and none.n_fun == 1

@@ -123,6 +123,17 @@ def read_verified(path: Path, expected: list[str]) -> bytes:
     return data
 
 
+def require_file(info: DatasetInfo, root: Path, rel: str) -> tuple[Path, list[str]]:
+    """``(path, expected checksums)`` of file ``rel`` of a dataset (plain, .xz or .gz), or a
+    :class:`DataMissing` that says where it was looked for and where to obtain it."""
+    folder = locate(info, root)
+    path = find_file(folder, rel) if folder else None
+    if path is None:
+        where = folder / rel if folder else f"{root}/{{{','.join(info.folders)}}}/{rel}"
+        raise DataMissing(f"{info.id}: {where} not found; obtain it from: {info.obtain}")
+    return path, list(info.files.get(rel, []))
+
+
 def letor_sources(info: DatasetInfo, root: Path, fold: int, split: str) -> list[tuple[Path, list[str]]]:
     """Files (and their expected checksums) whose concatenation is the given fold split."""
     if split not in SPLITS:
@@ -143,11 +154,7 @@ def letor_sources(info: DatasetInfo, root: Path, fold: int, split: str) -> list[
             out.append((p, list(info.partitions.get(part, []))))
         return out
     name = info.split_files[split]
-    rel = f"Fold{fold}/{name}" if info.n_folds > 1 else name
-    p = find_file(folder, rel)
-    if p is None:
-        raise DataMissing(f"{info.id}: {folder / rel} missing; obtain it from: {info.obtain}")
-    return [(p, list(info.files.get(rel, [])))]
+    return [require_file(info, root, f"Fold{fold}/{name}" if info.n_folds > 1 else name)]
 
 
 def dataset_files(info: DatasetInfo, root: Path) -> list[tuple[str, Path | None, list[str]]]:
@@ -224,7 +231,7 @@ def status(name: str, root: Path) -> DatasetStatus:
         check.name = rel
         checks.append(check)
     states = {c.state for c in checks}
-    if not checks or "missing" in states and states == {"missing"}:
+    if not checks or states == {"missing"}:
         state = "missing"
     elif "corrupt" in states:
         state = "corrupt"

@@ -62,8 +62,7 @@ def tokenize(buf: bytes, source: str = "<bytes>", *, n_features: int | None = No
     rows, nnz, max_index, _ = (int(c) for c in counts[:4])
     if n_features is None:
         n_features = max_index
-    elif max_index > n_features:
-        raise DataError(f"{source}: feature index {max_index} exceeds n_features={n_features}")
+    # (an index beyond a given n_features is reported by fill, with its line)
     out = {
         "labels": np.zeros(rows, dtype=np.float64),
         "label_span": np.zeros((rows, 2), dtype=np.int64),
@@ -88,7 +87,8 @@ def tokenize(buf: bytes, source: str = "<bytes>", *, n_features: int | None = No
                           out["labels"], out["label_span"], out["qid"], out["docid_span"],
                           out["line_no"], seen, err)
     if status:
-        raise _error(status, err, buf, source)
+        extra = f" ({n_features})" if status == 8 else ""
+        raise _error(status, err, buf, source, extra)
     if dense:
         out["X"] = X
     else:

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..cache import atomic_write_bytes, cache_root
-from ..errors import DataError
+from ..errors import DataCorrupt, DataError
 from . import catalog as cat
 from .letor import parse_letor
 from .queries import QueryData
@@ -49,31 +49,53 @@ def _load_querydata(path: Path, source: str) -> QueryData | None:
         return None   # unreadable cache entry: reparse (and overwrite it)
 
 
-def read_letor_file(path: Path, expected: list[str], n_features: int | None,
-                    use_cache: bool = True) -> QueryData:
-    """One verified LETOR file, parsed (or taken from the parse cache)."""
-    data = cat.read_verified(path, expected)
+def _parse_cached(data: bytes, source: str, n_features: int | None, use_cache: bool) -> QueryData:
+    """Parsed arrays of verified ``data`` (from the parse cache when present)."""
     digest = hashlib.sha256(data).hexdigest()
     cpath = _parsed_path(digest, f"letor{n_features or ''}")
     if use_cache and cpath.is_file():
-        d = _load_querydata(cpath, str(path))
+        d = _load_querydata(cpath, source)
         if d is not None:
             return d
-    d = parse_letor(data, str(path), n_features)
+    d = parse_letor(data, source, n_features)
     if use_cache:
         _save_querydata(cpath, d)
     return d
 
 
+def read_letor_file(path: Path, expected: list[str], n_features: int | None,
+                    use_cache: bool = True) -> QueryData:
+    """One verified LETOR file, parsed (or taken from the parse cache)."""
+    return _parse_cached(cat.read_verified(path, expected), str(path), n_features, use_cache)
+
+
 def load_letor(name: str, fold: int, split: str, data_dir=None,
                use_cache: bool = True) -> QueryData:
-    """Split ``split`` (train/vali/test) of fold ``fold`` of LETOR-kind dataset ``name``."""
+    """Split ``split`` (train/vali/test) of fold ``fold`` of LETOR-kind dataset ``name``.
+
+    Every file is verified against the catalog.  A fold assembled from query partitions
+    (the ``MANIFEST.json`` layout) must also equal the official fold file: the
+    concatenation is checked against the catalog's checksums of that file, so a manifest
+    that composes folds differently is refused, naming the manifest.
+    """
     info = cat.dataset(name)
     if info.kind != "letor":
         raise DataError(f"{name} is not a query-grouped LETOR dataset (kind {info.kind})")
     root = cat.data_dir(data_dir)
-    parts = [read_letor_file(p, sums, info.n_features, use_cache)
-             for p, sums in cat.letor_sources(info, root, fold, split)]
+    sources = cat.letor_sources(info, root, fold, split)
+    manifest = sources[0][0].parent / "MANIFEST.json"
+    rel = f"Fold{fold}/{info.split_files[split]}"
+    fold_sums = [e for e in info.files.get(rel, []) if e.startswith("sha256:")]
+    whole = hashlib.sha256()
+    parts = []
+    for path, sums in sources:
+        data = cat.read_verified(path, sums)
+        whole.update(data)
+        parts.append(_parse_cached(data, str(path), info.n_features, use_cache))
+    if manifest.is_file() and fold_sums and "sha256:" + whole.hexdigest() not in fold_sums:
+        raise DataCorrupt(f"{manifest}: Fold{fold} {split} assembled from "
+                          f"{' + '.join(p.name for p, _ in sources)} does not equal the official "
+                          f"{rel} (checksum mismatch); refusing to use this fold")
     d = parts[0] if len(parts) == 1 else QueryData.concat(parts)
     d.source = f"{name} Fold{fold} {split}"
     return d
@@ -99,6 +121,9 @@ def fingerprint(name: str, data_dir=None) -> str:
     if not info.public:
         return "private"
     parts = []
+    folder = cat.locate(info, root)
+    if folder is not None and (folder / "MANIFEST.json").is_file():   # composes the folds
+        parts.append("MANIFEST.json:" + hashlib.sha256((folder / "MANIFEST.json").read_bytes()).hexdigest())
     for rel, path, _ in cat.dataset_files(info, root):
         if path is None:
             parts.append(f"{rel}:missing")

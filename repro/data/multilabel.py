@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from ..errors import DataError, DataMissing
+from ..errors import DataError
 from . import catalog as cat
 from .letor import tokenize
 
@@ -86,7 +86,8 @@ def parse_sparse_arff(text: str, source: str, label_names: list[str]) -> MultiLa
             break
     if data_start is None:
         raise DataError(f"{source}: no @data section")
-    is_label = np.array([a in set(label_names) for a in attrs])
+    label_set = set(label_names)
+    is_label = np.array([a in label_set for a in attrs])
     if is_label.sum() != len(label_names):
         missing = sorted(set(label_names) - set(attrs))[:5]
         raise DataError(f"{source}: label attributes not declared in the header: {missing}")
@@ -136,14 +137,7 @@ def mulan_label_names(xml_text: str, source: str) -> list[str]:
 
 
 def _path(name: str, rel: str, data_dir) -> tuple[Path, list[str]]:
-    info = cat.dataset(name)
-    root = cat.data_dir(data_dir)
-    folder = cat.locate(info, root)
-    path = cat.find_file(folder, rel) if folder else None
-    if path is None:
-        raise DataMissing(f"{name}: {rel} not found under {root} "
-                          f"(looked in {', '.join(info.folders)}); obtain it from: {info.obtain}")
-    return path, list(info.files.get(rel, []))
+    return cat.require_file(cat.dataset(name), cat.data_dir(data_dir), rel)
 
 
 def load_rcv1_subset(subset: int, data_dir=None) -> MultiLabel:

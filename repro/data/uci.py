@@ -9,6 +9,7 @@ Each returns :class:`Classification` with float64 ``X`` and integer ``y``.  A ma
 """
 from __future__ import annotations
 
+import io
 import math
 from dataclasses import dataclass
 
@@ -30,26 +31,37 @@ class Classification:
 
 
 def parse_table(text: str, source: str, n_attributes: int, sep: str | None) -> Classification:
-    rows, labels = [], []
+    """Rows of ``n_attributes`` numbers and an integer class, separated by ``sep`` (None:
+    whitespace).  Parsed by NumPy; on any problem a line scan names the first bad line."""
+    try:
+        table = np.loadtxt(io.StringIO(text), delimiter=sep, dtype=np.float64, ndmin=2)
+    except ValueError:
+        table = None
+    if (table is None or table.shape[1] != n_attributes + 1 or table.shape[0] == 0
+            or not np.all(np.isfinite(table)) or np.any(table[:, -1] != np.round(table[:, -1]))):
+        _first_bad_line(text, source, n_attributes, sep)
+    return Classification(np.ascontiguousarray(table[:, :-1]), table[:, -1].astype(np.int64), source)
+
+
+def _first_bad_line(text: str, source: str, n_attributes: int, sep: str | None) -> None:
+    """Raise a :class:`DataError` naming the first line that is not a valid row."""
+    seen = False
     for line_no, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        seen = True
         fields = line.split(sep) if sep else line.split()
         if len(fields) != n_attributes + 1:
             raise DataError(f"{source}, line {line_no}: expected {n_attributes + 1} fields "
                             f"({n_attributes} attributes and a class), found {len(fields)}")
         try:
             values = [float(f) for f in fields[:-1]]
-            label = int(fields[-1])
+            int(fields[-1])
         except ValueError:
             raise DataError(f"{source}, line {line_no}: non-numeric field in {line.strip()!r}") from None
         if not all(math.isfinite(v) for v in values):
             raise DataError(f"{source}, line {line_no}: NaN or infinite attribute in {line.strip()!r}")
-        rows.append(values)
-        labels.append(label)
-    if not rows:
-        raise DataError(f"{source}: no data lines")
-    return Classification(np.asarray(rows, dtype=np.float64), np.asarray(labels, dtype=np.int64), source)
+    raise DataError(f"{source}: no data lines" if not seen else f"{source}: unreadable table")
 
 
 _FORMATS = {  # reader -> (files by split, attributes, separator)
@@ -70,13 +82,9 @@ def load_uci(name: str, data_dir=None) -> dict[str, Classification]:
         files, sep = {"train": f"{stem}.tra", "test": f"{stem}.tes"}, ","
     else:
         files, n_attr, sep = _FORMATS[info.reader]
-    folder = cat.locate(info, root)
     out = {}
     for split, rel in files.items():
-        path = cat.find_file(folder, rel) if folder else None
-        if path is None:
-            raise cat.DataMissing(f"{name}: {rel} not found under {root} "
-                                  f"(looked in {', '.join(info.folders)}); obtain it from: {info.obtain}")
-        data = cat.read_verified(path, list(info.files.get(rel, [])))
+        path, sums = cat.require_file(info, root, rel)
+        data = cat.read_verified(path, sums)
         out[split] = parse_table(data.decode("ascii", "replace"), str(path), n_attr, sep)
     return out

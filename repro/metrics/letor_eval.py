@@ -90,6 +90,17 @@ def _check(y, scores, query_ptr):
     return y, scores, query_ptr
 
 
+def _numeric_order_keys(qids: np.ndarray) -> np.ndarray:
+    """The scripts order queries with Perl's numeric ``<=>``: query ids as numbers when they
+    are numbers (``"10" > "9"``), otherwise as text."""
+    if np.issubdtype(qids.dtype, np.number):
+        return qids
+    try:
+        return qids.astype(np.float64)
+    except ValueError:
+        return qids.astype(str)
+
+
 def rank_within_queries(scores: np.ndarray, query_ptr: np.ndarray) -> np.ndarray:
     """Permutation sorting each query's documents by score, descending, ties in input order."""
     qidx = np.repeat(np.arange(query_ptr.shape[0] - 1), np.diff(query_ptr))
@@ -107,6 +118,8 @@ def evaluate(y, scores, query_ptr, qids=None, version: int = 4,
         raise DataError(f"version: LETOR conventions exist for 3 and 4, got {version!r}")
     y, scores, query_ptr = _check(y, scores, query_ptr)
     K = MAX_K[version] if max_k is None else int(max_k)
+    if K < 1:
+        raise DataError(f"max_k: the deepest position evaluated must be ≥ 1, got {max_k!r}")
     Q = query_ptr.shape[0] - 1
     ranked = np.ascontiguousarray(y[rank_within_queries(scores, query_ptr)])
     ideal = np.ascontiguousarray(y[rank_within_queries(y, query_ptr)])
@@ -116,7 +129,7 @@ def evaluate(y, scores, query_ptr, qids=None, version: int = 4,
         qids = np.asarray(qids)
         if qids.shape != (Q,):
             raise DataError(f"qids: expected {Q} query ids, got shape {qids.shape}")
-        order = np.argsort(qids, kind="stable").astype(np.int64)
+        order = np.argsort(_numeric_order_keys(qids), kind="stable").astype(np.int64)
     prec = np.zeros((Q, K))
     ndcg = np.zeros((Q, K))
     ap = np.zeros(Q)
@@ -124,8 +137,9 @@ def evaluate(y, scores, query_ptr, qids=None, version: int = 4,
     avg_prec = np.zeros(K)
     avg_ndcg = np.zeros(K)
     scal = np.zeros(2)
-    _kernel.query_metrics(ranked, ideal, query_ptr, order, version, prec, ndcg, ap, mean_ndcg,
-                          avg_prec, avg_ndcg, scal)
+    if _kernel.query_metrics(ranked, ideal, query_ptr, order, version, prec, ndcg, ap,
+                             mean_ndcg, avg_prec, avg_ndcg, scal) != 0:
+        raise ValueError("letor_eval kernel: inconsistent array shapes")   # cannot happen here
     return LetorEval(version, np.arange(Q) if qids is None else qids, prec, ndcg, ap,
                      mean_ndcg, avg_prec, avg_ndcg, float(scal[0]), float(scal[1]))
 
@@ -133,7 +147,3 @@ def evaluate(y, scores, query_ptr, qids=None, version: int = 4,
 def evaluate_data(data, scores, version: int = 4, max_k: int | None = None) -> LetorEval:
     """:func:`evaluate` on a :class:`~repro.data.queries.QueryData`."""
     return evaluate(data.y, scores, data.query_ptr, data.qids, version, max_k)
-
-
-def mean_average_precision(data, scores, version: int = 4) -> float:
-    return evaluate_data(data, scores, version, max_k=1).map

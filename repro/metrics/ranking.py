@@ -20,13 +20,19 @@ Conventions (the papers leave these open; stated here and in every report that u
   document whose label is ≥ ``threshold`` (default: the query's largest label); 0 if none.
 * **ERU** (Le & Smola eq. 16, Breese et al. 1998): ``Σ_i 2^{(1-i)/(α-1)} max(y_(i) - d, 0)``
   with ``i`` the rank, ``d`` the neutral vote and ``α`` the half-life; ``normalized=True``
-  divides by the ideal ordering's value (0 where that is 0).
+  divides by the ideal ordering's value.
+* A query on which every ranking scores the same has no value (NaN), and is left out of the
+  mean: no pairs (pairwise measures), no dominating document (domination error), a single
+  relevance level (WTA, and MRR at the default threshold), ideal ERU 0 (normalised ERU).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from .letor_eval import _check, rank_within_queries
+
+
+MAX_LEVELS_VECTORISED = 64   # beyond this many distinct labels (list-style data), loop per query
 
 
 def _queries(y, scores, query_ptr):
@@ -36,13 +42,44 @@ def _queries(y, scores, query_ptr):
         yield q, y[a:b], scores[a:b]
 
 
+def _nanmean(values: np.ndarray) -> float:
+    return float(np.nanmean(values)) if np.any(~np.isnan(values)) else float("nan")
+
+
 def pair_counts(y, scores, query_ptr) -> np.ndarray:
-    """Per query ``[pairs, correct, tied]`` (array queries × 3), in O(n log n) per query."""
+    """Per query ``[pairs, correct, tied]`` (array queries × 3), O(n log n) per label level.
+
+    For each label level t, every document of level t is compared with the documents of
+    lower label in its query by binary search on (query, score rank) keys, for all queries at
+    once."""
+    y, scores, query_ptr = _check(y, scores, query_ptr)
+    Q = query_ptr.shape[0] - 1
+    levels = np.unique(y)
+    if levels.size > MAX_LEVELS_VECTORISED:
+        return _pair_counts_per_query(y, scores, query_ptr)
+    qidx = np.repeat(np.arange(Q, dtype=np.int64), np.diff(query_ptr))
+    _, srank = np.unique(scores, return_inverse=True)
+    width = int(srank.max()) + 2
+    key = qidx * width + srank.ravel()
+    out = np.zeros((Q, 3), dtype=np.int64)
+    for t in levels[1:]:
+        low, up = y < t, y == t
+        lk = np.sort(key[low])
+        uq = qidx[up]
+        base = np.searchsorted(lk, uq * width, side="left")
+        left = np.searchsorted(lk, key[up], side="left") - base
+        right = np.searchsorted(lk, key[up], side="right") - base
+        out[:, 0] += np.bincount(qidx[low], minlength=Q) * np.bincount(uq, minlength=Q)
+        out[:, 1] += np.bincount(uq, weights=left, minlength=Q).astype(np.int64)
+        out[:, 2] += np.bincount(uq, weights=right - left, minlength=Q).astype(np.int64)
+    return out
+
+
+def _pair_counts_per_query(y, scores, query_ptr) -> np.ndarray:
     out = []
     for _, yq, sq in _queries(y, scores, query_ptr):
         pairs = correct = tied = 0
-        levels = np.unique(yq)
-        for t in levels[1:]:
+        for t in np.unique(yq)[1:]:
             lower = np.sort(sq[yq < t])
             upper = sq[yq == t]
             left = np.searchsorted(lower, upper, side="left")
@@ -63,7 +100,7 @@ def pairwise_accuracy(y, scores, query_ptr, ties: float = 0.0, average: str = "p
         total = c[:, 0].sum()
         mean = (c[:, 1].sum() + ties * c[:, 2].sum()) / total if total else float("nan")
     elif average == "queries":
-        mean = float(np.nanmean(per_query)) if np.any(c[:, 0] > 0) else float("nan")
+        mean = _nanmean(per_query)
     else:
         raise ValueError(f"average must be 'pairs' or 'queries', got {average!r}")
     return per_query, float(mean)
@@ -78,27 +115,29 @@ def all_pairs_error(y, scores, query_ptr):
     """Stevens §8: fraction of misordered pairs per query (ties are errors); query mean."""
     acc, _ = pairwise_accuracy(y, scores, query_ptr, ties=0.0, average="queries")
     err = 1.0 - acc
-    return err, float(np.nanmean(err)) if np.any(~np.isnan(err)) else float("nan")
+    return err, _nanmean(err)
 
 
 def domination_error(y, scores, query_ptr):
     """Stevens eq. 1: fraction of dominating documents ranked not strictly above all the
     documents they dominate.  Per query (NaN without dominating documents) and query mean."""
-    vals = []
-    for _, yq, sq in _queries(y, scores, query_ptr):
-        levels = np.unique(yq)
-        if levels.size < 2:
-            vals.append(np.nan)
-            continue
-        failed = dominating = 0
-        for t in levels[1:]:
-            best_below = sq[yq < t].max()
-            upper = sq[yq == t]
-            dominating += upper.size
-            failed += int((upper <= best_below).sum())
-        vals.append(failed / dominating)
-    vals = np.asarray(vals)
-    return vals, float(np.nanmean(vals)) if np.any(~np.isnan(vals)) else float("nan")
+    y, scores, query_ptr = _check(y, scores, query_ptr)
+    Q = query_ptr.shape[0] - 1
+    qidx = np.repeat(np.arange(Q, dtype=np.int64), np.diff(query_ptr))
+    failed = np.zeros(Q)
+    dominating = np.zeros(Q)
+    for t in np.unique(y)[1:]:
+        low, up = y < t, y == t
+        best_below = np.full(Q, -np.inf)
+        np.maximum.at(best_below, qidx[low], scores[low])
+        uq = qidx[up]
+        has_lower = np.isfinite(best_below[uq])
+        dominating += np.bincount(uq[has_lower], minlength=Q)
+        failed += np.bincount(uq[has_lower], weights=scores[up][has_lower] <= best_below[uq][has_lower],
+                              minlength=Q)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        vals = np.where(dominating > 0, failed / np.where(dominating > 0, dominating, 1), np.nan)
+    return vals, _nanmean(vals)
 
 
 def _ranked_labels(y, scores, query_ptr):
@@ -107,29 +146,35 @@ def _ranked_labels(y, scores, query_ptr):
 
 
 def wta(y, scores, query_ptr):
-    """Le & Smola eq. 9: top document has the query's largest label (per query, mean)."""
+    """Le & Smola eq. 9: top document has the query's largest label (per query, mean).
+    NaN for a query with a single relevance level (every ranking wins)."""
     ranked, qp = _ranked_labels(y, scores, query_ptr)
-    vals = np.array([float(ranked[qp[q]] == ranked[qp[q]:qp[q + 1]].max())
-                     for q in range(qp.shape[0] - 1)])
-    return vals, float(vals.mean())
+    vals = np.array([np.nan if r.min() == r.max() else float(r[0] == r.max())
+                     for r in (ranked[qp[q]:qp[q + 1]] for q in range(qp.shape[0] - 1))])
+    return vals, _nanmean(vals)
 
 
 def mrr(y, scores, query_ptr, threshold: float | None = None):
     """Reciprocal rank of the first document with label ≥ ``threshold`` (default: the
-    query's largest label); 0 if the query has none."""
+    query's largest label; then a query with a single relevance level is NaN); 0 if the query
+    has none."""
     ranked, qp = _ranked_labels(y, scores, query_ptr)
     vals = []
     for q in range(qp.shape[0] - 1):
         r = ranked[qp[q]:qp[q + 1]]
+        if threshold is None and r.min() == r.max():
+            vals.append(np.nan)
+            continue
         t = r.max() if threshold is None else threshold
         hits = np.flatnonzero(r >= t)
         vals.append(1.0 / (hits[0] + 1) if hits.size else 0.0)
     vals = np.asarray(vals)
-    return vals, float(vals.mean())
+    return vals, _nanmean(vals)
 
 
 def eru(y, scores, query_ptr, d: float = 0.0, alpha: float = 5.0, normalized: bool = True):
-    """Le & Smola eq. 16 / Breese et al. (1998): expected rank utility (per query, mean)."""
+    """Le & Smola eq. 16 / Breese et al. (1998): expected rank utility (per query, mean).
+    Normalised ERU is NaN for a query whose ideal ERU is 0 (no label above ``d``)."""
     if alpha <= 1:
         raise ValueError(f"alpha (the half-life) must exceed 1, got {alpha}")
     ranked, qp = _ranked_labels(y, scores, query_ptr)
@@ -141,7 +186,7 @@ def eru(y, scores, query_ptr, d: float = 0.0, alpha: float = 5.0, normalized: bo
         v = float(a @ np.maximum(r - d, 0.0))
         if normalized:
             best = float(a @ np.maximum(np.sort(y_arr[qp[q]:qp[q + 1]])[::-1] - d, 0.0))
-            v = v / best if best > 0 else 0.0
+            v = v / best if best > 0 else np.nan
         vals.append(v)
     vals = np.asarray(vals)
-    return vals, float(vals.mean())
+    return vals, _nanmean(vals)

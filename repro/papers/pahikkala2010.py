@@ -21,12 +21,10 @@ synthetic data for the ``complexity`` figure; ``BENCHMARKS["lqo"]`` times the ke
 """
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from .. import published as _published
-from ..bench import single_thread_blas
+from ..bench import best_time, single_thread_blas
 from ..data.load import load_letor
 from ..experiment import Artifact, Paper, record
 from ..metrics import evaluate
@@ -45,7 +43,8 @@ PAPER = Paper(
             "leave-query-out squared error, in O(kmn) time and O(mn) memory. It is compared "
             "with RankRLS and RankSVM on all 46 features of LETOR 4.0 MQ2007 and MQ2008.")
 
-CODE = ("repro.rankers.lqo", "repro._kernels.lqo", "repro.rankers.rankrls", "repro.rankers.base")
+CODE = ("repro.rankers.lqo", "repro._kernels.lqo", "repro.rankers.rankrls", "repro.rankers.base",
+        "repro.data.synthetic", "repro.bench")
 
 METRICS = ("MAP", "P@10", "MeanNDCG", "NDCG@10")
 METHODS = ("GRankRLS", "RankRLS")
@@ -98,6 +97,11 @@ NOTES = [
     "§2 misses a square: (1/2l) Σ_{i,j} (c_i − c_j)² = cᵀL_l c.",
     "The greedy criterion is the exact LQO squared error (eq. 7), computed by Theorem 3.1 "
     "without refitting; MAP on the validation split is only used to choose λ and k.",
+    "Edge cases of the LQO error (tested against brute-force refits): a one-document query "
+    "contributes nothing; a query whose documents all have one relevance level still "
+    "contributes the spread of its held-out scores (eq. 3 penalises score differences "
+    "between equally relevant documents). NaN or infinite features or labels are refused, "
+    "naming the first offending document and feature.",
     "Kernel: one nogil call runs the whole path. The cache updates of lines 26 and 28 are "
     "fused with the next step's candidate scoring (one sweep per feature column, columns "
     "stored feature-major), and X̂_i C_{:,i}, C_{:,i}ᵀŷ are kept up to date in O(1) per "
@@ -289,18 +293,6 @@ def _synthetic(m: int, n: int, seed: int, docs_per_query: int = 50):
     return make_queries(max(1, m // docs_per_query), docs_per_query, n, seed=seed)
 
 
-def _best_time(fn, repeats: int, min_total: float = 0.5) -> float:
-    """Fastest of at least ``repeats`` timed calls (more while their total is under
-    ``min_total`` seconds) after one warm-up: the least disturbed by concurrent load."""
-    fn()
-    times: list[float] = []
-    while len(times) < repeats or (sum(times) < min_total and len(times) < 50):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return min(times)
-
-
 def _sweep(ctx, p, base, axis) -> list[dict]:
     from ..rankers.lqo import greedy_path
     rows = []
@@ -308,12 +300,12 @@ def _sweep(ctx, p, base, axis) -> list[dict]:
         cfg = {**base, **(p.get("k_sweep", {}) if axis == "k" else {}), axis: int(v)}
         d = _synthetic(cfg["m"], cfg["n"], ctx.seed)
         row = {axis: int(v), "config": cfg, "docs": d.n_docs}
-        row["ours"] = _best_time(lambda: greedy_path(d.X, d.y, d.query_ptr, 1.0, cfg["k"]),
-                                 p["repeats"], p.get("min_seconds", 0.5))
+        row["ours"] = best_time(lambda: greedy_path(d.X, d.y, d.query_ptr, 1.0, cfg["k"]),
+                                p["repeats"], min_total=p.get("min_seconds", 0.5), warmup=1)
         if p.get("peer", True):
-            row["numpy"] = _best_time(
+            row["numpy"] = best_time(
                 lambda: numpy_greedy_path(d.X, d.y, d.query_ptr, 1.0, cfg["k"]), p["repeats"],
-                p.get("min_seconds", 0.5))
+                min_total=p.get("min_seconds", 0.5), warmup=1)
         rows.append(row)
         ctx.log(f"complexity {axis}={v}: ours {row['ours']:.4f} s"
                 + (f", NumPy {row['numpy']:.4f} s" if "numpy" in row else ""))
@@ -369,7 +361,7 @@ def figure_complexity(art, results, flat, published):
 def bench_lqo(data_dir, quick: bool) -> list[dict]:
     """Greedy selection, m = 20,000 documents in 400 queries, n = 46, k = 10: the kernel
     against the NumPy implementation of the same algorithm (both single-threaded: BLAS
-    limited to one thread); empirical exponents in m, n."""
+    and OpenMP pools limited to one thread); empirical exponents in m, n."""
     with single_thread_blas():
         return _bench_lqo(data_dir, quick)
 
@@ -389,8 +381,8 @@ def _bench_lqo(data_dir, quick: bool) -> list[dict]:
 
     def best(m, n):
         dd = _synthetic(m, n, seed=m + n)
-        return _best_time(lambda: greedy_path(dd.X, dd.y, dd.query_ptr, 1.0, 10), repeats,
-                          0.1 if quick else 0.5)
+        return best_time(lambda: greedy_path(dd.X, dd.y, dd.query_ptr, 1.0, 10), repeats,
+                         min_total=0.1 if quick else 0.5, warmup=1)
     tm = [best(m, 46) for m in ms]
     tn = [best(20000, n) for n in ns]
     rows = [case("greedy RankRLS selection (Algorithm 1)",
@@ -484,10 +476,10 @@ ARTIFACTS = (
                     "in each. Timings depend on the machine and on concurrent load.",
         choices=("The paper gives no timings; sizes, the k sweep's n and the 50 documents per "
                  "query are ours.",
-                 "Both implementations run single-threaded (BLAS limited to one thread with "
-                 "threadpoolctl, like our kernel).",
-                 "Each time is the fastest of at least 3 calls (more for fast cases, up to 0.5 s "
-                 "in total) after a warm-up call — the least disturbed by other processes — "
+                 "Both implementations run single-threaded (BLAS and OpenMP thread pools "
+                 "limited to one thread with threadpoolctl, like our kernel).",
+                 "Each time is the fastest of at least 3 calls (more for fast cases: until 0.5 s in "
+                 "total, at most 50 calls; repro.bench.best_time) after a warm-up call — the least disturbed by other processes — "
                  "and includes the query-wise centring and the allocation of the O(mn) "
                  "caches, which is why the slope in k stays below 1 at small k: the time is "
                  "O(mn) + O(kmn).",

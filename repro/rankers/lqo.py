@@ -15,15 +15,21 @@ S₁ ⊂ S₂ ⊂ … ⊂ S_k (line 30, w = X̂_S a) — so a grid over k costs 
 
 Conventions (the paper leaves them open; documented here and in the paper module):
 
-* documents must be grouped by query (``query_ptr`` offsets); a query of one document, or
-  whose labels are all equal, centres to zeros and contributes nothing to the error;
+* documents must be grouped by query (``query_ptr`` offsets); a query of one document
+  centres to zeros and contributes nothing to the error; a query whose labels are all equal
+  has ŷ_Q = 0 but still contributes the spread of its held-out predictions ‖X̂_Q w_{−Q}‖²
+  (eq. 3 penalises score differences between equally relevant documents) — zero only when
+  its features are constant within it or no other query has two relevance levels (then
+  w_{−Q} = 0);
 * a feature constant within every query centres to zero: it leaves the error unchanged and
   gets weight 0 if chosen;
 * ties in the LQO error keep the lower feature index (the strict ``<`` of line 17 with the
   candidates visited in increasing index order);
 * ``k`` larger than the number of features selects every feature;
-* sparse ``X`` is densified (the caches are dense m×n anyway); NaN or infinite values are
-  refused with a :class:`~repro.errors.DataError`.
+* sparse ``X`` is densified (the caches are dense m×n anyway), any memory layout and
+  stride is accepted (copied to C order); NaN or infinite values are refused with a
+  :class:`~repro.errors.DataError` naming the first offending document and feature
+  (:func:`check_finite`, also used by :mod:`repro.rankers.rankrls`).
 """
 from __future__ import annotations
 
@@ -34,6 +40,32 @@ import numpy as np
 from .._kernels import lqo as _kernel
 from ..data.queries import check_query_ptr
 from ..errors import DataError
+
+
+def check_finite(X: np.ndarray, y: np.ndarray | None = None) -> None:
+    """Refuse NaN/±inf in a dense ``X`` (documents × features) or in ``y`` with a
+    :class:`DataError` naming the first offending document (row) and feature (column)."""
+    if not np.all(np.isfinite(X)):
+        r, c = np.argwhere(~np.isfinite(X))[0]
+        raise DataError(f"X: value {X[r, c]} at document {r}, feature {c} is not finite")
+    if y is not None and not np.all(np.isfinite(y)):
+        r = int(np.flatnonzero(~np.isfinite(y))[0])
+        raise DataError(f"y: label {y[r]} at document {r} is not finite")
+
+
+def centre_transpose(X, query_ptr, out: np.ndarray | None = None) -> np.ndarray:
+    """X̂ = XL stored feature-major (features × documents, C order), by the kernel
+    ``centre_transpose``; ``query_ptr`` must already be checked.  ``out``, if given, must
+    be a C-contiguous float64 array of that shape (a :class:`ValueError` otherwise)."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"centre_transpose: X must be 2-d, got shape {X.shape}")
+    m, n = X.shape
+    out = np.empty((n, m)) if out is None else out
+    if _kernel.centre_transpose(X, query_ptr, np.empty(n), out) < 0:
+        raise ValueError(f"centre_transpose: inconsistent shapes: X {X.shape}, "
+                         f"query_ptr {np.shape(query_ptr)}, out {np.shape(out)}")
+    return out
 
 
 def centre_by_query(A: np.ndarray, query_ptr: np.ndarray) -> np.ndarray:
@@ -88,9 +120,13 @@ class GreedyPath:
     def scores(self, X, k: int) -> np.ndarray:
         """f(x) = wᵀx_S (eq. 1) for every row of ``X`` (uncentred features)."""
         feats, w = self.prefix(k)
-        X = np.asarray(X, dtype=np.float64)
+        sparse = hasattr(X, "tocsr")
+        X = X.tocsr() if sparse else np.asarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != self.n_features:
             raise DataError(f"X: expected {self.n_features} feature columns, got shape {X.shape}")
+        if sparse:     # only the k selected columns are densified, in the layout of the
+            # dense X[:, feats] (Fortran order): the same product, bit for bit
+            return np.asarray(X[:, feats].toarray(order="F"), dtype=np.float64) @ w
         return X[:, feats] @ w
 
 
@@ -108,23 +144,14 @@ class GreedyLQO:
             raise DataError(f"X: expected a non-empty documents × features matrix, got shape "
                             f"{X.shape}")
         m, n = X.shape
-        y = np.asarray(y, dtype=np.float64)
+        y = np.ascontiguousarray(y, dtype=np.float64)
         if y.shape != (m,):
             raise DataError(f"y: expected {m} labels (one per document), got shape {y.shape}")
-        if not np.all(np.isfinite(X)):
-            r, c = np.argwhere(~np.isfinite(X))[0]
-            raise DataError(f"X: value {X[r, c]} at document {r}, feature {c} is not finite")
-        if not np.all(np.isfinite(y)):
-            raise DataError(f"y: label at document {int(np.flatnonzero(~np.isfinite(y))[0])} "
-                            f"is not finite")
+        check_finite(X, y)
         self.query_ptr = check_query_ptr(query_ptr, m)
         self.n_docs, self.n_features = m, n
-        X = np.ascontiguousarray(X)
-        self.Xh = np.empty((n, m))                                             # X̂, n×m
-        _kernel.centre_transpose(X, self.query_ptr, np.empty(n), self.Xh)
-        yh = np.empty((1, m))                                                  # ŷ
-        _kernel.centre_transpose(y.reshape(m, 1), self.query_ptr, np.empty(1), yh)
-        self.yh = yh[0]
+        self.Xh = centre_transpose(X, self.query_ptr)                         # X̂, n×m
+        self.yh = centre_transpose(y.reshape(m, 1), self.query_ptr)[0]        # ŷ
         self._C = np.empty((n, m))
         self._U = np.empty((n, m))
         self._a = np.empty(m)

@@ -17,6 +17,9 @@ their counts and sums are 0.
 Methods (``method=``): ``"direct"`` — Sec. II.1, O(l log l + l k); ``"joachims"`` —
 Algorithm (I), O(l log l + l k) time, O(l) space; ``"tree"`` — order-statistic tree of
 Tree-TRON, O(l log l) (independent of k).  See the kernel's docstring.
+
+The kernels check array lengths at entry and return -1 when they are inconsistent; the
+wrappers here raise ``ValueError`` then (it cannot happen with the arrays they allocate).
 """
 from __future__ import annotations
 
@@ -103,10 +106,43 @@ class PairCounter:
         if z.shape != (self.n,):
             raise DataError(f"z: expected {self.n} values, got shape {z.shape}")
         if not np.all(np.isfinite(z)):
-            raise DataError("z: scores must be finite (NaN or infinity in w or X?)")
-        _kernel.sort_within_queries(z, self.query_ptr, self.order, self._buf)
+            bad = int(np.flatnonzero(~np.isfinite(z))[0])
+            q = int(np.searchsorted(self.query_ptr, bad, side="right")) - 1
+            raise DataError(f"z: score {z[bad]} of document {bad} (query {q}) is not finite "
+                            "(NaN or infinity in w or X?)")
+        _check(_kernel.sort_within_queries(z, self.query_ptr, self.order, self._buf),
+               "sort_within_queries")
         self._z = z
         return self.order
+
+    def set_sorted(self, z: np.ndarray, order: np.ndarray, check: bool = True) -> None:
+        """Make ``(z, order)`` the state used by :meth:`count`, without sorting: ``order`` must
+        hold each query's documents sorted by ``z`` ascending, e.g. the ``order`` (copied) and
+        ``z`` of an earlier :meth:`sort`.  Lets the Hessian-vector products of a point reuse its
+        sort after other points were evaluated (the α_i^± of (II.3) at w).  ``check``: verify
+        the shapes, that ``order`` permutes each query's documents and sorts it by ``z``
+        (O(l)); skip only for a pair saved from :meth:`sort`."""
+        z = np.ascontiguousarray(z, dtype=np.float64)
+        order = np.ascontiguousarray(order, dtype=np.int64)
+        if z.shape != (self.n,) or order.shape != (self.n,):
+            raise DataError(f"set_sorted: expected z and order of {self.n} values, got shapes "
+                            f"{z.shape} and {order.shape}")
+        if check:
+            qdoc = np.repeat(np.arange(self.query_ptr.shape[0] - 1), np.diff(self.query_ptr))
+            if (order.size and (order.min() < 0 or order.max() >= self.n
+                                or not np.array_equal(qdoc[order], qdoc)
+                                or np.bincount(order, minlength=self.n).max() != 1)):
+                raise DataError("set_sorted: order is not a permutation of each query's "
+                                "documents")
+            if not np.all(np.isfinite(z)):
+                bad = int(np.flatnonzero(~np.isfinite(z))[0])
+                raise DataError(f"set_sorted: score {z[bad]} of document {bad} is not finite")
+            zs = z[order]
+            same_q = qdoc[1:] == qdoc[:-1]
+            if np.any((zs[1:] < zs[:-1]) & same_q):
+                raise DataError("set_sorted: order does not sort each query by z")
+        self.order[:] = order
+        self._z = z
 
     def count(self, v: np.ndarray | None = None, want_counts: bool = True,
               out: Counts | None = None) -> Counts:
@@ -137,6 +173,7 @@ class PairCounter:
             tot = _kernel.tree_count(z, v, self.level, self.n_levels, self.query_ptr,
                                      self.order, want_counts, lp, lm, out.s_plus, out.s_minus,
                                      self._wc, self._ws)
+        _check(tot, f"{self.method} counting")
         out.n_violations = int(tot) if want_counts else None
         return out
 
@@ -144,6 +181,11 @@ class PairCounter:
         if not hasattr(self, "_dummy"):
             self._dummy = np.zeros(self.n, dtype=np.int64)
         return self._dummy
+
+
+def _check(status: int, kernel: str) -> None:
+    if status < 0:
+        raise ValueError(f"pair_counting.{kernel}: inconsistent array shapes")
 
 
 def sv_counts(z, y, query_ptr, v=None, method: str = "tree") -> Counts:
@@ -164,5 +206,5 @@ def direct_count_trace(z_sorted, y) -> tuple[np.ndarray, np.ndarray]:
     k = int(n_levels[0])
     count_plus = np.zeros((z.size, k), dtype=np.int64)
     l_plus = np.zeros(z.size, dtype=np.int64)
-    _kernel.direct_count_trace(z, level, k, count_plus, l_plus)
+    _check(_kernel.direct_count_trace(z, level, k, count_plus, l_plus), "direct_count_trace")
     return count_plus, l_plus

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import DataError
 from .base import Ranker, group_by_query
-from .lqo import GreedyLQO, GreedyPath, centre_by_query, check_lambda
+from .lqo import GreedyLQO, GreedyPath, centre_by_query, check_finite, check_lambda
 
 
 def _dense(X) -> np.ndarray:
@@ -37,11 +37,16 @@ def _dense(X) -> np.ndarray:
 
 
 def _grouped(X, y, qid):
-    """Dense X, y and query offsets with documents grouped by query, plus the permutation."""
+    """Dense X, y and query offsets with documents grouped by query, plus the permutation.
+
+    NaN/±inf in ``X`` or ``y`` are refused naming the first offending document (input row)
+    and feature, before the shared shape checks of :meth:`Ranker.check_Xy`."""
     X = _dense(X)
     if X.ndim != 2:
         raise DataError(f"X: expected a documents × features matrix, got shape {X.shape}")
-    y, qid = Ranker.check_Xy(X, y, qid)
+    y_arr = np.asarray(y, dtype=np.float64)
+    check_finite(X, y_arr if y_arr.shape == (X.shape[0],) else None)
+    y, qid = Ranker.check_Xy(X, y_arr, qid)
     order, query_ptr, _ = group_by_query(qid)
     return X[order], y[order], query_ptr, order
 
@@ -83,15 +88,25 @@ class RankRLS(Ranker):
         self._fit_state = (Xh, yh, K, query_ptr, order)
         return self
 
+    def _fitted(self):
+        if not hasattr(self, "_fit_state"):
+            raise RuntimeError("RankRLS: call fit first")
+        return self._fit_state
+
     def predict(self, X) -> np.ndarray:
+        self._fitted()
         X = _dense(X)
         if X.ndim != 2 or X.shape[1] != self.n_features_:
             raise DataError(f"X: expected {self.n_features_} feature columns, got shape {X.shape}")
         return X @ self.coef_
 
     def lqo_residuals(self) -> np.ndarray:
-        """p = ŷ − (LQO prediction) per training document (input order), Theorem 3.1."""
-        Xh, yh, K, query_ptr, order = self._fit_state
+        """p = ŷ − (LQO prediction) per training document (input order), Theorem 3.1.
+
+        A one-document query has p = 0.  A query whose labels are all equal has ŷ_Q = 0 and
+        p_Q = −(its centred held-out predictions): zero only if no other query has two
+        relevance levels (w_{−Q} = 0) or its features are constant within it."""
+        Xh, yh, K, query_ptr, order = self._fitted()
         r = yh - Xh @ self.coef_
         KinvXt = np.linalg.solve(K, Xh.T)                  # (X̂ᵀX̂ + λI)⁻¹ X̂ᵀ, n × m
         p = np.empty_like(r)
@@ -105,7 +120,7 @@ class RankRLS(Ranker):
 
     def lqo_predictions(self) -> np.ndarray:
         """Query-centred predictions of the models trained without each document's query."""
-        _, yh, _, _, order = self._fit_state
+        _, yh, _, _, order = self._fitted()
         yc = np.empty_like(yh)
         yc[order] = yh
         return yc - self.lqo_residuals()
@@ -140,4 +155,6 @@ class GreedyRankRLS(Ranker):
 
     def predict(self, X, k: int | None = None) -> np.ndarray:
         """Scores of the model with the first ``k`` selected features (default: all)."""
-        return self.path_.scores(_dense(X), self.path_.k if k is None else int(k))
+        if not hasattr(self, "path_"):
+            raise RuntimeError("GreedyRankRLS: call fit first")
+        return self.path_.scores(X, self.path_.k if k is None else int(k))

@@ -23,6 +23,8 @@ rejected trial point after a rejection; the optimum is the same).
 """
 from __future__ import annotations
 
+from functools import cached_property
+
 import numpy as np
 
 from ..errors import DataError
@@ -32,19 +34,24 @@ from .tron import TronResult, tron
 
 
 def as_matrix(X):
-    """Dense C-contiguous float64, or CSR float64 (unchanged when it already is)."""
+    """Dense C-contiguous float64, or CSR float64 (unchanged when it already is).  A NaN or
+    infinite value is a :class:`DataError` naming its document (row) and feature (column)."""
     if hasattr(X, "tocsr"):
         X = X.tocsr()
         if X.dtype != np.float64:
             X = X.astype(np.float64)
         if not np.all(np.isfinite(X.data)):
-            raise DataError("X contains NaN or infinite values")
+            k = int(np.flatnonzero(~np.isfinite(X.data))[0])
+            r = int(np.searchsorted(X.indptr, k, side="right")) - 1
+            raise DataError(f"X: value {X.data[k]} at document {r}, feature {int(X.indices[k])} "
+                            "is not finite")
         return X
     X = np.ascontiguousarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise DataError(f"X: expected a 2-d array, got shape {X.shape}")
     if not np.all(np.isfinite(X)):
-        raise DataError("X contains NaN or infinite values")
+        r, c = (int(i) for i in np.argwhere(~np.isfinite(X))[0])
+        raise DataError(f"X: value {X[r, c]} at document {r}, feature {c} is not finite")
     return X
 
 
@@ -73,8 +80,9 @@ class L2RankSVMObjective:
         self._point: _State | None = None      # last grad(): where hv() is taken
         self.n_fun = self.n_hv = 0
 
-    @property
+    @cached_property
     def n_pairs(self) -> int:
+        """|P| (computed once: the labels are fixed)."""
         return count_pairs(self.y, self.query_ptr)
 
     def _evaluate(self, w) -> _State:
@@ -115,8 +123,7 @@ class L2RankSVMObjective:
         self.n_hv += 1
         pc = self.counter
         xd = np.ascontiguousarray(self.X @ np.asarray(d, dtype=np.float64))
-        pc.order[:] = st.order
-        pc._z = st.z
+        pc.set_sorted(st.z, st.order, check=False)      # the sort of the point w (saved above)
         a = pc.count(xd, want_counts=False, out=self._hv_buffer())
         c = st.counts
         u = (c.l_plus + c.l_minus) * xd - a.s_plus - a.s_minus

@@ -37,11 +37,21 @@ def gather_records(art: Artifact, results: list[RunResult],
                    data_dir: Path | None = None) -> tuple[list[dict], dict]:
     """Records of this artifact from its runs, and why values are missing per dataset."""
     records, not_run = [], {}
-    for res in results:
+    # An artifact may declare a dataset and a stand-in for it: the real data wins, and the
+    # stand-in's records are used only while the original has not been run.
+    real_done = {res.spec.dataset for res in results
+                 if res.status == "done" and res.spec.dataset not in art.stand_ins}
+    for res in sorted(results, key=lambda r: r.spec.dataset in art.stand_ins):
         label = dataset_label(art, res.spec.dataset)
-        if res.status != "done":
-            not_run[label] = res.why if res.status == "not run" else f"failed: {res.why}"
+        stand_in = res.spec.dataset in art.stand_ins
+        if stand_in and label in real_done:
             continue
+        if res.status != "done":
+            if not (stand_in and label in not_run):      # keep the original's reason
+                not_run[label] = res.why if res.status == "not run" else f"failed: {res.why}"
+            continue
+        if stand_in:
+            not_run.pop(label, None)
         for r in res.output.get("records", []):
             r = dict(r)
             r.setdefault("dataset", label)
@@ -112,6 +122,7 @@ def build_artifact(art: Artifact, results: list[RunResult], published: Published
     meta = {
         "paper": art.paper, "artifact": art.name, "title": art.title, "kind": art.kind,
         "description": art.description, "choices": list(art.choices), "quick": quick,
+        "methods": list(art.methods), "metrics": list(art.metrics),
         "datasets": used, "figures": figures,
         "params": jsonable(art.effective(quick).params),
         "runs": [{"run": r.spec.label, "status": r.status, "why": r.why, "seed": r.spec.seed,

@@ -17,7 +17,8 @@ from jinja2 import Environment, StrictUndefined, select_autoescape
 
 from .. import __version__
 from ..cache import atomic_write_bytes
-from ..published import AGREES, BASELINE, DEVIATES, NO_PUBLISHED, UNREADABLE, WITHIN
+from ..published import (AGREES, BASELINE, DEVIATES, NO_PUBLISHED, UNDEFINED, UNREADABLE,
+                         WITHIN, decimals_of)
 from .build import read_artifact
 
 VERDICT_NAMES = ("agrees", "within tolerance", "deviates", "stand-in", "not run", "baseline")
@@ -38,15 +39,17 @@ def verdict_class(verdict: str) -> str:
         return "no published"
     if verdict == UNREADABLE:
         return "unreadable"
+    if verdict.startswith(UNDEFINED):
+        return "undefined"
     return "not run"
 
 
 SHORT = {"agrees": "agrees", "within tolerance": "within tol.", "deviates": "DEVIATES",
          "stand-in": "stand-in", "not run": "not run", "baseline": "baseline",
-         "no published": "—", "unreadable": "unreadable"}
+         "no published": "—", "unreadable": "unreadable", "undefined": "undefined"}
 CSS_CLASS = {"agrees": "agrees", "within tolerance": "within", "deviates": "deviates",
              "stand-in": "standin", "not run": "notrun", "baseline": "notrun",
-             "no published": "", "unreadable": "notrun"}
+             "no published": "", "unreadable": "notrun", "undefined": "notrun"}
 
 
 def commit_id() -> str:
@@ -84,9 +87,8 @@ def fmt_value(v, published: str | None) -> str:
     if isinstance(v, float):
         if math.isnan(v):
             return "—"
-        if published and "." in published.rstrip("%"):
-            d = len(published.rstrip("%").split(".")[1])
-            return f"{v:.{d + 2}f}"
+        if published and decimals_of(published):
+            return f"{v:.{decimals_of(published) + 2}f}"
         if float(v).is_integer() and abs(v) < 1e15:
             return str(int(v))
         return f"{v:.6g}"
@@ -96,9 +98,8 @@ def fmt_value(v, published: str | None) -> str:
 def fmt_diff(d, published: str | None) -> str:
     if d is None:
         return ""
-    if published and "." in published.rstrip("%"):
-        dec = len(published.rstrip("%").split(".")[1])
-        return f"{d:+.{dec + 2}f}"
+    if published and decimals_of(published):
+        return f"{d:+.{decimals_of(published) + 2}f}"
     return f"{d:+.4g}"
 
 
@@ -209,7 +210,9 @@ def paper_context(paper_mod, out_dir: Path, notes: list[str]) -> dict:
         if not same_as and choices:
             seen_choices[tuple(choices)] = art.name
         arts.append({"name": art.name, "title": meta["title"], "description": meta.get("description", ""),
-                     "choices": [] if same_as else choices, "choices_as": same_as or "", "figures": meta.get("figures", []),
+                     "choices": [] if same_as else choices, "choices_as": same_as or "",
+                     "methods": ", ".join(meta.get("methods", [])),
+                     "metrics": ", ".join(meta.get("metrics", [])), "figures": meta.get("figures", []),
                      "overlay": any(r.get("published") for r in flat), "rows": rows,
                      "hidden": hidden, "runs": runs, "counts": dict(counts),
                      "pivots": pivots, "reasons": reasons,
