@@ -5,6 +5,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from repro.metrics import yahoo_ndcg10
+
 from repro.data import catalog as cat
 from repro.experiment import RunContext, RunSpec, canonical
 from repro.papers import leelin2014 as mod
@@ -161,7 +163,7 @@ def test_yahoo_ndcg10_equals_per_query_loop(seed):
     y = rng.integers(0, 5, n).astype(float)
     y[qp[4]:qp[5]] = 0.0                          # ideal DCG 0 → 1
     s = rng.integers(-3, 4, n) / 2.0 if seed % 2 else rng.normal(size=n)   # ties in scores
-    assert mod.yahoo_ndcg10(y, s, qp) == pytest.approx(yahoo_ndcg10_loop(y, s, qp), rel=1e-13)
+    assert yahoo_ndcg10(y, s, qp) == pytest.approx(yahoo_ndcg10_loop(y, s, qp), rel=1e-13)
 
 
 def test_yahoo_ndcg_and_scaling():
@@ -171,7 +173,7 @@ def test_yahoo_ndcg_and_scaling():
     # query 1: ranked labels (0, 1, 2), ideal (2, 1, 0); query 2 has no relevant document → 1
     dcg = 1 / np.log2(3) + 3 / np.log2(4)
     idcg = 3 + 1 / np.log2(3)
-    assert mod.yahoo_ndcg10(y, s, qp) == pytest.approx((dcg / idcg + 1) / 2)
+    assert yahoo_ndcg10(y, s, qp) == pytest.approx((dcg / idcg + 1) / 2)
     from repro.data.queries import QueryData
     tr = QueryData(np.array([[0.0, 5, 1], [2.0, 5, 3], [4.0, 5, 2]]), np.zeros(3), [0, 3], [1])
     te = QueryData(np.array([[6.0, 1, 2]]), np.zeros(1), [0, 1], [2])

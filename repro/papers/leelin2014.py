@@ -101,44 +101,11 @@ def scale_like(train: QueryData, *others: QueryData) -> list[QueryData]:
     return out
 
 
-def yahoo_ndcg10(y, s, query_ptr) -> float:
-    """NDCG@10 of the Yahoo challenge as in the authors' ndcg.m: gain 2^y − 1, discount
-    1/log2(i + 1) at rank i, a query with ideal DCG 0 (or no documents) scores 1; mean over
-    queries (NaN if there are none).  Ties in ``s`` keep file order (stable sort).
-
-    Vectorised (it is evaluated at every TRON / cutting-plane evaluation point of Figure II):
-    one stable lexsort by (query, −score) and one by (query, −label); the position of a
-    document within its query is its sorted index minus the query's offset; per-query sums of
-    the top-10 gains by ``np.bincount``."""
-    y = np.asarray(y, dtype=np.float64)
-    s = np.asarray(s, dtype=np.float64)
-    qp = np.asarray(query_ptr, dtype=np.int64)
-    Q = qp.shape[0] - 1
-    if Q <= 0:
-        return float("nan")
-    sizes = np.diff(qp)
-    qdoc = np.repeat(np.arange(Q), sizes)            # query of each position (sorted or not)
-    pos = np.arange(qdoc.shape[0]) - np.repeat(qp[:-1], sizes)
-    top = pos < 10
-    disc = 1.0 / np.log2(pos[top] + 2.0)
-
-    def dcg(order):
-        gain = 2.0 ** y[order[top]] - 1.0
-        return np.bincount(qdoc[top], gain * disc, minlength=Q)
-
-    got = dcg(np.lexsort((-s[qp[0]:qp[-1]], qdoc)) + qp[0])
-    ideal = dcg(np.lexsort((-y[qp[0]:qp[-1]], qdoc)) + qp[0])
-    ok = ideal != 0
-    vals = np.ones(Q)
-    vals[ok] = got[ok] / ideal[ok]
-    return float(vals.mean())
-
-
 def heldout_measures(dataset: str, test: QueryData, scores) -> dict:
     """Pairwise accuracy (Lee & Lin: pairs correct iff w·x_i > w·x_j, over all pairs of the
     set) and NDCG (LETOR 4.0 MeanNDCG for LETOR/MSLR, Yahoo NDCG@10 for Yahoo, as the
     authors' ndcg.m; none for the -list sets)."""
-    from ..metrics import evaluate, pairwise_accuracy
+    from ..metrics import evaluate, pairwise_accuracy, yahoo_ndcg10
     out = {"pairwise accuracy": pairwise_accuracy(test.y, scores, test.query_ptr, ties=0.0,
                                                   average="pairs")[1]}
     if dataset.startswith("Yahoo"):
