@@ -48,6 +48,7 @@ class Artifact:
     figure: str | None = None       # function of the paper module drawing the figure
     description: str = ""
     choices: tuple[str, ...] = ()   # protocol details the paper leaves open, as decided here
+    timing: bool = False            # its runs measure time: never run beside another run
 
     @property
     def id(self) -> str:
@@ -65,7 +66,8 @@ class Artifact:
         art = self.effective(quick)
         if art.task is None:
             return []
-        return [RunSpec(self.paper, art.task, ds, fold, rep, canonical(art.params), quick)
+        return [RunSpec(self.paper, art.task, ds, fold, rep, canonical(art.params), quick,
+                        art.timing)
                 for ds in art.datasets for fold in art.folds for rep in range(art.repeats)]
 
 
@@ -91,6 +93,7 @@ class RunSpec:
     repeat: int
     params_json: str
     quick: bool = False
+    exclusive: bool = False     # a timing run: executed alone (not part of its identity)
 
     @property
     def params(self) -> dict:

@@ -150,19 +150,25 @@ class Runner:
             todo.append((spec, key))
         if todo:
             self.log(f"running {len(todo)} run(s)" + (f" on {self.jobs} processes" if self.jobs > 1 else ""))
-        if self.jobs == 1 or len(todo) <= 1:
-            for spec, key in todo:
+        # Timing runs are executed alone, after the others, so that no concurrent run
+        # disturbs what they measure.
+        pooled = [(s, k) for s, k in todo if not s.exclusive]
+        alone = [(s, k) for s, k in todo if s.exclusive]
+        if self.jobs == 1 or len(pooled) <= 1:
+            for spec, key in pooled:
                 results[spec] = execute(spec, key, str(self.data_dir), self.log)
         else:
             with ProcessPoolExecutor(self.jobs, mp_context=get_context("fork")) as pool:
                 futures = {pool.submit(execute, spec, key, str(self.data_dir)): spec
-                           for spec, key in todo}
+                           for spec, key in pooled}
                 for fut in as_completed(futures):
                     res = fut.result()
                     self.log(f"  {res.spec.label}: {res.status}"
                              + (f" in {res.seconds:.1f} s" if res.seconds is not None else "")
                              + (f" ({res.why})" if res.why else ""))
                     results[futures[fut]] = res
+        for spec, key in alone:
+            results[spec] = execute(spec, key, str(self.data_dir), self.log)
         return {s: results[s] for s in dict.fromkeys(specs)}
 
 

@@ -231,3 +231,19 @@ def test_nan_survives_the_cache_and_reaches_the_report_as_undefined(tmp_path, mo
     rec = [r for r in flat if r["metric"] == "x" and r["fold"] == "1"][0]
     assert rec["verdict"] == "undefined (NaN): no pairs" and rec["value"] is None
     json.loads((tmp_path / "o" / "table1.json").read_text())           # standard JSON
+
+
+def test_timing_runs_execute_alone_after_the_others(tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from repro import runner as runner_mod
+    order = []
+    real = runner_mod.execute
+    monkeypatch.setattr(runner_mod, "execute",
+                        lambda spec, key, d, log=None: order.append(spec.fold) or real(spec, key, d))
+    timed = replace(table1(), timing=True, folds=(9,))
+    specs = timed.runs() + table1().runs()
+    assert [s.exclusive for s in specs] == [True, False, False, False]
+    assert timed.runs()[0].identity == replace(timed, timing=False).runs()[0].identity
+    Runner(tmp_path, jobs=1).run(specs)
+    assert order == [1, 2, 3, 9]

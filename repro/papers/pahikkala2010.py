@@ -459,7 +459,7 @@ ARTIFACTS = (
                   ("MeanNDCG", "MQ2008")], start=1)]
     + [Artifact(
         "pahikkala2010", "complexity", "Training time against m, n and k (our figure)",
-        kind="figure", datasets=("synthetic",), task="task_complexity",
+        kind="figure", datasets=("synthetic",), task="task_complexity", timing=True,
         params={"base": {"m": 20000, "n": 46, "k": 10}, "m": [2500, 5000, 10000, 20000, 40000],
                 "n": [46, 92, 184, 368], "k": [4, 8, 16, 32, 64], "k_sweep": {"m": 10000, "n": 368},
                 "repeats": 3, "min_seconds": 0.5, "peer": True},
