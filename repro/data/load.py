@@ -63,12 +63,6 @@ def _parse_cached(data: bytes, source: str, n_features: int | None, use_cache: b
     return d
 
 
-def read_letor_file(path: Path, expected: list[str], n_features: int | None,
-                    use_cache: bool = True) -> QueryData:
-    """One verified LETOR file, parsed (or taken from the parse cache)."""
-    return _parse_cached(cat.read_verified(path, expected), str(path), n_features, use_cache)
-
-
 def load_letor(name: str, fold: int, split: str, data_dir=None,
                use_cache: bool = True) -> QueryData:
     """Split ``split`` (train/vali/test) of fold ``fold`` of LETOR-kind dataset ``name``.

@@ -25,7 +25,7 @@ import numpy as np
 
 from .. import published as _published
 from ..bench import best_time, single_thread_blas
-from ..data.load import load_letor
+from ..data.load import load_letor, load_letor_fold
 from ..experiment import Artifact, Paper, record
 from ..metrics import evaluate
 from ..data.queries import check_query_ptr
@@ -134,7 +134,8 @@ def _exponents(pair) -> list[int]:
 def run_fold(dataset: str, fold: int, params: dict, data_dir=None, log=lambda msg: None) -> dict:
     """The §4 protocol on one fold: greedy RankRLS (λ, k) and RankRLS λ chosen by validation
     MAP (ties: smaller λ, then smaller k), both evaluated on the test split."""
-    train, vali, test = (load_letor(dataset, fold, s, data_dir) for s in ("train", "vali", "test"))
+    splits = load_letor_fold(dataset, fold, data_dir)
+    train, vali, test = splits["train"], splits["vali"], splits["test"]
     k_max = min(int(params["k_max"]), train.n_features)
     greedy = GreedyLQO(train.X, train.y, train.query_ptr)
     curves, best = {}, None
