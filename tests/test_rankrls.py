@@ -4,6 +4,7 @@ import pytest
 import scipy.sparse as sp
 
 import reference_lqo as ref
+from repro.data.queries import QueryData
 from repro.errors import DataError
 from repro.rankers.lqo import centre_by_query, greedy_path
 from repro.rankers.rankrls import GreedyRankRLS, RankRLS
@@ -77,10 +78,11 @@ def test_edge_cases():
     y[:] = 1.0                                                  # one relevance level
     model = RankRLS(1.0).fit(X, y, qid)
     assert np.all(model.coef_ == 0) and model.lqo_error() == 0
+    # scikit-learn convention: the constructor stores, fit checks
     with pytest.raises(DataError, match="λ > 0"):
-        RankRLS(-1.0)
+        RankRLS(-1.0).fit(X, y, qid)
     with pytest.raises(DataError, match="≥ 1"):
-        GreedyRankRLS(1.0, k=0)
+        GreedyRankRLS(1.0, k=0).fit(X, y, qid)
     X[0, 0] = np.nan
     with pytest.raises(DataError, match="nan at document 0, feature 0 is not finite"):
         RankRLS(1.0).fit(X, y, qid)
@@ -91,14 +93,29 @@ def test_edge_cases():
         GreedyRankRLS(1.0).fit(X, y[:-1], qid)
 
 
-def test_fit_lambdas_equals_separate_fits():
+def test_fit_grid_equals_separate_fits():
+    """RankRLS's grid shares one factorisation; greedy RankRLS's λ × k grid one path per λ:
+    both equal separate fits, in grid order."""
     X, y, qp, qid = data(7)
+    d = QueryData(X, y, qp, np.unique(qid))
     lams = [0.01, 1.0, 30.0]
-    for model, lam in zip(RankRLS.fit_lambdas(X, y, qid, lams), lams):
-        single = RankRLS(lam).fit(X, y, qid)
-        assert model.lam == lam
+    got = list(RankRLS().fit_grid(d, {"lam": lams}))
+    assert [p["lam"] for p, _ in got] == lams
+    for params, model in got:
+        single = RankRLS(params["lam"]).fit(X, y, qid)
+        assert model.lam == params["lam"]
         np.testing.assert_array_equal(model.coef_, single.coef_)
         np.testing.assert_allclose(model.lqo_residuals(), single.lqo_residuals(), atol=1e-12)
+    grid = {"lam": [0.5, 4.0], "k": [1, 3, 2]}
+    got = list(GreedyRankRLS().fit_grid(d, grid))
+    assert [(p["lam"], p["k"]) for p, _ in got] == [(0.5, 1), (0.5, 3), (0.5, 2), (4.0, 1),
+                                                     (4.0, 3), (4.0, 2)]
+    for params, model in got:
+        single = GreedyRankRLS(**params).fit(X, y, qid)
+        assert model.k_ == single.k_ == params["k"]
+        np.testing.assert_array_equal(model.selected_, single.selected_)
+        np.testing.assert_allclose(model.coef_, single.coef_, rtol=1e-12, atol=1e-14)
+        np.testing.assert_allclose(model.predict(X), single.predict(X), rtol=1e-12, atol=1e-12)
 
 
 def test_use_before_fit_is_refused():

@@ -96,7 +96,7 @@ def test_no_pairs_and_bad_input():
     with pytest.raises(DataError):
         RankSVM().fit(X, [1.0, 0.0], [1, 1])
     with pytest.raises(ValueError):
-        RankSVM(method="sorting")
+        RankSVM(method="sorting").fit(X, [1.0, 1.0, 0.0, 2.0], [1, 1, 2, 3])
     with pytest.raises(RuntimeError):
         RankSVM().predict(X)
 

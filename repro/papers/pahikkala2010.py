@@ -159,7 +159,7 @@ def run_fold(dataset: str, fold: int, params: dict, data_dir=None, log=lambda ms
                   "test": _metrics(test, path.scores(test.X, k_g))}
     best = None
     exps = _exponents(params["rankrls_lambda_exponents"])
-    models = RankRLS.fit_lambdas(train.X, train.y, train.qid_per_doc, [2.0 ** e for e in exps])
+    models = [m for _, m in RankRLS().fit_grid(train, {"lam": [2.0 ** e for e in exps]})]
     for e, model in zip(exps, models):
         m = evaluate(vali.y, model.predict(vali.X), vali.query_ptr, vali.qids, max_k=1).map
         if best is None or m > best[0]:

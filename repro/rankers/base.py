@@ -4,8 +4,25 @@
 query id per document; ``predict(X)`` returns one score per document (higher = ranked
 higher).  Documents of a query need not be contiguous in the input: :func:`group_by_query`
 orders them stably by query, which is what the kernels expect (CSR-style offsets).
+
+Rankers follow scikit-learn's estimator conventions without depending on it at run time:
+
+* the constructor stores its arguments as given (no checks, no conversion): checks happen in
+  ``fit``, so ``get_params``/``set_params`` round-trip and ``sklearn.base.clone`` works;
+* fitted state lives in attributes with a trailing underscore (``coef_``, ``result_``);
+* a subclass implements :meth:`Ranker._fit_grouped` (documents already grouped by query, as
+  ``query_ptr`` offsets) and ``predict``; :meth:`Ranker.fit` groups ``(X, y, qid)``, and
+  :meth:`Ranker.fit_data` passes a :class:`~repro.data.queries.QueryData` straight through
+  (no qid round trip);
+* :meth:`Ranker.fit_grid` yields ``(params, fitted model)`` over a parameter grid — by default
+  one clone and one fit per candidate; a ranker overrides it where the grid is cheaper as a
+  whole (a shared factorisation, a regularisation path, warm starts).
 """
 from __future__ import annotations
+
+import inspect
+import itertools
+from typing import Iterator
 
 import numpy as np
 
@@ -29,18 +46,85 @@ def group_by_query(qid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return order.astype(np.int64), query_ptr, qids
 
 
+def expand_grid(grid) -> list[dict]:
+    """Candidates of a parameter grid, in a fixed order: a list of dicts is taken as it is;
+    a dict of lists is expanded as a Cartesian product, the first key varying slowest
+    (``{"lam": [1, 2], "k": [1, 2]}`` → (1,1), (1,2), (2,1), (2,2))."""
+    if isinstance(grid, dict):
+        keys = list(grid)
+        values = [list(v) if isinstance(v, (list, tuple, range, np.ndarray)) else [v]
+                  for v in grid.values()]
+        return [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+    out = [dict(c) for c in grid]
+    if not all(isinstance(c, dict) for c in grid):
+        raise TypeError("grid: expected a dict of value lists or a list of parameter dicts")
+    return out
+
+
 class Ranker:
-    """Base class: subclasses implement ``fit`` and ``predict``."""
+    """Base class: subclasses implement ``_fit_grouped`` and ``predict``."""
+
+    # -- scikit-learn estimator conventions ----------------------------------------------------
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        sig = inspect.signature(cls.__init__)
+        names = []
+        for p in list(sig.parameters.values())[1:]:
+            if p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+                raise TypeError(f"{cls.__name__}: rankers take explicit keyword parameters "
+                                f"(no *args/**kwargs), so that get_params can list them")
+            names.append(p.name)
+        return names
+
+    def get_params(self, deep: bool = True) -> dict:
+        """The constructor arguments, as stored (scikit-learn convention)."""
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params) -> "Ranker":
+        """Set constructor arguments (unknown names are an error naming the valid ones)."""
+        valid = self._param_names()
+        for name, value in params.items():
+            if name not in valid:
+                raise ValueError(f"{type(self).__name__}.set_params: unknown parameter "
+                                 f"{name!r}; parameters: {', '.join(valid)}")
+            setattr(self, name, value)
+        return self
+
+    def clone(self) -> "Ranker":
+        """An unfitted copy with the same parameters (what ``sklearn.base.clone`` does)."""
+        return type(self)(**self.get_params())
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+    # -- fitting --------------------------------------------------------------------------------
+    def _fit_grouped(self, X, y: np.ndarray, query_ptr: np.ndarray) -> "Ranker":
+        """Fit on documents grouped by query (rows ``query_ptr[q]:query_ptr[q+1]``)."""
+        raise NotImplementedError
 
     def fit(self, X, y, qid) -> "Ranker":
-        raise NotImplementedError
+        """Fit on documents in any order: ``qid`` gives each document's query."""
+        y, qid = self.check_Xy(X, y, qid)
+        order, query_ptr, _ = group_by_query(qid)
+        if not np.array_equal(order, np.arange(order.shape[0])):
+            X = X[order]
+            y = y[order]
+        return self._fit_grouped(X, y, query_ptr)
+
+    def fit_data(self, data) -> "Ranker":
+        """Fit on a :class:`~repro.data.queries.QueryData` (already grouped by query)."""
+        self.check_Xy(data.X, data.y, np.zeros(data.n_docs))
+        return self._fit_grouped(data.X, data.y, data.query_ptr)
+
+    def fit_grid(self, data, grid) -> Iterator[tuple[dict, "Ranker"]]:
+        """``(params, fitted model)`` for every candidate of ``grid`` (see :func:`expand_grid`),
+        in grid order.  Default: a clone with those parameters, fitted on ``data``."""
+        for params in expand_grid(grid):
+            yield params, self.clone().set_params(**params).fit_data(data)
 
     def predict(self, X) -> np.ndarray:
         raise NotImplementedError
-
-    def fit_data(self, data) -> "Ranker":
-        """``fit`` on a :class:`~repro.data.queries.QueryData`."""
-        return self.fit(data.X, data.y, data.qid_per_doc)
 
     @staticmethod
     def check_Xy(X, y, qid):
@@ -50,7 +134,14 @@ class Ranker:
         if y.shape != (n,) or qid.shape != (n,):
             raise DataError(f"fit: X has {n} rows but y has shape {y.shape} and qid {qid.shape}")
         if not np.all(np.isfinite(y)):
-            raise DataError("fit: y contains NaN or infinite labels")
+            bad = int(np.flatnonzero(~np.isfinite(y))[0])
+            raise DataError(f"y: label {y[bad]} at document {bad} is not finite")
         if not hasattr(X, "tocsr") and not np.all(np.isfinite(X)):
-            raise DataError("fit: X contains NaN or infinite values")
+            Xa = np.asarray(X)
+            r, c = (int(i) for i in np.argwhere(~np.isfinite(Xa))[0])
+            raise DataError(f"X: value {Xa[r, c]} at document {r}, feature {c} is not finite")
         return y, qid
+
+    def _check_fitted(self, attr: str = "coef_") -> None:
+        if not hasattr(self, attr):
+            raise RuntimeError(f"{type(self).__name__}: call fit first")

@@ -30,12 +30,12 @@ J(w_best) − min J.
 from __future__ import annotations
 
 import math
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from .base import Ranker, group_by_query
+from .base import Ranker
+from .progress import SolverResult, SolverTrace
 from .pair_counting import METHODS, PairCounter, count_pairs
 from .ranksvm import as_matrix
 
@@ -99,15 +99,10 @@ def simplex_qp(Q: np.ndarray, b: np.ndarray, tol: float = 1e-10,
     return beta, float(b @ beta - 0.5 * beta @ (Q @ beta)), it
 
 
-@dataclass
-class BundleResult:
-    w: np.ndarray
-    f: float                  # problem (2) at w
-    n_iter: int
-    gap: float                # final gap (scale of J = problem (2) / (C p))
-    status: str
-    seconds: float
-    history: list = field(default_factory=list)
+@dataclass(kw_only=True)
+class BundleResult(SolverResult):
+    """``f``: problem (2) at w; ``gap``: the final gap (scale of J = problem (2) / (C p))."""
+    gap: float
 
 
 class L1RankRisk:
@@ -144,20 +139,13 @@ def bundle_method(risk: L1RankRisk, C: float, eps: float = 1e-6, max_iter: int =
     offsets: list[float] = []
     idle: list[int] = []
     best = math.inf
-    t0 = time.perf_counter()
-    history = []
+    trace = SolverTrace(callback, keep_history)
     status = "max_iter"
     gap = math.inf
     R, a, hinge = risk.risk_and_subgradient(w)
 
     def report(it, f, gap, w):
-        info = {"iter": it, "f": f, "gap": gap, "n_planes": len(planes),
-                "seconds": time.perf_counter() - t0}
-        if keep_history:
-            history.append(dict(info))
-        if callback is not None:
-            info["w"] = w.copy()
-            callback(info)
+        trace(it, w, f=f, gap=gap, n_planes=len(planes))
 
     f = 0.5 * float(w @ w) + C * hinge
     report(0, f, gap, w)
@@ -184,32 +172,30 @@ def bundle_method(risk: L1RankRisk, C: float, eps: float = 1e-6, max_iter: int =
             status = "converged"
             break
     return BundleResult(w=w, f=f, n_iter=it, gap=gap, status=status,
-                        seconds=time.perf_counter() - t0, history=history)
+                        seconds=trace.seconds, history=trace.history)
 
 
 class CuttingPlaneRankSVM(Ranker):
-    """L1-loss linear RankSVM (problem (2)) by the 1-slack bundle method of TreeRankSVM."""
+    """L1-loss linear RankSVM (problem (2)) by the 1-slack bundle method of TreeRankSVM.
+
+    After ``fit``: ``coef_`` (w), ``result_`` (:class:`BundleResult`), ``n_pairs_``."""
 
     def __init__(self, C: float = 1.0, eps: float = 1e-6, max_iter: int = 1000,
                  method: str = "tree", callback=None):
-        if method not in METHODS:
-            raise ValueError(f"method must be one of {METHODS}, got {method!r}")
         self.C, self.eps, self.max_iter, self.method = C, eps, max_iter, method
         self.callback = callback
 
-    def fit(self, X, y, qid) -> "CuttingPlaneRankSVM":
-        X = as_matrix(X)
-        y, qid = self.check_Xy(X, y, qid)
-        order, query_ptr, _ = group_by_query(qid)
-        if not np.array_equal(order, np.arange(order.shape[0])):
-            X, y = X[order], y[order]
-        risk = L1RankRisk(X, y, query_ptr, self.method)
+    def _fit_grouped(self, X, y, query_ptr) -> "CuttingPlaneRankSVM":
+        if self.method not in METHODS:
+            raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
+        if not (self.C > 0 and math.isfinite(self.C)):
+            raise ValueError(f"C must be positive and finite, got {self.C}")
+        risk = L1RankRisk(as_matrix(X), y, query_ptr, self.method)
         self.result_ = bundle_method(risk, self.C, self.eps, self.max_iter, self.callback)
         self.coef_ = self.result_.w
         self.n_pairs_ = risk.n_pairs
         return self
 
     def predict(self, X) -> np.ndarray:
-        if not hasattr(self, "coef_"):
-            raise RuntimeError("CuttingPlaneRankSVM: call fit first")
+        self._check_fitted()
         return np.asarray(as_matrix(X) @ self.coef_).ravel()

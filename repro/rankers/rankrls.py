@@ -28,7 +28,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import DataError
-from .base import Ranker, group_by_query
+from ..data.queries import check_query_ptr
+from .base import Ranker, expand_grid, group_by_query
 from .lqo import GreedyLQO, GreedyPath, centre_by_query, check_finite, check_lambda
 
 
@@ -52,37 +53,48 @@ def _grouped(X, y, qid):
 
 
 class RankRLS(Ranker):
-    """RankRLS on all features (eq. 5) with exact LQO predictions (Theorem 3.1)."""
+    """RankRLS on all features (eq. 5) with exact LQO predictions (Theorem 3.1).
+
+    :meth:`fit_grid` over ``lam`` shares the centring and X̂ᵀX̂ (a grid costs one O(mn²)
+    product and one n×n solve per λ)."""
 
     def __init__(self, lam: float = 1.0):
-        self.lam = check_lambda(lam)
+        self.lam = lam
 
     def fit(self, X, y, qid) -> "RankRLS":
-        return self._solve(self._prepare(X, y, qid))
+        X, y, query_ptr, order = _grouped(X, y, qid)
+        return self._solve(self._prepare(X, y, query_ptr, order))
 
-    @classmethod
-    def fit_lambdas(cls, X, y, qid, lams) -> list["RankRLS"]:
-        """One fitted model per λ in ``lams``, sharing the centring and X̂ᵀX̂ (a grid
-        search costs one O(mn²) product and one n×n solve per λ)."""
-        state = None
-        models = []
-        for lam in lams:
-            model = cls(lam)
-            state = model._prepare(X, y, qid) if state is None else state
-            models.append(model._solve(state))
-        return models
+    def _fit_grouped(self, X, y, query_ptr) -> "RankRLS":
+        X = _dense(X)
+        check_finite(X, np.asarray(y, dtype=np.float64))
+        return self._solve(self._prepare(X, y, query_ptr, None))
+
+    def fit_grid(self, data, grid):
+        cands = expand_grid(grid)
+        if any(set(c) - {"lam"} for c in cands):
+            yield from super().fit_grid(data, cands)
+            return
+        X = _dense(data.X)
+        check_finite(X, data.y)
+        state = self._prepare(X, data.y, data.query_ptr, None)
+        for c in cands:
+            yield c, self.clone().set_params(**c)._solve(state)
 
     @staticmethod
-    def _prepare(X, y, qid) -> tuple:
-        X, y, query_ptr, order = _grouped(X, y, qid)
+    def _prepare(X, y, query_ptr, order) -> tuple:
+        query_ptr = check_query_ptr(query_ptr, X.shape[0])
+        if order is None:
+            order = np.arange(X.shape[0])
         Xh = centre_by_query(X, query_ptr)
-        yh = centre_by_query(y, query_ptr)
+        yh = centre_by_query(np.asarray(y, dtype=np.float64), query_ptr)
         return Xh, yh, Xh.T @ Xh, Xh.T @ yh, query_ptr, order
 
     def _solve(self, state) -> "RankRLS":
+        lam = check_lambda(self.lam)
         Xh, yh, XtX, Xty, query_ptr, order = state
         K = XtX.copy()
-        K[np.diag_indices_from(K)] += self.lam
+        K[np.diag_indices_from(K)] += lam
         self.coef_ = np.linalg.solve(K, Xty)                       # eq. (5)
         self.n_features_ = Xh.shape[1]
         self._fit_state = (Xh, yh, K, query_ptr, order)
@@ -130,31 +142,66 @@ class RankRLS(Ranker):
         return float(np.sum(self.lqo_residuals() ** 2))
 
 
+def _check_k(k):
+    if k is not None and int(k) < 1:
+        raise DataError(f"k: the number of features to select must be ≥ 1, got {k}")
+
+
 class GreedyRankRLS(Ranker):
     """Greedy RankRLS (Algorithm 1): RankRLS on ``k`` features chosen by LQO error.
 
     After ``fit``: ``selected_`` (0-based feature indices in selection order),
     ``lqo_errors_`` (LQO squared error after each step), ``coef_`` (dense weights of the
-    k-feature model) and ``path_`` (:class:`~repro.rankers.lqo.GreedyPath`, every prefix
-    model).  ``k=None`` selects every feature.
+    k-feature model), ``k_`` (the number of features actually selected) and ``path_``
+    (:class:`~repro.rankers.lqo.GreedyPath`, every prefix model).  ``k=None`` selects every
+    feature.
+
+    :meth:`fit_grid` over (``lam``, ``k``) runs one selection path per λ, as long as the
+    largest k of that λ, and yields every prefix model (the λ × k grid costs one run per λ);
+    the centring is shared by all λ.
     """
 
     def __init__(self, lam: float = 1.0, k: int | None = None):
-        self.lam = check_lambda(lam)
-        if k is not None and int(k) < 1:
-            raise DataError(f"k: the number of features to select must be ≥ 1, got {k}")
+        self.lam = lam
         self.k = k
 
     def fit(self, X, y, qid) -> "GreedyRankRLS":
-        X, y, query_ptr, _ = _grouped(X, y, qid)
-        self.path_: GreedyPath = GreedyLQO(X, y, query_ptr).path(self.lam, self.k)
-        self.selected_ = self.path_.selected
-        self.lqo_errors_ = self.path_.lqo_errors
-        self.coef_ = self.path_.coef(self.path_.k)
+        X, y, query_ptr, _ = _grouped(X, y, qid)       # names the input row of a NaN
+        return self._fit_grouped(X, y, query_ptr)
+
+    def _fit_grouped(self, X, y, query_ptr) -> "GreedyRankRLS":
+        _check_k(self.k)
+        return self._use_path(GreedyLQO(X, y, query_ptr).path(self.lam, self.k), self.k)
+
+    def _use_path(self, path: GreedyPath, k) -> "GreedyRankRLS":
+        self.path_ = path
+        self.k_ = path.k if k is None else min(int(k), path.k)
+        self.selected_ = path.selected[:self.k_]
+        self.lqo_errors_ = path.lqo_errors[:self.k_]
+        self.coef_ = path.coef(self.k_)
         return self
 
+    def fit_grid(self, data, grid):
+        cands = expand_grid(grid)
+        if any(set(c) - {"lam", "k"} for c in cands):
+            yield from super().fit_grid(data, cands)
+            return
+        for c in cands:
+            _check_k(c.get("k", self.k))
+        lqo = GreedyLQO(data.X, data.y, data.query_ptr)
+        paths: dict = {}
+        for c in cands:                                # one path per λ, long enough for all k
+            lam = c.get("lam", self.lam)
+            k = c.get("k", self.k)
+            need = lqo.n_features if k is None else min(int(k), lqo.n_features)
+            paths[lam] = max(paths.get(lam, 0), need)
+        paths = {lam: lqo.path(lam, k) for lam, k in paths.items()}
+        for c in cands:
+            model = self.clone().set_params(**c)
+            yield c, model._use_path(paths[model.lam], model.k)
+
     def predict(self, X, k: int | None = None) -> np.ndarray:
-        """Scores of the model with the first ``k`` selected features (default: all)."""
-        if not hasattr(self, "path_"):
-            raise RuntimeError("GreedyRankRLS: call fit first")
-        return self.path_.scores(X, self.path_.k if k is None else int(k))
+        """Scores of the model with the first ``k`` selected features (default: the fitted
+        ``k_``)."""
+        self._check_fitted("path_")
+        return self.path_.scores(X, self.k_ if k is None else int(k))

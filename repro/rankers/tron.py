@@ -3,12 +3,13 @@
 (Lin, Weng & Keerthi 2008, Algorithm 2 with the truncated CG of Steihaug), step for step.
 
 * Start at ``w_0`` (default 0) with Δ_0 = ‖∇f(w_0)‖; after the first step Δ = min(Δ, ‖s‖).
+  A warm start (``w0`` given) keeps the stopping rule relative to ‖∇f(0)‖.
 * Each outer iteration solves the trust-region subproblem by conjugate gradient (CG), using
   only Hessian-vector products, stopping when ‖r‖ ≤ ``cg_tol``·‖∇f(w_k)‖ (0.1) or when the
   step leaves the region (then it moves to the boundary along the last direction).
 * A step is accepted iff actred > η0·prered; Δ is updated with η = (1e-4, 0.25, 0.75) and
   σ = (0.25, 0.5, 4) exactly as in ``tron.cpp``.
-* Stop when ‖∇f(w_k)‖ ≤ ε‖∇f(w_0)‖ (Lee & Lin's default ε = 0.001 for rankSVM), after
+* Stop when ‖∇f(w_k)‖ ≤ ε‖∇f(0)‖ (Lee & Lin's default ε = 0.001 for rankSVM), after
   ``max_iter`` outer iterations (1000), or on the safeguards of ``tron.cpp`` (f < -1e32;
   actred ≤ 0 and prered ≤ 0; |actred|, |prered| ≤ 1e-12|f|).
 
@@ -18,28 +19,25 @@ The problem object provides ``fun(w) -> f``, ``grad(w) -> ∇f(w)`` (called righ
 from __future__ import annotations
 
 import math
-import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
+
+from .progress import SolverResult, SolverTrace
 
 ETA = (1e-4, 0.25, 0.75)
 SIGMA = (0.25, 0.5, 4.0)
 
 
-@dataclass
-class TronResult:
-    w: np.ndarray
-    f: float
+@dataclass(kw_only=True)
+class TronResult(SolverResult):
+    """``n_iter``: outer (Newton) iterations taken; ``status``: "converged" | "max_iter" | a
+    safeguard message; ``history``: one dict per outer iteration."""
     gnorm: float
     gnorm0: float
-    n_iter: int             # outer (Newton) iterations taken
     n_cg: int               # CG iterations in total (= Hessian-vector products)
     n_fun: int              # function evaluations
-    status: str             # "converged" | "max_iter" | a safeguard message
-    seconds: float
-    history: list = field(default_factory=list)   # one dict per outer iteration
 
     @property
     def relative_gnorm(self) -> float:
@@ -99,23 +97,25 @@ def tron(problem, n: int | None = None, w0=None, eps: float = 1e-3, max_iter: in
         w = np.zeros(int(n))
     else:
         w = np.array(w0, dtype=np.float64, copy=True)
-    t0 = time.perf_counter()
+    trace = SolverTrace(callback, keep_history)
+    n_fun = 0
+    gnorm0 = None
+    if w0 is not None:
+        # warm start: the stopping rule stays relative to ‖∇f(0)‖, as from a cold start
+        problem.fun(np.zeros_like(w))
+        g0 = problem.grad(np.zeros_like(w))
+        gnorm0 = math.sqrt(float(g0 @ g0))
+        n_fun += 1
     f = problem.fun(w)
     g = problem.grad(w)
-    n_fun = 1
+    n_fun += 1
     delta = math.sqrt(float(g @ g))
-    gnorm0 = gnorm = delta
-    history = []
+    gnorm = delta
+    gnorm0 = gnorm if gnorm0 is None else gnorm0
     total_cg = 0
 
     def report(it, accepted):
-        info = {"iter": it, "n_cg": total_cg, "f": f, "gnorm": gnorm, "accepted": accepted,
-                "seconds": time.perf_counter() - t0}
-        if keep_history:
-            history.append(dict(info))
-        if callback is not None:
-            info["w"] = w.copy()
-            callback(info)
+        trace(it, w, n_cg=total_cg, f=f, gnorm=gnorm, accepted=accepted)
 
     report(0, True)
     status = "converged" if gnorm <= eps * gnorm0 else "max_iter"
@@ -171,4 +171,4 @@ def tron(problem, n: int | None = None, w0=None, eps: float = 1e-3, max_iter: in
             status = "max_iter"
     return TronResult(w=w, f=float(f), gnorm=gnorm, gnorm0=gnorm0, n_iter=it - 1,
                       n_cg=total_cg, n_fun=n_fun, status=status,
-                      seconds=time.perf_counter() - t0, history=history)
+                      seconds=trace.seconds, history=trace.history)
