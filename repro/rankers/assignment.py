@@ -1,0 +1,179 @@
+"""Exact linear assignment (wrapper of the ``repro._kernels.assignment`` kernel).
+
+Le & Smola (2007), Sec. 4.2-4.3: DORM's most violated constraint (8) is the linear assignment
+problem (24)/(25), ``argmax_π Σ_i C_{i,π(i)}`` with ``C_ij = c_j g_i − a_j b_i``.  This module
+solves
+
+* :func:`linear_assignment` — one dense matrix, square or rectangular, minimum (default) or
+  maximum cost: every row of the smaller side gets a distinct column (like
+  ``scipy.optimize.linear_sum_assignment``);
+* :func:`linear_assignment_batch` — many dense matrices of any sizes in one kernel call;
+* :func:`rank2_assignment` — DORM's structured matrices given by their four vectors, for all
+  queries of a data set in one kernel call (the structure is exploited: see the kernel).
+
+Checks (a :class:`~repro.errors.DataError` naming the argument): a matrix must be 2-d with
+finite entries whose magnitudes leave the sums of the shortest-path search finite
+(|entry| · (rows + columns + 2) below the float64 maximum); the vectors of a rank-2 problem
+must be finite, 1-d, of the documents' length, with ``c`` non-increasing within each query.
+Costs are converted to C-contiguous float64 (a copy only when needed).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .._kernels import assignment as _kernel
+from ..data.queries import check_query_ptr
+from ..errors import DataError
+
+_MAX = np.finfo(np.float64).max
+
+
+@dataclass
+class Assignment:
+    """``col_for_row[i]``: the column assigned to row i (-1 for the rows left out when there
+    are more rows than columns); ``value``: the total cost of the assigned entries."""
+    col_for_row: np.ndarray
+    value: float
+
+    def pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(rows, cols)`` of the assigned entries, rows increasing (scipy's layout)."""
+        rows = np.flatnonzero(self.col_for_row >= 0)
+        return rows, self.col_for_row[rows]
+
+
+def _check_matrix(cost, name: str) -> np.ndarray:
+    C = cost if type(cost) is np.ndarray else np.asarray(cost)
+    if C.ndim != 2:
+        raise DataError(f"{name}: expected a 2-d cost matrix, got shape {C.shape}")
+    if C.dtype != np.float64:
+        if not (np.issubdtype(C.dtype, np.number) or C.dtype == bool) or np.iscomplexobj(C):
+            raise DataError(f"{name}: expected real numbers, got dtype {C.dtype}")
+    C = np.ascontiguousarray(C, dtype=np.float64)
+    if C.size:
+        lo, hi = float(C.min()), float(C.max())          # NaN propagates; no temporaries
+        big = max(-lo, hi)
+        if not big * (C.shape[0] + C.shape[1] + 2) < _MAX:
+            bad = ~np.isfinite(C)
+            if bad.any():
+                r, c = (int(i) for i in np.argwhere(bad)[0])
+                raise DataError(f"{name}: entry ({r}, {c}) is {C[r, c]}; costs must be finite")
+            raise DataError(f"{name}: entries up to {big:.3g} are too large for an exact "
+                            f"float64 solve of a {C.shape[0]}×{C.shape[1]} problem")
+    return C
+
+
+def _status(status: int, what: str) -> None:
+    if status == -1:
+        raise ValueError(f"{what}: inconsistent array shapes (internal error)")
+    if status == -2:
+        raise MemoryError(f"{what}: out of memory")
+    if status < 0:
+        raise FloatingPointError(f"{what}: the shortest-path search found no finite path "
+                                 f"(problem {-status - 3}); costs must be finite")
+
+
+def linear_assignment(cost, maximize: bool = False) -> Assignment:
+    """Optimal assignment of the rows (or, if there are more rows than columns, of the
+    columns) of ``cost``: minimum total cost, or maximum with ``maximize=True``."""
+    C = _check_matrix(cost, "cost")
+    nr, nc = C.shape
+    work = -C if maximize else C
+    transposed = nr > nc
+    if transposed:
+        work = np.ascontiguousarray(work.T)
+    out = np.empty(work.shape[0], dtype=np.int64)
+    value = np.empty(1)
+    _status(_kernel.solve_dense(work, out, value), "linear_assignment")
+    total = -float(value[0]) if maximize else float(value[0])
+    if not transposed:
+        return Assignment(out, total)
+    col_for_row = np.full(nr, -1, dtype=np.int64)
+    col_for_row[out] = np.arange(nc)
+    return Assignment(col_for_row, total)
+
+
+def linear_assignment_batch(costs, maximize: bool = False) -> list[Assignment]:
+    """:func:`linear_assignment` of every matrix of ``costs`` (a sequence of 2-d arrays of
+    any shapes, or a 3-d array), solved in one kernel call."""
+    mats = [_check_matrix(C, f"costs[{t}]") for t, C in enumerate(costs)]
+    trans = [C.shape[0] > C.shape[1] for C in mats]
+    work = [(-C if maximize else C) for C in mats]
+    work = [np.ascontiguousarray(W.T) if t else W for W, t in zip(work, trans)]
+    n_rows = np.array([W.shape[0] for W in work], dtype=np.int64)
+    n_cols = np.array([W.shape[1] for W in work], dtype=np.int64)
+    cost_ptr = np.concatenate([[0], np.cumsum(n_rows * n_cols)]).astype(np.int64)
+    row_ptr = np.concatenate([[0], np.cumsum(n_rows)]).astype(np.int64)
+    flat = (np.concatenate([W.ravel() for W in work]) if work else np.zeros(0))
+    out = np.empty(int(row_ptr[-1]), dtype=np.int64)
+    value = np.empty(len(work))
+    _status(_kernel.solve_dense_batch(np.ascontiguousarray(flat), cost_ptr, n_rows, n_cols,
+                                      row_ptr, out, value), "linear_assignment_batch")
+    result = []
+    for t, C in enumerate(mats):
+        o = out[row_ptr[t]:row_ptr[t + 1]]
+        total = -float(value[t]) if maximize else float(value[t])
+        if trans[t]:
+            cfr = np.full(C.shape[0], -1, dtype=np.int64)
+            cfr[o] = np.arange(C.shape[1])
+        else:
+            cfr = o.copy()
+        result.append(Assignment(cfr, total))
+    return result
+
+
+@dataclass
+class Rank2Assignment:
+    """Per document its 0-based position within its query (``position``); per query the
+    maximum of Σ_i C_{i,π(i)} (``value``) and the number of augmenting paths the kernel
+    needed (``n_augmented``; the rest of the assignment came from the sorted layout)."""
+    position: np.ndarray
+    value: np.ndarray
+    n_augmented: np.ndarray
+
+
+def _vector(x, n: int, name: str) -> np.ndarray:
+    v = np.ascontiguousarray(x, dtype=np.float64)
+    if v.shape != (n,):
+        raise DataError(f"{name}: expected {n} values (one per document), got shape {v.shape}")
+    if not np.all(np.isfinite(v)):
+        k = int(np.flatnonzero(~np.isfinite(v))[0])
+        raise DataError(f"{name}: value {v[k]} at document {k} is not finite")
+    return v
+
+
+def rank2_assignment(g, b, c, a, query_ptr, check_input: bool = True) -> Rank2Assignment:
+    """Maximise Σ_i (c_{π(i)} g_i − a_{π(i)} b_i) over the permutations π of each query
+    (eq. 24).  ``g`` (scores) and ``b`` (gains) are per document; ``c`` and ``a`` hold, at the
+    same offsets, the weights of positions 1..l of each query (``c`` non-increasing within a
+    query).  ``check_input=False`` skips the checks (inner loops that built the arrays)."""
+    if check_input:
+        g = np.ascontiguousarray(g, dtype=np.float64)
+        if g.ndim != 1:
+            raise DataError(f"g: expected a 1-d array of scores, got shape {g.shape}")
+        n = g.shape[0]
+        g = _vector(g, n, "g")
+        b, c, a = (_vector(x, n, name) for x, name in ((b, "b"), (c, "c"), (a, "a")))
+        query_ptr = check_query_ptr(query_ptr, n)
+        inc = np.flatnonzero(np.diff(c) > 0)
+        if inc.size:
+            starts = query_ptr[1:-1]
+            bad = inc[~np.isin(inc + 1, starts)]
+            if bad.size:
+                k = int(bad[0])
+                raise DataError(f"c: the position weights must be non-increasing within a "
+                                f"query; c[{k + 1}] = {c[k + 1]} > c[{k}] = {c[k]}")
+        s = max(float(np.max(np.abs(g))) * float(np.max(np.abs(c))) if n else 0.0,
+                float(np.max(np.abs(a))) * float(np.max(np.abs(b))) if n else 0.0)
+        sizes = np.diff(query_ptr)
+        if n and 2.0 * s * (2 * int(sizes.max()) + 2) >= _MAX:
+            raise DataError("g, b, c, a: entries too large for an exact float64 solve")
+    n = g.shape[0]
+    Q = query_ptr.shape[0] - 1
+    pos = np.empty(n, dtype=np.int64)
+    val = np.empty(Q)
+    naug = np.empty(Q, dtype=np.int64)
+    _status(_kernel.solve_rank2_batch(g, b, c, a, query_ptr, pos, val, naug),
+            "rank2_assignment")
+    return Rank2Assignment(pos, val, naug)
