@@ -38,6 +38,11 @@ GRIDS = {
     "GreedyRankRLS": ({}, {"lam": [0.5, 4.0], "k": [1, 3]}),
     "RankSVM": ({"eps": 1e-10}, {"C": [10.0, 0.1, 1.0]}),          # warm-started over C
     "CuttingPlaneRankSVM": ({"eps": 1e-9}, {"C": [0.1, 1.0]}),
+    "DORM": ({"eps": 1e-9}, {"C": [10.0, 0.1, 1.0]}),                # warm-started over C
+    "ROCAreaSVM": ({"eps": 1e-9}, {"C": [1.0, 0.1]}),
+    "PrecisionAtKSVM": ({"eps": 1e-9, "k": 3}, {"C": [1.0, 0.1]}),
+    "LinearSVM": ({"eps": 1e-10}, {"C": [0.1, 1.0]}),
+    "SingleFeature": ({}, {"feature": [0, 2], "sign": [1.0, -1.0]}),
 }
 
 

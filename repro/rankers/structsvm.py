@@ -1,0 +1,319 @@
+"""n-slack structural SVM with column generation (Le & Smola 2007, Algorithm 1/2, Sec. 2.4;
+Tsochantaridis et al. 2005), for rankers whose structured output is a query's labelling.
+
+Problem (5)/(27), linear kernel, one slack per query i:
+
+    min_{w,ξ} ½‖w‖² + C Σ_i ξ_i   s.t.  w·ψ_i(z) ≥ Δ_i(z) − ξ_i,  ξ_i ≥ 0,  for every z,
+
+with ψ_i(z) = Φ(x_i, z_i) − Φ(x_i, z) (the paper's Φ(x_i, z) in Algorithm 2 read as this
+difference, and its violation test reading Δ(y_i, z*)).  An *oracle* gives, for query i and
+scores g = X_i w, the most violated z (8) as ``(coef, Δ)`` with ψ = X_iᵀ coef.
+
+Algorithm 2, as implemented by :func:`n_slack`: S_i = ∅, w = 0; repeat a pass over the
+queries i = 1..m: z* from the oracle at the current w; ξ_i = max(0, max_{z∈S_i} (Δ − w·ψ));
+if Δ(z*) − w·ψ(z*) > ξ_i + ε, add z* to S_i and re-optimise the dual (7) over α_i (block i,
+SMO to a KKT violation ≤ ``qp_tol``); at the end of every pass that added a constraint, solve
+the dual over all working sets until its duality gap ≤ ``qp_tol``·C·m (the gap on the scale
+of an average loss, like ε); stop after a pass that added nothing.  At the stop every
+constraint (not only the working sets') holds within ε at w, and the working-set QP is solved
+to the stated gap.  Queries whose loss is identically 0 (one relevance level; the oracle says
+which) have no constraint: for them any z is a minimiser of Δ, and choosing z_i as the one w
+ranks first makes ξ_i = 0 (Lemma 1 with z_0 = z_i).
+
+Counters reported (Table 2 of the paper): ``n_sv`` (constraints with α > 0 over all queries),
+``n_iter`` (passes over the queries, the last one included), the seconds in the oracle, in its
+kernel, and in the QP.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .._kernels import structsvm as _kernel
+from ..errors import DataError
+from .base import Ranker, expand_grid
+from .progress import SolverResult, SolverTrace
+
+
+@dataclass(kw_only=True)
+class StructResult(SolverResult):
+    """``gap``: duality gap of the working-set QP at the stop (problem (5) scale), ``gap_scaled``
+    = gap / (C m); ``max_violation``: max_i (H_i(z*) − ξ_i) in the last pass (≤ ε when
+    converged); ``xi``: slacks per query (working sets)."""
+    gap: float
+    gap_scaled: float
+    max_violation: float
+    n_constraints: int
+    n_sv: int
+    n_oracle: int
+    n_qp_steps: int
+    seconds_oracle: float
+    seconds_kernel: float
+    seconds_qp: float
+    n_active: int
+    xi: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+    @property
+    def qp_share(self) -> float:
+        """Share of the training time spent in the QP (Table 2's "% in QP" / 100)."""
+        return self.seconds_qp / self.seconds if self.seconds > 0 else 0.0
+
+
+class WorkingSets:
+    """S_i for every query: ψ (m × cap × d), their Gram blocks, Δ and α, grown on demand."""
+
+    def __init__(self, m: int, d: int, cap: int = 8):
+        self.m, self.d, self.cap = m, d, cap
+        self.Psi = np.zeros((m, cap, d))
+        self.G = np.zeros((m, cap, cap))
+        self.delta = np.zeros((m, cap))
+        self.alpha = np.zeros((m, cap))
+        self.counts = np.zeros(m, dtype=np.int64)
+
+    def _grow(self) -> None:
+        cap = 2 * self.cap
+        for name in ("Psi", "G", "delta", "alpha"):
+            old = getattr(self, name)
+            shape = (self.m, cap) + ((self.d,) if name == "Psi" else (cap,) if name == "G" else ())
+            new = np.zeros(shape)
+            new[(slice(None), slice(0, self.cap)) + ((slice(None),) if name == "Psi" else
+                                                      (slice(0, self.cap),) if name == "G"
+                                                      else ())] = old
+            setattr(self, name, new)
+        self.cap = cap
+
+    def add(self, i: int, psi: np.ndarray, delta: float) -> None:
+        k = int(self.counts[i])
+        if k == self.cap:
+            self._grow()
+        self.Psi[i, k] = psi
+        gk = self.Psi[i, :k + 1] @ psi
+        self.G[i, k, :k + 1] = gk
+        self.G[i, :k + 1, k] = gk
+        self.delta[i, k] = delta
+        self.alpha[i, k] = 0.0
+        self.counts[i] = k + 1
+
+    def slack(self, i: int, w: np.ndarray) -> float:
+        k = int(self.counts[i])
+        if k == 0:
+            return 0.0
+        return max(0.0, float(np.max(self.delta[i, :k] - self.Psi[i, :k] @ w)))
+
+    def copy_scaled(self, factor: float) -> "WorkingSets":
+        """A copy with α multiplied by ``factor`` (≤ 1 keeps Σα ≤ C feasible for a smaller C)."""
+        ws = WorkingSets.__new__(WorkingSets)
+        ws.m, ws.d, ws.cap = self.m, self.d, self.cap
+        ws.Psi, ws.G, ws.delta = self.Psi.copy(), self.G.copy(), self.delta.copy()
+        ws.alpha = self.alpha * factor
+        ws.counts = self.counts.copy()
+        return ws
+
+    def w(self) -> np.ndarray:
+        return np.einsum("ik,ikd->d", self.alpha, self.Psi)
+
+    def n_sv(self) -> int:
+        return int(np.count_nonzero(self.alpha > 0))
+
+
+def solve_working_qp(ws: WorkingSets, C: float, w: np.ndarray, tol_gap: float,
+                     max_sweeps: int = 100000) -> tuple[float, int]:
+    """Dual (7) over all working sets until gap ≤ ``tol_gap`` (absolute); w updated in place.
+    Returns ``(gap, SMO steps)``."""
+    out = np.zeros(3)
+    m_active = max(1, int(np.count_nonzero(ws.counts)))
+    status = _kernel.solve_qp(ws.Psi, ws.G, ws.delta, ws.alpha, ws.counts, float(C), w,
+                              float(tol_gap), float(tol_gap) / (2.0 * m_active * C),
+                              int(max_sweeps), -1, out)
+    if status < 0:
+        raise MemoryError("structural SVM QP: out of memory") if status == -2 else \
+            ValueError("structural SVM QP: inconsistent working-set arrays (internal error)")
+    return float(out[0]), int(out[2])
+
+
+def solve_block(ws: WorkingSets, i: int, C: float, w: np.ndarray, tol: float) -> int:
+    """Dual (7) over α_i only (SMO to a KKT violation ≤ ``tol``); w updated in place."""
+    out = np.zeros(3)
+    status = _kernel.solve_qp(ws.Psi, ws.G, ws.delta, ws.alpha, ws.counts, float(C), w,
+                              0.0, float(tol), 0, int(i), out)
+    if status < 0:
+        raise ValueError("structural SVM QP: inconsistent working-set arrays (internal error)")
+    return int(out[2])
+
+
+def n_slack(X: np.ndarray, query_ptr: np.ndarray, oracle, C: float, eps: float,
+            qp_tol: float, max_iter: int = 1000, callback=None, keep_history: bool = True,
+            warm: WorkingSets | None = None) -> tuple[StructResult, WorkingSets]:
+    """Algorithm 2 (see the module doc).  ``oracle.active[i]``: whether query i has a
+    non-constant loss; ``oracle(i, g) -> (coef, Δ)``; ``oracle.kernel_seconds`` (optional):
+    seconds spent in its kernel so far.  ``warm``: working sets (with feasible α) to start
+    from.  Returns the result and the final working sets."""
+    m = query_ptr.shape[0] - 1
+    d = X.shape[1]
+    ws = warm if warm is not None else WorkingSets(m, d)
+    active = np.flatnonzero(oracle.active)
+    n_active = int(active.size)
+    tol_gap = qp_tol * C * max(n_active, 1)
+    trace = SolverTrace(callback, keep_history)
+    t_qp = t_oracle = 0.0
+    kernel0 = getattr(oracle, "kernel_seconds", 0.0)
+    steps = 0
+    w = np.zeros(d)
+    gap = 0.0
+    if warm is not None and ws.counts.any():
+        t = time.perf_counter()
+        gap, s = solve_working_qp(ws, C, w, tol_gap)
+        t_qp += time.perf_counter() - t
+        steps += s
+    trace(0, w, f=0.5 * float(w @ w), gap=gap, n_constraints=int(ws.counts.sum()))
+    status = "max_iter"
+    it = 0
+    n_oracle = 0
+    max_viol = np.inf
+    for it in range(1, max_iter + 1):
+        added = 0
+        max_viol = -np.inf
+        for i in active:
+            lo, hi = query_ptr[i], query_ptr[i + 1]
+            Xi = X[lo:hi]
+            t = time.perf_counter()
+            coef, delta = oracle(i, Xi @ w)
+            psi = coef @ Xi
+            t_oracle += time.perf_counter() - t
+            n_oracle += 1
+            H = delta - float(psi @ w)
+            viol = H - ws.slack(i, w)
+            max_viol = max(max_viol, viol)
+            if viol > eps:
+                ws.add(i, psi, delta)
+                t = time.perf_counter()
+                steps += solve_block(ws, i, C, w, qp_tol)
+                t_qp += time.perf_counter() - t
+                added += 1
+        if added:
+            t = time.perf_counter()
+            gap, s = solve_working_qp(ws, C, w, tol_gap)
+            t_qp += time.perf_counter() - t
+            steps += s
+        xi = np.array([ws.slack(i, w) for i in range(m)])
+        f = 0.5 * float(w @ w) + C * float(xi.sum())
+        trace(it, w, f=f, gap=gap, added=added, max_violation=max_viol,
+              n_constraints=int(ws.counts.sum()))
+        if not added:
+            status = "converged"
+            break
+    xi = np.array([ws.slack(i, w) for i in range(m)])
+    f = 0.5 * float(w @ w) + C * float(xi.sum())
+    result = StructResult(
+        w=w, f=f, n_iter=it, status=status, seconds=trace.seconds, history=trace.history,
+        gap=gap, gap_scaled=gap / (C * max(n_active, 1)), max_violation=float(max_viol),
+        n_constraints=int(ws.counts.sum()), n_sv=ws.n_sv(), n_oracle=n_oracle,
+        n_qp_steps=steps, seconds_oracle=t_oracle,
+        seconds_kernel=getattr(oracle, "kernel_seconds", 0.0) - kernel0, seconds_qp=t_qp,
+        n_active=n_active, xi=xi)
+    return result, ws
+
+
+def dense_matrix(X) -> np.ndarray:
+    """Dense C-contiguous float64 documents × features (sparse input is densified: the
+    structural rankers form ψ = X_iᵀ coef per query); NaN/inf are a DataError naming the
+    document and feature."""
+    from .ranksvm import as_matrix
+    X = as_matrix(X)
+    if hasattr(X, "toarray"):
+        X = np.ascontiguousarray(X.toarray())
+    return X
+
+
+def canonical_order(X: np.ndarray, y: np.ndarray, query_ptr):
+    """``(rows, query_ptr, queries)``: documents sorted within each query by label (descending), then by
+    the features (lexicographically), and queries sorted by (size, first document's label and
+    features, last document's), with the new offsets and the original index of each query.  Algorithm 2 visits queries in order and
+    the oracles break ties among equal scores by document order (at w = 0 every score ties),
+    so training in this order makes the fitted model a function of the set of queries, not of
+    the order the documents or queries were given in (identical documents are
+    interchangeable)."""
+    qp = np.asarray(query_ptr, dtype=np.int64)
+    sizes = np.diff(qp)
+    qidx = np.repeat(np.arange(sizes.shape[0]), sizes)
+    rows = np.lexsort([X[:, j] for j in range(X.shape[1] - 1, -1, -1)] + [-y, qidx])
+    first, last = rows[qp[:-1]], rows[qp[1:] - 1]
+    keys = ([X[last, j] for j in range(X.shape[1] - 1, -1, -1)] + [-y[last]]
+            + [X[first, j] for j in range(X.shape[1] - 1, -1, -1)] + [-y[first], sizes])
+    qorder = np.lexsort(keys)
+    rows = np.concatenate([rows[qp[q]:qp[q + 1]] for q in qorder]) if qorder.size else rows
+    return rows, np.concatenate([[0], np.cumsum(sizes[qorder])]).astype(np.int64), qorder
+
+
+class StructuralRanker:
+    """Mixin of the linear rankers trained by :func:`n_slack` (listed before
+    :class:`~repro.rankers.base.Ranker` in the bases); subclasses give the oracle
+    (``_oracle(y, query_ptr)``) and store ``C``, ``eps``, ``qp_tol``, ``max_iter``,
+    ``callback``.  After ``fit``: ``coef_`` (w), ``result_`` (:class:`StructResult`),
+    ``working_sets_`` (block i = query ``query_order_[i]`` of the input; ``result_.xi`` is in
+    the input's query order).  Documents are put in :func:`canonical_order` within each query before
+    training (the result does not depend on their input order).  :meth:`fit_grid` over C warm-starts each fit from the working sets
+    (and α, feasible since C grows) of the next smaller C."""
+
+    def _oracle(self, y, query_ptr):
+        raise NotImplementedError
+
+    def _check_struct_params(self) -> float:
+        if not (isinstance(self.C, (int, float, np.floating)) and np.isfinite(self.C)
+                and self.C > 0):
+            raise ValueError(f"C must be positive and finite, got {self.C!r}")
+        if not self.eps > 0:
+            raise ValueError(f"eps must be positive, got {self.eps!r}")
+        qp_tol = 0.1 * self.eps if self.qp_tol is None else self.qp_tol
+        if not qp_tol > 0:
+            raise ValueError(f"qp_tol must be positive, got {self.qp_tol!r}")
+        if int(self.max_iter) < 1:
+            raise ValueError(f"max_iter must be at least 1, got {self.max_iter!r}")
+        return float(qp_tol)
+
+    def _fit_grouped(self, X, y, query_ptr, warm: WorkingSets | None = None):
+        qp_tol = self._check_struct_params()
+        X = dense_matrix(X)
+        y = np.asarray(y, dtype=np.float64)
+        canon, query_ptr, qorder = canonical_order(X, y, query_ptr)
+        X, y = X[canon], y[canon]
+        oracle = self._oracle(y, np.asarray(query_ptr))
+        if not np.any(oracle.active):
+            raise DataError(f"y: no query has a loss that depends on the ranking (e.g. two "
+                            f"relevance levels) — nothing to learn for {type(self).__name__}")
+        self.result_, self.working_sets_ = n_slack(
+            X, np.asarray(query_ptr, dtype=np.int64), oracle, float(self.C), float(self.eps),
+            qp_tol, int(self.max_iter), self.callback, warm=warm)
+        xi = np.empty_like(self.result_.xi)
+        xi[qorder] = self.result_.xi                       # back to the input query order
+        self.result_.xi = xi
+        self.query_order_ = qorder
+        self.coef_ = self.result_.w
+        self.n_features_ = X.shape[1]
+        return self
+
+    def fit_grid(self, data, grid):
+        cands = expand_grid(grid)
+        if any(set(c) - {"C"} for c in cands):
+            yield from Ranker.fit_grid(self, data, cands)
+            return
+        self.check_Xy(data.X, data.y, np.zeros(data.n_docs))
+        X = dense_matrix(data.X)
+        fitted, ws = {}, None
+        for i in sorted(range(len(cands)), key=lambda i: float(cands[i]["C"])):
+            model = self.clone().set_params(**cands[i])
+            warm = ws.copy_scaled(1.0) if ws is not None else None
+            model._fit_grouped(X, data.y, data.query_ptr, warm=warm)
+            ws = model.working_sets_
+            fitted[i] = model
+        for i, c in enumerate(cands):
+            yield c, fitted[i]
+
+    def predict(self, X) -> np.ndarray:
+        self._check_fitted()
+        X = dense_matrix(X)
+        if X.shape[1] != self.coef_.shape[0]:
+            raise DataError(f"X: expected {self.coef_.shape[0]} features, got {X.shape[1]}")
+        return X @ self.coef_
