@@ -268,3 +268,9 @@ def render_index(paper_mods, out_root: Path) -> Path:
     path = out_root / "index.html"
     atomic_write_bytes(path, html.encode("utf-8"))
     return path
+
+
+def render_benchmarks(results: dict, path: Path) -> None:
+    """The benchmarks page (``benchmarks.html``) from the cases of ``benchmarks.json``."""
+    html = _template("benchmarks.html.j2").render(r=results)
+    atomic_write_bytes(path, html.encode("utf-8"))
