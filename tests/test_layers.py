@@ -14,7 +14,7 @@ from repro.codekey import imports_of
 
 LAYERS = [
     ("repro", "repro.errors", "repro.experiment", "repro.cache", "repro.published",
-     "repro.codekey", "repro.aggregate", "repro._kernels"),
+     "repro.codekey", "repro.aggregate", "repro.provenance", "repro._kernels"),
     ("repro.data",),
     ("repro.metrics",),
     ("repro.rankers",),
