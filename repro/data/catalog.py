@@ -37,6 +37,7 @@ class DatasetInfo:
     stand_in: str | None = None
     partitions: dict = field(default_factory=dict)
     files: dict = field(default_factory=dict)
+    withdrawn: str = ""             # why no official copy exists (shown when absent)
 
     @property
     def public(self) -> bool:
@@ -261,5 +262,7 @@ def data_state(name: str, data_dir) -> tuple[bool, str]:
     except DataCorrupt as exc:
         return False, f"data corrupt: {exc}"
     if locate(info, root) is None or not files or any(p is None for _, p, _ in files):
+        if info.withdrawn:
+            return False, info.withdrawn
         return False, f"data missing: {name} (see `python -m repro data`)"
     return True, ""
