@@ -39,7 +39,8 @@ Ties: Dijkstra takes the smallest reduced distance, preferring a free column on 
 distances (Crouse), then the lowest position in the remaining-column list; the layout in
 decreasing g keeps equal g in increasing document index.  Results are deterministic.
 """
-from libc.math cimport INFINITY
+from libc.math cimport INFINITY, fabs
+from libc.float cimport DBL_MAX
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
 
@@ -446,16 +447,29 @@ def solve_dense(const double[:, ::1] cost, int64_t[::1] col_for_row, double[::1]
     """Minimum-cost assignment of every row of ``cost`` (rows ≤ columns, finite entries;
     checked by the caller).  Writes ``col_for_row`` (one column per row, all distinct) and
     the total cost to ``value[0]``.  Returns 0, -1 (inconsistent shapes), -2 (out of
-    memory) or -3 (no finite assignment)."""
-    cdef Py_ssize_t nr = cost.shape[0], nc = cost.shape[1], i
+    memory), -3 (no finite assignment), -4 (a NaN or infinite entry) or -5 (entries too
+    large: |entry|·(rows + columns + 2) overflows; both checked here, in one pass)."""
+    cdef Py_ssize_t nr = cost.shape[0], nc = cost.shape[1], i, j
     cdef Work W
-    cdef Py_ssize_t status
-    cdef double s = 0.0
+    cdef Py_ssize_t status = 0
+    cdef double s = 0.0, big = 0.0, x
     if nr > nc or col_for_row.shape[0] != nr or value.shape[0] < 1:
         return -1
     if nr == 0:
         value[0] = 0.0
         return 0
+    with nogil:
+        for i in range(nr):
+            for j in range(nc):
+                x = fabs(cost[i, j])
+                if not x <= DBL_MAX:
+                    status = -4
+                elif x > big:
+                    big = x
+        if status == 0 and not big * (nr + nc + 2) < DBL_MAX:
+            status = -5
+    if status < 0:
+        return status
     with nogil:
         if _alloc(&W, nc) < 0:
             status = -2

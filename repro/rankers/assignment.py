@@ -77,6 +77,15 @@ def _status(status: int, what: str) -> None:
 def linear_assignment(cost, maximize: bool = False) -> Assignment:
     """Optimal assignment of the rows (or, if there are more rows than columns, of the
     columns) of ``cost``: minimum total cost, or maximum with ``maximize=True``."""
+    if (type(cost) is np.ndarray and cost.dtype == np.float64 and cost.ndim == 2
+            and cost.flags.c_contiguous and not maximize and 0 < cost.shape[0] <= cost.shape[1]):
+        out = np.empty(cost.shape[0], dtype=np.int64)   # fast path: the kernel checks entries
+        value = np.empty(1)
+        status = _kernel.solve_dense(cost, out, value)
+        if status == 0:
+            return Assignment(out, float(value[0]))
+        if status not in (-4, -5):
+            _status(status, "linear_assignment")
     C = _check_matrix(cost, "cost")
     nr, nc = C.shape
     work = -C if maximize else C
