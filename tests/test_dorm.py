@@ -257,3 +257,20 @@ def test_bad_input_is_a_clear_error():
         model.predict(np.zeros((2, 4)))
     with pytest.raises(DataError, match="nothing to classify"):
         LinearSVM().fit(d.X, np.zeros(d.n_docs), d.qid_per_doc)
+
+
+def test_latent_ties_choose_the_ideal_ordering_the_scores_prefer():
+    d = make_queries(8, (4, 9), 4, n_levels=3, seed=12)
+    model = DORM(C=1.0, ties="latent").fit_data(d)
+    assert 1 <= model.n_outer_ <= 20
+    oracle = DORM(ties="latent")._oracle(d.y, d.query_ptr)
+    s = d.X @ model.coef_
+    oracle.relabel(s)
+    c = position_weights("(i+1)^-1", 9)
+    for q in np.flatnonzero(oracle.active):
+        lo, hi = d.query_ptr[q], d.query_ptr[q + 1]
+        order = sorted(range(hi - lo), key=lambda i: (-d.y[lo + i], -s[lo + i], i))
+        want = np.empty(hi - lo)
+        want[order] = c[:hi - lo]
+        np.testing.assert_array_equal(oracle.cbar[lo:hi], want)
+    assert oracle.relabel(s) == {}                 # a second call changes nothing

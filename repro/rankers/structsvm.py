@@ -106,6 +106,13 @@ class WorkingSets:
             return 0.0
         return max(0.0, float(np.max(self.delta[i, :k] - self.Psi[i, :k] @ w)))
 
+    def shift(self, i: int, d: np.ndarray) -> None:
+        """Add ``d`` to every ψ of block i (a new Φ(x_i, z_i)), and refresh its Gram block."""
+        k = int(self.counts[i])
+        if k:
+            self.Psi[i, :k] += d
+            self.G[i, :k, :k] = self.Psi[i, :k] @ self.Psi[i, :k].T
+
     def copy_scaled(self, factor: float) -> "WorkingSets":
         """A copy with α multiplied by ``factor`` (≤ 1 keeps Σα ≤ C feasible for a smaller C)."""
         ws = WorkingSets.__new__(WorkingSets)
@@ -436,9 +443,26 @@ class StructuralRanker:
         if not np.any(oracle.active):
             raise DataError(f"y: no query has a loss that depends on the ranking (e.g. two "
                             f"relevance levels) — nothing to learn for {type(self).__name__}")
+        qp = np.asarray(query_ptr, dtype=np.int64)
         self.result_, self.working_sets_ = n_slack(
-            X, np.asarray(query_ptr, dtype=np.int64), oracle, float(self.C), float(self.eps),
-            qp_tol, int(self.max_iter), self.callback, warm=warm)
+            X, qp, oracle, float(self.C), float(self.eps), qp_tol, int(self.max_iter),
+            self.callback, warm=warm)
+        self.n_outer_ = 1
+        # latent ideal orderings (CCCP): re-choose z_i as the ideal ordering the current w
+        # prefers, shift the working sets to it and solve again, until no z_i changes
+        while getattr(oracle, "latent", False) and self.n_outer_ < 20:
+            changes = oracle.relabel(X @ self.result_.w)
+            if not changes:
+                break
+            ws = self.working_sets_
+            for q, dc in changes.items():
+                ws.shift(q, dc @ X[qp[q]:qp[q + 1]])
+            seconds = self.result_.seconds
+            self.result_, self.working_sets_ = n_slack(
+                X, qp, oracle, float(self.C), float(self.eps), qp_tol, int(self.max_iter),
+                self.callback, warm=ws)
+            self.result_.seconds += seconds
+            self.n_outer_ += 1
         xi = np.empty_like(self.result_.xi)
         xi[qorder] = self.result_.xi                       # back to the input query order
         self.result_.xi = xi
@@ -449,8 +473,8 @@ class StructuralRanker:
 
     def fit_grid(self, data, grid):
         cands = expand_grid(grid)
-        if any(set(c) - {"C"} for c in cands):
-            yield from Ranker.fit_grid(self, data, cands)
+        if any(set(c) - {"C"} for c in cands) or getattr(self, "ties", None) == "latent":
+            yield from Ranker.fit_grid(self, data, cands)      # (latent z_i: no warm start)
             return
         self.check_Xy(data.X, data.y, np.zeros(data.n_docs))
         X = dense_matrix(data.X)
