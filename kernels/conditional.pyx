@@ -1,0 +1,201 @@
+# cython: language_level=3
+"""Objectives of the conditional ranking model Pr(y | x_q; w) ∝ exp(wᵀφ_po(x_q, y)) (Dubey et al.
+2009, eq. 2-3) and their gradients with respect to the document scores S = Xw.
+
+Kernel of ``repro.rankers.conditional`` (which orders each query's documents good-first, draws
+the sample Ŷ, computes Δ of every sampled ranking, adds the regulariser and maps the score
+gradient v to ∇_w = Xᵀv).
+
+Feature map without pairs.  With y ∈ {±1}^{n⁺n⁻} valid and wins_i the number of documents of
+the other class that document i beats in y (n_g of Fig. 2 for a good g, n_b for a bad b),
+
+    φ_po(x_q, y) = s_q Σ_{g,b} y_gb (x_g − x_b) = s_q Σ_i a_i x_i,
+    a_g = 2 wins_g − n⁻,   a_b = 2 wins_b − n⁺                                      (derived)
+
+(a_g = #beaten − #beating; the coefficient of x_b is −(#goods above b − #goods below b)), s_q =
+1/(n⁺n⁻) or 1 (Sec. 1.7: the scale is "omitted, based on cross-validation").  Hence
+u(y) = wᵀφ(y) = s_q (2 winsᵀS − c_q) with c_q = n⁻ Σ_g S_g + n⁺ Σ_b S_b, and for weights γ over
+the sample ∂/∂S_i Σ_y γ_y u(y) = s_q (2 Σ_y γ_y wins_{y,i} − n_opp(i) Σ_y γ_y).  Every sampled
+ranking costs O(n_q) per evaluation; the pair matrix is never formed (it was formed once, by
+the sampler, as the wins).
+
+``sampled_objective``: per query q, rows row_ptr[q]..row_ptr[q+1]-1 of the sample, stored
+row-major from ``win_ptr[q]`` (n_q wins per row, documents good-first: the first n_pos[q] are
+good); the first row of each query is y_q (Δ = 0).  With u_j = u(y_j), δφ_q(y) = φ(y_q) − φ(y)
+and LSE the log-sum-exp over the query's rows:
+
+    0 MLE (eq. 10)          L_q = LSE(u) − u_0 = log Σ_y exp(−wᵀδφ_q(y))
+    1 L_3 (eq. 12)          L_q = LSE(u) − u_0 + Σ_y p_y Δ_y,   p = softmax(u)    (L₁ + L₂, eq. 11)
+    2 ConvexLoss (eq. 14)   L_q = LSE(u + Δ) − u_0
+    3 ExpGain (eq. 6-7)     L_q = −log Σ_y p_y G_y = LSE(u) − LSE_{G>0}(u + log G),  G = 1 − Δ
+
+(the sum over all y replaced by the sum over Ŷ_q, Sec. 4).  dL_q/du_j: MLE p_j − [j=0]; L_3
+p_j − [j=0] + p_j(Δ_j − Σ p Δ); ConvexLoss p̃_j − [j=0], p̃ = softmax(u + Δ); ExpGain p_j − q_j,
+q = softmax(u + log G) over G > 0.  Returns Σ_q L_q; writes v = ∂(Σ_q L_q)/∂S (documents not
+in any query are untouched: the caller zeroes v).
+
+``expgain_auc``: ExpGain with the AUC gain over the whole hypercube {±1}^{n⁺n⁻} in closed form
+(Sec. 2.3).  By Fig. 1's third identity (with the printed h_gb(−1) of the A_q formula read as
+h_gb(+1), the identity's f_i(1)h_i(1) term), with h_gb(±1) = exp(±s_q d_gb), d_gb = S_g − S_b,
+
+    Σ_y #1_y Π h_gb(y_gb) / Z_q = Σ_gb h_gb(1)/(h_gb(−1) + h_gb(1)) = Σ_gb σ(2 s_q d_gb),
+
+so L_q = −log[(1/(n⁺n⁻)) Σ_gb σ(2 s_q d_gb)] (derived; O(n⁺n⁻) per query), evaluated as a
+log-sum-exp of log σ values (no underflow when every pair is badly ordered), and
+dL_q/dd_gb = −2 s_q ρ_gb (1 − σ_gb), ρ_gb = σ_gb / Σ σ.
+
+Both return NaN-free values for finite S.  Array lengths are checked in O(1) at entry (−1.0
+returned, nothing written, when inconsistent — a loss is never negative); offsets are the
+wrapper's job.
+"""
+from libc.math cimport exp, log, log1p, INFINITY
+from libc.stdint cimport int32_t, int64_t
+
+
+cdef inline double _log_sigmoid(double x) noexcept nogil:
+    """log σ(x) = −log(1 + e^{−x}), stable for both signs."""
+    if x >= 0:
+        return -log1p(exp(-x))
+    return x - log1p(exp(x))
+
+
+cdef double _sampled(int objective, const int32_t* wins, Py_ssize_t m, Py_ssize_t nq,
+                     Py_ssize_t npos, const double* delta, const double* S, double scale,
+                     double* u, double* gam, double* v) noexcept nogil:
+    """One query: rows wins[j*nq:(j+1)*nq], j < m; returns L_q, adds ∂L_q/∂S to v."""
+    cdef Py_ssize_t j, i
+    cdef const int32_t* row
+    cdef double c = 0.0, acc, t, mx, mx2, z, z2, e, gsum, loss
+    cdef double nneg = <double>(nq - npos)
+    for i in range(npos):
+        c += nneg * S[i]
+    for i in range(npos, nq):
+        c += <double>npos * S[i]
+    # scores u_j of every sampled ranking
+    for j in range(m):
+        row = wins + j * nq
+        acc = 0.0
+        for i in range(nq):
+            acc += row[i] * S[i]
+        u[j] = scale * (2.0 * acc - c)
+    # the objective in u and its gradient γ_j = dL_q/du_j
+    mx = -INFINITY
+    for j in range(m):
+        t = u[j] + delta[j] if objective == 2 else u[j]
+        if t > mx:
+            mx = t
+    z = 0.0
+    for j in range(m):
+        t = u[j] + delta[j] if objective == 2 else u[j]
+        gam[j] = exp(t - mx)
+        z += gam[j]
+    for j in range(m):
+        gam[j] /= z                         # softmax(u) (softmax(u + Δ) for ConvexLoss)
+    loss = mx + log(z) - u[0]
+    if objective == 0 or objective == 2:
+        gam[0] -= 1.0
+    elif objective == 1:
+        e = 0.0
+        for j in range(m):
+            e += gam[j] * delta[j]
+        loss += e
+        for j in range(m):
+            gam[j] += gam[j] * (delta[j] - e)
+        gam[0] -= 1.0
+    else:
+        mx2 = -INFINITY
+        for j in range(m):
+            if delta[j] < 1.0:
+                t = u[j] + log(1.0 - delta[j])
+                if t > mx2:
+                    mx2 = t
+        z2 = 0.0
+        for j in range(m):
+            if delta[j] < 1.0:
+                z2 += exp(u[j] + log(1.0 - delta[j]) - mx2)
+        loss = (mx + log(z)) - (mx2 + log(z2))
+        for j in range(m):
+            if delta[j] < 1.0:
+                gam[j] -= exp(u[j] + log(1.0 - delta[j]) - mx2) / z2
+    # v_i += s (2 Σ_j γ_j wins_ji − n_opp(i) Σ_j γ_j)
+    gsum = 0.0
+    for j in range(m):
+        gsum += gam[j]
+    for j in range(m):
+        row = wins + j * nq
+        t = 2.0 * scale * gam[j]
+        if t != 0.0:
+            for i in range(nq):
+                v[i] += t * row[i]
+    for i in range(npos):
+        v[i] -= scale * nneg * gsum
+    for i in range(npos, nq):
+        v[i] -= scale * npos * gsum
+    return loss
+
+
+def sampled_objective(int objective, const int32_t[::1] wins, const int64_t[::1] row_ptr,
+                      const int64_t[::1] win_ptr, const int64_t[::1] query_ptr,
+                      const int64_t[::1] n_pos, const double[::1] delta,
+                      const double[::1] scale, const double[::1] S, double[::1] u,
+                      double[::1] gam, double[::1] v):
+    """Σ_q L_q of ``objective`` (0 MLE, 1 L_3, 2 ConvexLoss, 3 ExpGain) over the sample; adds
+    ∂/∂S to ``v``.  ``u``, ``gam``: workspaces of ≥ max_q (rows of q).  −1.0 if the array
+    lengths are inconsistent."""
+    cdef Py_ssize_t Q = query_ptr.shape[0] - 1, q, m, lo, nq
+    cdef double total = 0.0
+    if (Q < 0 or row_ptr.shape[0] != Q + 1 or win_ptr.shape[0] != Q + 1 or n_pos.shape[0] != Q
+            or scale.shape[0] != Q or v.shape[0] != S.shape[0] or objective < 0
+            or objective > 3 or delta.shape[0] != row_ptr[Q] or wins.shape[0] != win_ptr[Q]
+            or query_ptr[Q] > S.shape[0]):
+        return -1.0
+    for q in range(Q):
+        m = row_ptr[q + 1] - row_ptr[q]
+        if m < 1 or u.shape[0] < m or gam.shape[0] < m:
+            return -1.0
+        if win_ptr[q + 1] - win_ptr[q] != m * (query_ptr[q + 1] - query_ptr[q]):
+            return -1.0
+    with nogil:
+        for q in range(Q):
+            lo = query_ptr[q]
+            nq = query_ptr[q + 1] - lo
+            m = row_ptr[q + 1] - row_ptr[q]
+            total += _sampled(objective, &wins[win_ptr[q]], m, nq, n_pos[q],
+                              &delta[row_ptr[q]], &S[lo], scale[q], &u[0], &gam[0], &v[lo])
+    return total
+
+
+def expgain_auc(const double[::1] S, const int64_t[::1] query_ptr, const int64_t[::1] n_pos,
+                const double[::1] scale, double[::1] v):
+    """Σ_q −log E_q[AUC] in closed form over the hypercube (ExpGain_AUC, Sec. 2.3); adds
+    ∂/∂S to ``v``.  −1.0 if the array lengths are inconsistent."""
+    cdef Py_ssize_t Q = query_ptr.shape[0] - 1, q, g, b, lo, nq, npos
+    cdef double total = 0.0, two_s, l, mx, z, coef, sg, d
+    if (Q < 0 or n_pos.shape[0] != Q or scale.shape[0] != Q or v.shape[0] != S.shape[0]
+            or query_ptr[Q] > S.shape[0]):
+        return -1.0
+    with nogil:
+        for q in range(Q):
+            lo = query_ptr[q]
+            nq = query_ptr[q + 1] - lo
+            npos = n_pos[q]
+            two_s = 2.0 * scale[q]
+            mx = -INFINITY
+            for g in range(lo, lo + npos):
+                for b in range(lo + npos, lo + nq):
+                    l = _log_sigmoid(two_s * (S[g] - S[b]))
+                    if l > mx:
+                        mx = l
+            z = 0.0
+            for g in range(lo, lo + npos):
+                for b in range(lo + npos, lo + nq):
+                    z += exp(_log_sigmoid(two_s * (S[g] - S[b])) - mx)
+            total += -(mx + log(z) - log(<double>npos * (nq - npos)))
+            for g in range(lo, lo + npos):
+                for b in range(lo + npos, lo + nq):
+                    d = two_s * (S[g] - S[b])
+                    # ρ_gb (1 − σ_gb) = exp(log σ(d) − mx)/z · σ(−d)
+                    coef = -two_s * exp(_log_sigmoid(d) - mx + _log_sigmoid(-d)) / z
+                    v[g] += coef
+                    v[b] -= coef
+    return total
