@@ -38,6 +38,7 @@ Conventions (the paper leaves them open; decided here, stated in the paper's rep
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -77,7 +78,9 @@ class GoodFirst:
 
 
 def good_first(X, y, query_ptr, threshold: float = 1.0) -> GoodFirst:
-    """Binarise ``y`` (good = y ≥ threshold) and reorder each usable query good-first."""
+    """Binarise ``y`` (good = y ≥ threshold) and reorder each usable query good-first; within
+    a class, documents are put in the lexicographic order of their feature vectors, so the
+    sample (which names documents by position) does not depend on the input order."""
     X = as_matrix(X)
     if hasattr(X, "toarray"):
         X = np.ascontiguousarray(X.toarray())
@@ -93,7 +96,9 @@ def good_first(X, y, query_ptr, threshold: float = 1.0) -> GoodFirst:
             skipped += 1
             continue
         idx = np.arange(lo, hi)
-        rows.append(np.concatenate([idx[good], idx[~good]]))
+        cls = [idx[good], idx[~good]]
+        cls = [c[np.lexsort(X[c].T[::-1])] for c in cls]
+        rows.append(np.concatenate(cls))
         ptr.append(ptr[-1] + hi - lo)
         npos.append(p)
     if not rows:
@@ -142,6 +147,16 @@ class Sample:
         return np.diff(self.row_ptr)
 
 
+def query_seed(base: bytes, gf: GoodFirst, q: int) -> int:
+    """The sampler's seed for query q: a hash of the base seed and the query's content
+    (independent of the order in which queries are given)."""
+    lo, hi = int(gf.query_ptr[q]), int(gf.query_ptr[q + 1])
+    h = hashlib.blake2b(base, digest_size=8)
+    h.update(int(gf.n_pos[q]).to_bytes(8, "little"))
+    h.update(np.ascontiguousarray(gf.X[lo:hi]).tobytes())
+    return int.from_bytes(h.digest(), "little")
+
+
 def draw_sample(gf: GoodFirst, sample_size: int = 100, walk_length: int = 10,
                 restarts: str = "extremes", restart_skew: float = 0.9,
                 restart_k: float = -10.0, n_restart_states: int = 11,
@@ -154,7 +169,8 @@ def draw_sample(gf: GoodFirst, sample_size: int = 100, walk_length: int = 10,
     sample_size, walk_length = int(sample_size), int(walk_length)
     if sample_size < 1:
         raise DataError(f"sample_size: at least one sampled ranking per query, got {sample_size}")
-    seeds = rng.integers(0, 2**63, size=gf.n_queries)
+    base = int(rng.integers(0, 2**63)).to_bytes(8, "little")
+    seeds = [query_seed(base, gf, q) for q in range(gf.n_queries)]
     wins, restart, step, n_drawn = [], [], [], []
     row_ptr, win_ptr = [0], [0]
     attempts = moves = 0
@@ -162,7 +178,7 @@ def draw_sample(gf: GoodFirst, sample_size: int = 100, walk_length: int = 10,
         p, nn = int(gf.n_pos[q]), int(gf.n_neg[q])
         orders, probs = _ss.restart_distribution(p, nn, restarts, restart_skew, restart_k,
                                                  n_restart_states, restart_delta, ndcg_k)
-        w = _ss.walks(p, nn, orders, probs, sample_size, walk_length, int(seeds[q]), sampler)
+        w = _ss.walks(p, nn, orders, probs, sample_size, walk_length, seeds[q], sampler)
         attempts += w.attempts
         moves += w.moves
         W = np.concatenate([_ss.order_wins(_ss.best_order(p, nn), p)[None, :], w.wins])
