@@ -40,7 +40,8 @@ h_gb(+1), the identity's f_i(1)h_i(1) term), with h_gb(±1) = exp(±s_q d_gb), d
 
     Σ_y #1_y Π h_gb(y_gb) / Z_q = Σ_gb h_gb(1)/(h_gb(−1) + h_gb(1)) = Σ_gb σ(2 s_q d_gb),
 
-so L_q = −log[(1/(n⁺n⁻)) Σ_gb σ(2 s_q d_gb)] (derived; O(n⁺n⁻) per query), evaluated as a
+so L_q = −log[(1/(n⁺n⁻)) Σ_gb σ(2 s_q d_gb)] (derived; O(n⁺n⁻) per query, four transcendental
+functions per pair), evaluated as a
 log-sum-exp of log σ values (no underflow when every pair is badly ordered), and
 dL_q/dd_gb = −2 s_q ρ_gb (1 − σ_gb), ρ_gb = σ_gb / Σ σ.
 
@@ -48,7 +49,7 @@ Both return NaN-free values for finite S.  Array lengths are checked in O(1) at 
 returned, nothing written, when inconsistent — a loss is never negative); offsets are the
 wrapper's job.
 """
-from libc.math cimport exp, log, log1p, INFINITY
+from libc.math cimport exp, expm1, log, log1p, INFINITY
 from libc.stdint cimport int32_t, int64_t
 
 
@@ -166,36 +167,50 @@ def sampled_objective(int objective, const int32_t[::1] wins, const int64_t[::1]
 
 
 def expgain_auc(const double[::1] S, const int64_t[::1] query_ptr, const int64_t[::1] n_pos,
-                const double[::1] scale, double[::1] v):
+                const double[::1] scale, double[::1] work, double[::1] v):
     """Σ_q −log E_q[AUC] in closed form over the hypercube (ExpGain_AUC, Sec. 2.3); adds
-    ∂/∂S to ``v``.  −1.0 if the array lengths are inconsistent."""
-    cdef Py_ssize_t Q = query_ptr.shape[0] - 1, q, g, b, lo, nq, npos
-    cdef double total = 0.0, two_s, l, mx, z, coef, sg, d
+    ∂/∂S to ``v``.  ``work``: ≥ 2 max_q n⁺n⁻ entries (log σ and the normalised terms of each
+    pair).  −1.0 if the array lengths are inconsistent."""
+    cdef Py_ssize_t Q = query_ptr.shape[0] - 1, q, g, b, lo, nq, npos, p, npairs
+    cdef double total = 0.0, two_s, l, mx, z, coef
+    cdef double* ls
+    cdef double* es
     if (Q < 0 or n_pos.shape[0] != Q or scale.shape[0] != Q or v.shape[0] != S.shape[0]
             or query_ptr[Q] > S.shape[0]):
         return -1.0
+    for q in range(Q):
+        npairs = n_pos[q] * (query_ptr[q + 1] - query_ptr[q] - n_pos[q])
+        if work.shape[0] < 2 * npairs:
+            return -1.0
     with nogil:
         for q in range(Q):
             lo = query_ptr[q]
             nq = query_ptr[q + 1] - lo
             npos = n_pos[q]
+            npairs = npos * (nq - npos)
+            ls = &work[0]
+            es = &work[npairs]
             two_s = 2.0 * scale[q]
             mx = -INFINITY
+            p = 0
             for g in range(lo, lo + npos):
                 for b in range(lo + npos, lo + nq):
-                    l = _log_sigmoid(two_s * (S[g] - S[b]))
+                    l = _log_sigmoid(two_s * (S[g] - S[b]))        # log σ_gb
+                    ls[p] = l
                     if l > mx:
                         mx = l
+                    p += 1
             z = 0.0
+            for p in range(npairs):
+                es[p] = exp(ls[p] - mx)
+                z += es[p]
+            total += -(mx + log(z) - log(<double>npairs))
+            p = 0
             for g in range(lo, lo + npos):
                 for b in range(lo + npos, lo + nq):
-                    z += exp(_log_sigmoid(two_s * (S[g] - S[b])) - mx)
-            total += -(mx + log(z) - log(<double>npos * (nq - npos)))
-            for g in range(lo, lo + npos):
-                for b in range(lo + npos, lo + nq):
-                    d = two_s * (S[g] - S[b])
-                    # ρ_gb (1 − σ_gb) = exp(log σ(d) − mx)/z · σ(−d)
-                    coef = -two_s * exp(_log_sigmoid(d) - mx + _log_sigmoid(-d)) / z
+                    # dL/dd_gb = −2s ρ_gb (1 − σ_gb), ρ_gb = σ_gb/Σσ, 1 − σ = −expm1(log σ)
+                    coef = two_s * es[p] / z * expm1(ls[p])
                     v[g] += coef
                     v[b] -= coef
+                    p += 1
     return total

@@ -226,6 +226,8 @@ class ConditionalObjective:
             m = int(sample.sizes.max())
             self._u = np.empty(m)
             self._gam = np.empty(m)
+        else:
+            self._work = np.empty(2 * int((gf.n_pos * gf.n_neg).max()))
         self.n_features = gf.X.shape[1]
         self.n_eval = 0
 
@@ -234,7 +236,8 @@ class ConditionalObjective:
         v = np.zeros(S.shape[0])
         S = np.ascontiguousarray(S, dtype=np.float64)
         if self.closed_form:
-            f = _kernel.expgain_auc(S, self.gf.query_ptr, self.gf.n_pos, self.scale, v)
+            f = _kernel.expgain_auc(S, self.gf.query_ptr, self.gf.n_pos, self.scale,
+                                    self._work, v)
         else:
             s = self.sample
             f = _kernel.sampled_objective(OBJECTIVES[self.objective], s.wins, s.row_ptr,
