@@ -15,13 +15,21 @@ the other class that document i beats in y (n_g of Fig. 2 for a good g, n_b for 
 (a_g = #beaten − #beating; the coefficient of x_b is −(#goods above b − #goods below b)), s_q =
 1/(n⁺n⁻) or 1 (Sec. 1.7: the scale is "omitted, based on cross-validation").  Hence
 u(y) = wᵀφ(y) = s_q (2 winsᵀS − c_q) with c_q = n⁻ Σ_g S_g + n⁺ Σ_b S_b, and for weights γ over
-the sample ∂/∂S_i Σ_y γ_y u(y) = s_q (2 Σ_y γ_y wins_{y,i} − n_opp(i) Σ_y γ_y).  Every sampled
-ranking costs O(n_q) per evaluation; the pair matrix is never formed (it was formed once, by
-the sampler, as the wins).
+the sample ∂/∂S_i Σ_y γ_y u(y) = s_q (2 Σ_y γ_y wins_{y,i} − n_opp(i) Σ_y γ_y).  The pair
+matrix is never formed (the sampler formed each ranking once, as its wins).
 
-``sampled_objective``: per query q, rows row_ptr[q]..row_ptr[q+1]-1 of the sample, stored
-row-major from ``win_ptr[q]`` (n_q wins per row, documents good-first: the first n_pos[q] are
-good); the first row of each query is y_q (Δ = 0).  With u_j = u(y_j), δφ_q(y) = φ(y_q) − φ(y)
+The sample is a forest: a sampled ranking is either a root (a restart state, y_q first), whose
+u costs O(n_q), or one move of the swap sampler away from an earlier row ``parent[j]``: the
+move takes a win from document ``down[j]`` and gives one to ``up[j]``, so
+u_j = u_parent + 2 s_q (S_up − S_down), O(1).  The gradient sums Σ_j γ_j wins_j over the forest
+in reverse row order (children before parents), passing each row's subtree weight Γ_j to its
+parent: Σ_j γ_j wins_j = Σ_roots Γ_r wins_r + Σ_{j not a root} Γ_j (e_up_j − e_down_j).  An
+evaluation costs O(|Ŷ_q| + n_q · roots) per query instead of O(|Ŷ_q| n_q).
+
+``sampled_objective``: per query q, rows row_ptr[q]..row_ptr[q+1]-1 of the sample, their wins
+stored row-major from ``win_ptr[q]`` (n_q wins per row, documents good-first: the first n_pos[q]
+are good; only the roots' wins are read), ``parent``/``down``/``up`` per row (indices local to
+the query, parent < row, -1 for a root); the first row of each query is y_q (Δ = 0).  With u_j = u(y_j), δφ_q(y) = φ(y_q) − φ(y)
 and LSE the log-sum-exp over the query's rows:
 
     0 MLE (eq. 10)          L_q = LSE(u) − u_0 = log Σ_y exp(−wᵀδφ_q(y))
@@ -60,10 +68,11 @@ cdef inline double _log_sigmoid(double x) noexcept nogil:
     return x - log1p(exp(x))
 
 
-cdef double _sampled(int objective, const int32_t* wins, Py_ssize_t m, Py_ssize_t nq,
+cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
+                     const int32_t* down, const int32_t* up, Py_ssize_t m, Py_ssize_t nq,
                      Py_ssize_t npos, const double* delta, const double* S, double scale,
                      double* u, double* gam, double* v) noexcept nogil:
-    """One query: rows wins[j*nq:(j+1)*nq], j < m; returns L_q, adds ∂L_q/∂S to v."""
+    """One query; returns L_q and adds ∂L_q/∂S to v."""
     cdef Py_ssize_t j, i
     cdef const int32_t* row
     cdef double c = 0.0, acc, t, mx, mx2, z, z2, e, gsum, loss
@@ -72,13 +81,16 @@ cdef double _sampled(int objective, const int32_t* wins, Py_ssize_t m, Py_ssize_
         c += nneg * S[i]
     for i in range(npos, nq):
         c += <double>npos * S[i]
-    # scores u_j of every sampled ranking
+    # scores u_j: O(n_q) for a root, O(1) for a move from the parent row
     for j in range(m):
-        row = wins + j * nq
-        acc = 0.0
-        for i in range(nq):
-            acc += row[i] * S[i]
-        u[j] = scale * (2.0 * acc - c)
+        if parent[j] < 0:
+            row = wins + j * nq
+            acc = 0.0
+            for i in range(nq):
+                acc += row[i] * S[i]
+            u[j] = scale * (2.0 * acc - c)
+        else:
+            u[j] = u[parent[j]] + 2.0 * scale * (S[up[j]] - S[down[j]])
     # the objective in u and its gradient γ_j = dL_q/du_j
     mx = -INFINITY
     for j in range(m):
@@ -118,14 +130,19 @@ cdef double _sampled(int objective, const int32_t* wins, Py_ssize_t m, Py_ssize_
         for j in range(m):
             if delta[j] < 1.0:
                 gam[j] -= exp(u[j] + log(1.0 - delta[j]) - mx2) / z2
-    # v_i += s (2 Σ_j γ_j wins_ji − n_opp(i) Σ_j γ_j)
+    # v_i += s (2 Σ_j γ_j wins_ji − n_opp(i) Σ_j γ_j): Σ_j γ_j wins_j is accumulated over the
+    # forest, children before parents (Γ_j = γ over the subtree of j)
     gsum = 0.0
     for j in range(m):
         gsum += gam[j]
-    for j in range(m):
-        row = wins + j * nq
+    for j in range(m - 1, -1, -1):
         t = 2.0 * scale * gam[j]
-        if t != 0.0:
+        if parent[j] >= 0:
+            gam[parent[j]] += gam[j]
+            v[up[j]] += t
+            v[down[j]] -= t
+        elif t != 0.0:
+            row = wins + j * nq
             for i in range(nq):
                 v[i] += t * row[i]
     for i in range(npos):
@@ -135,20 +152,24 @@ cdef double _sampled(int objective, const int32_t* wins, Py_ssize_t m, Py_ssize_
     return loss
 
 
-def sampled_objective(int objective, const int32_t[::1] wins, const int64_t[::1] row_ptr,
-                      const int64_t[::1] win_ptr, const int64_t[::1] query_ptr,
-                      const int64_t[::1] n_pos, const double[::1] delta,
-                      const double[::1] scale, const double[::1] S, double[::1] u,
-                      double[::1] gam, double[::1] v):
+def sampled_objective(int objective, const int32_t[::1] wins, const int32_t[::1] parent,
+                      const int32_t[::1] down, const int32_t[::1] up,
+                      const int64_t[::1] row_ptr, const int64_t[::1] win_ptr,
+                      const int64_t[::1] query_ptr, const int64_t[::1] n_pos,
+                      const double[::1] delta, const double[::1] scale, const double[::1] S,
+                      double[::1] u, double[::1] gam, double[::1] v):
     """Σ_q L_q of ``objective`` (0 MLE, 1 L_3, 2 ConvexLoss, 3 ExpGain) over the sample; adds
     ∂/∂S to ``v``.  ``u``, ``gam``: workspaces of ≥ max_q (rows of q).  −1.0 if the array
     lengths are inconsistent."""
-    cdef Py_ssize_t Q = query_ptr.shape[0] - 1, q, m, lo, nq
+    cdef Py_ssize_t Q = query_ptr.shape[0] - 1, q, m, lo, nq, rows
     cdef double total = 0.0
     if (Q < 0 or row_ptr.shape[0] != Q + 1 or win_ptr.shape[0] != Q + 1 or n_pos.shape[0] != Q
             or scale.shape[0] != Q or v.shape[0] != S.shape[0] or objective < 0
             or objective > 3 or delta.shape[0] != row_ptr[Q] or wins.shape[0] != win_ptr[Q]
             or query_ptr[Q] > S.shape[0]):
+        return -1.0
+    rows = row_ptr[Q]
+    if parent.shape[0] != rows or down.shape[0] != rows or up.shape[0] != rows:
         return -1.0
     for q in range(Q):
         m = row_ptr[q + 1] - row_ptr[q]
@@ -161,7 +182,8 @@ def sampled_objective(int objective, const int32_t[::1] wins, const int64_t[::1]
             lo = query_ptr[q]
             nq = query_ptr[q + 1] - lo
             m = row_ptr[q + 1] - row_ptr[q]
-            total += _sampled(objective, &wins[win_ptr[q]], m, nq, n_pos[q],
+            total += _sampled(objective, &wins[win_ptr[q]], &parent[row_ptr[q]],
+                              &down[row_ptr[q]], &up[row_ptr[q]], m, nq, n_pos[q],
                               &delta[row_ptr[q]], &S[lo], scale[q], &u[0], &gam[0], &v[lo])
     return total
 

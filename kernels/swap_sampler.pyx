@@ -52,8 +52,8 @@ of ``restarts`` (merged orders, with their wins ``restart_wins``), its state is 
 ``walk_length`` moves, each recorded, until ``n_states`` rows are written.  Row t of ``out``
 gets the wins of every document (the coefficients of φ_po follow from them): a restart's row
 is copied from ``restart_wins``, a move's row from the previous row with the two changed wins
-(u loses one, v gains one).  ``out_restart[t]`` is the restart index and ``out_step[t]`` the
-move number (0 = the restart state).
+(u loses one, v gains one).  ``out_info[t]`` holds the restart index, the
+move number (0 = the restart state), and the documents u and v of the move (``out_info``).
 
 Random numbers: xoshiro256** seeded through splitmix64 from the caller's 64-bit seed;
 integers below m by Lemire's multiply-shift with rejection (exactly uniform).
@@ -380,17 +380,19 @@ cdef inline void _rf_move(State* s, Rng* rng, int64_t* weights) noexcept nogil:
 cdef int64_t _walks(bint literal, Py_ssize_t n_pos, Py_ssize_t n_neg,
                     const int32_t[:, ::1] restarts, const int32_t[:, ::1] restart_wins,
                     const double[::1] restart_cdf,
-                    Py_ssize_t walk_length, uint64_t seed, int32_t[:, ::1] out,
-                    int32_t[::1] out_restart, int32_t[::1] out_step, int64_t[::1] stats,
+                    Py_ssize_t walk_length, uint64_t seed, Py_ssize_t m, bint rec,
+                    int32_t[:, ::1] out,
+                    int32_t[:, ::1] out_info, int64_t[::1] stats,
                     int32_t[::1] work, int64_t[::1] work_w, int32_t[::1] snaps) noexcept nogil:
     cdef State s
     cdef Rng rng
-    cdef Py_ssize_t n = n_pos + n_neg, m = out.shape[0], t = 0, r, step
+    cdef Py_ssize_t n = n_pos + n_neg, t = 0, r, step
     cdef int64_t attempts = 0, flips = 0, moves = 0
     if (n_pos < 1 or n_neg < 1 or restarts.shape[1] != n or restarts.shape[0] < 1
             or restart_wins.shape[0] != restarts.shape[0] or restart_wins.shape[1] != n
-            or restart_cdf.shape[0] != restarts.shape[0] or out.shape[1] != n
-            or out_restart.shape[0] != m or out_step.shape[0] != m or stats.shape[0] < 3
+            or restart_cdf.shape[0] != restarts.shape[0] or m < 0
+            or (rec and (out.shape[1] != n or out.shape[0] < m or out_info.shape[0] < m
+                         or out_info.shape[1] != 4)) or stats.shape[0] < 3
             or work_w.shape[0] < n or walk_length < 0 or work.shape[0] < 7 * n + 7
             or snaps.shape[0] < restarts.shape[0] * _snap_size(n)):
         return -1
@@ -402,11 +404,16 @@ cdef int64_t _walks(bint literal, Py_ssize_t n_pos, Py_ssize_t n_neg,
     while t < m:
         r = _pick_restart(&rng, restart_cdf)
         _restore(&s, &snaps[r * _snap_size(n)], literal)
-        memcpy(&out[t, 0], &restart_wins[r, 0], n * sizeof(int32_t))
+        if rec:
+            memcpy(&out[t, 0], &restart_wins[r, 0], n * sizeof(int32_t))
         step = 0
         while True:
-            out_restart[t] = <int32_t>r
-            out_step[t] = <int32_t>step
+            if rec:
+                out_info[t, 0] = <int32_t>r
+                out_info[t, 1] = <int32_t>step
+                if step == 0:
+                    out_info[t, 2] = -1
+                    out_info[t, 3] = -1
             t += 1
             if t >= m or step >= walk_length:
                 break
@@ -416,10 +423,12 @@ cdef int64_t _walks(bint literal, Py_ssize_t n_pos, Py_ssize_t n_neg,
                 _rf_move(&s, &rng, &work_w[0])
             moves += 1
             step += 1
-            # the new state differs from the last in two wins
-            memcpy(&out[t, 0], &out[t - 1, 0], n * sizeof(int32_t))
-            out[t, s.last_u] -= 1
-            out[t, s.last_v] += 1
+            if rec:        # the new state differs from the last in two wins
+                memcpy(&out[t, 0], &out[t - 1, 0], n * sizeof(int32_t))
+                out[t, s.last_u] -= 1
+                out[t, s.last_v] += 1
+                out_info[t, 2] = s.last_u
+                out_info[t, 3] = s.last_v
     stats[0] = attempts
     stats[1] = flips
     stats[2] = moves
@@ -429,31 +438,36 @@ cdef int64_t _walks(bint literal, Py_ssize_t n_pos, Py_ssize_t n_neg,
 def literal_walks(Py_ssize_t n_pos, Py_ssize_t n_neg, const int32_t[:, ::1] restarts,
                   const int32_t[:, ::1] restart_wins,
                   const double[::1] restart_cdf, Py_ssize_t walk_length, uint64_t seed,
-                  int32_t[:, ::1] out, int32_t[::1] out_restart, int32_t[::1] out_step,
+                  Py_ssize_t n_states, bint record,
+                  int32_t[:, ::1] out, int32_t[:, ::1] out_info,
                   int64_t[::1] stats, int32_t[::1] work, int64_t[::1] work_w,
                   int32_t[::1] snaps):
-    """Walks of the literal Fig. 2 sampler; fills ``out`` (states × n wins), returns the rows
-    written or -1; ``stats`` = (attempts, flips that passed θ, accepted moves).  Workspaces:
-    ``work`` ≥ 7n + 7 int32, ``work_w`` ≥ n int64, ``snaps`` ≥ R (7n + 5) int32."""
+    """Walks of the literal Fig. 2 sampler until ``n_states`` states; if ``record``, fills
+    ``out`` (≥ n_states rows × n wins) and ``out_info`` (rows × 4: restart index, move number,
+    the document that lost a win and the one that gained it in that move, -1 -1 for a restart
+    state); otherwise they are not touched (throughput).  Returns the states drawn or -1; ``stats`` = (attempts, flips that
+    passed θ, accepted moves).  Workspaces: ``work`` ≥ 7n + 7 int32, ``work_w`` ≥ n int64,
+    ``snaps`` ≥ R (7n + 5) int32."""
     cdef int64_t res
     with nogil:
-        res = _walks(True, n_pos, n_neg, restarts, restart_wins, restart_cdf, walk_length, seed, out,
-                     out_restart, out_step, stats, work, work_w, snaps)
+        res = _walks(True, n_pos, n_neg, restarts, restart_wins, restart_cdf, walk_length, seed,
+                     n_states, record, out, out_info, stats, work, work_w, snaps)
     return res
 
 
 def rejection_free_walks(Py_ssize_t n_pos, Py_ssize_t n_neg, const int32_t[:, ::1] restarts,
                   const int32_t[:, ::1] restart_wins,
                          const double[::1] restart_cdf, Py_ssize_t walk_length, uint64_t seed,
-                         int32_t[:, ::1] out, int32_t[::1] out_restart, int32_t[::1] out_step,
+                         Py_ssize_t n_states, bint record,
+                         int32_t[:, ::1] out, int32_t[:, ::1] out_info,
                          int64_t[::1] stats, int32_t[::1] work, int64_t[::1] work_w,
                          int32_t[::1] snaps):
     """Walks of the rejection-free sampler (same arguments as :func:`literal_walks`;
     ``stats`` = (0, 0, moves))."""
     cdef int64_t res
     with nogil:
-        res = _walks(False, n_pos, n_neg, restarts, restart_wins, restart_cdf, walk_length, seed, out,
-                     out_restart, out_step, stats, work, work_w, snaps)
+        res = _walks(False, n_pos, n_neg, restarts, restart_wins, restart_cdf, walk_length, seed,
+                     n_states, record, out, out_info, stats, work, work_w, snaps)
     return res
 
 

@@ -10,6 +10,15 @@ from repro.errors import DataError
 from repro.rankers import deltas
 from repro.rankers.conditional import (OBJECTIVES, ConditionalObjective, ConditionalRanker,
                                        draw_sample, good_first)
+from repro.timing import single_thread_blas
+
+
+@pytest.fixture(autouse=True)
+def _one_blas_thread():
+    """As in every run of the suite: BLAS threads would only fight over the cores."""
+    with single_thread_blas():
+        yield
+
 
 SPECS = [(obj, kind) for obj in OBJECTIVES for kind in deltas.KINDS]
 
@@ -179,3 +188,26 @@ def test_single_level_queries_are_skipped_and_bad_input_refused():
     Xn[3, 1] = np.nan
     with pytest.raises(DataError, match="document 3, feature 1"):
         ConditionalRanker().fit(Xn, y, np.repeat(np.arange(4), np.diff(ptr)))
+
+
+@pytest.mark.parametrize("dedup", [True, False])
+def test_sample_forest_links_each_ranking_to_its_parent_by_one_move(dedup):
+    X, y, ptr = small_data(seed=8, sizes=((3, 6), (2, 9), (5, 5)))
+    gf = good_first(X, y, ptr)
+    s = draw_sample(gf, 80, 6, restart_skew=0.6, deduplicate=dedup, rng=2)
+    for q in range(gf.n_queries):
+        W = s.query_wins(gf, q)
+        lo = s.row_ptr[q]
+        par, dn, up = (a[lo:s.row_ptr[q + 1]] for a in (s.parent, s.down, s.up))
+        assert par[0] == -1 and np.array_equal(W[0][:gf.n_pos[q]], np.full(gf.n_pos[q], gf.n_neg[q]))
+        for j in range(1, W.shape[0]):
+            if par[j] < 0:
+                continue                      # a restart state (a root)
+            assert par[j] < j
+            diff = W[j] - W[par[j]]
+            want = np.zeros_like(diff)
+            want[dn[j]] -= 1
+            want[up[j]] += 1
+            assert np.array_equal(diff, want)
+        if dedup:
+            assert len({r.tobytes() for r in W}) == W.shape[0]

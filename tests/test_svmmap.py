@@ -8,6 +8,14 @@ from repro.data.synthetic import make_queries
 from repro.errors import DataError
 from repro.rankers import deltas
 from repro.rankers.svmmap import SVMMAP, most_violated_ap
+from repro.timing import single_thread_blas
+
+
+@pytest.fixture(autouse=True)
+def _one_blas_thread():
+    """As in every run of the suite: BLAS threads would only fight over the cores."""
+    with single_thread_blas():
+        yield
 
 
 @pytest.mark.parametrize("P,N", [(1, 1), (1, 4), (4, 1), (2, 3), (3, 3), (2, 5), (4, 3)])

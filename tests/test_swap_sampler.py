@@ -141,6 +141,11 @@ def test_restart_distributions():
     auc_delta = np.array([1 - ss.order_wins(o, 3)[:3].sum() / 15 for o in orders])
     assert auc_delta[0] == 0 and auc_delta[-1] == 1 and np.all(np.diff(auc_delta) > 0)
     np.testing.assert_allclose(p, np.exp(-5 * auc_delta) / np.exp(-5 * auc_delta).sum())
+    # with NDCG@10 the set spreads Δ over [0, 1] (evenly spread j would leave most at Δ = 1)
+    orders = ss.restart_set(3, 60, 6, "NDCG", 10)
+    dn = [1 - float(np.sum(np.where(np.arange(3) + j < 10, 1 / np.maximum(1, np.log2(np.arange(3) + j + 1)), 0)))
+          / (1 + 1 + 1 / np.log2(3)) for j in [int(np.argmax(o < 3)) for o in orders]]
+    assert dn[0] == 0 and dn[-1] == 1 and max(np.diff(dn)) < 0.45 and len(orders) >= 4
     # Pr ∝ exp(kΔ) with k = 0 is uniform over the set
     _, p0 = ss.restart_distribution(3, 5, "set", k=0.0, n_states=6)
     np.testing.assert_allclose(p0, 1 / len(p0))

@@ -112,12 +112,17 @@ def good_first(X, y, query_ptr, threshold: float = 1.0) -> GoodFirst:
 @dataclass
 class Sample:
     """Ŷ of every query of a :class:`GoodFirst`: ``wins`` (flat int32; query q's rows are
-    ``row_ptr[q]:row_ptr[q+1]``, each ``n_q`` wins from ``win_ptr[q]``), the restart index
-    and move number of every row, the number of states drawn per query (before removing
-    repeats), and the sampler's counters."""
+    ``row_ptr[q]:row_ptr[q+1]``, each ``n_q`` wins from ``win_ptr[q]``); for every row its
+    ``parent`` (the row it is one move away from, index local to its query, -1 for a root:
+    y_q or a restart state) and the documents of that move (``down`` lost a win, ``up``
+    gained one); the restart index and move number of every row; the number of states drawn
+    per query (before removing repeats), and the sampler's counters."""
     wins: np.ndarray
     row_ptr: np.ndarray
     win_ptr: np.ndarray
+    parent: np.ndarray
+    down: np.ndarray
+    up: np.ndarray
     restart: np.ndarray
     step: np.ndarray
     n_drawn: np.ndarray
@@ -171,7 +176,7 @@ def draw_sample(gf: GoodFirst, sample_size: int = 100, walk_length: int = 10,
         raise DataError(f"sample_size: at least one sampled ranking per query, got {sample_size}")
     base = int(rng.integers(0, 2**63)).to_bytes(8, "little")
     seeds = [query_seed(base, gf, q) for q in range(gf.n_queries)]
-    wins, restart, step, n_drawn = [], [], [], []
+    wins, restart, step, n_drawn, parent, down, up = [], [], [], [], [], [], []
     row_ptr, win_ptr = [0], [0]
     attempts = moves = 0
     for q in range(gf.n_queries):
@@ -184,18 +189,29 @@ def draw_sample(gf: GoodFirst, sample_size: int = 100, walk_length: int = 10,
         W = np.concatenate([_ss.order_wins(_ss.best_order(p, nn), p)[None, :], w.wins])
         r = np.concatenate([[-1], w.restart])
         s = np.concatenate([[0], w.step])
+        dn = np.concatenate([[-1], w.down])
+        upd = np.concatenate([[-1], w.up])
+        par = np.where(s > 0, np.arange(W.shape[0]) - 1, -1)      # a move's parent: the row before
         if deduplicate:
-            _, first = np.unique(_ss.wins_to_order_key(W), return_index=True)
+            _, first, inv = np.unique(_ss.wins_to_order_key(W), return_index=True,
+                                      return_inverse=True)
             keep = np.sort(first)                       # y_q (row 0) stays first
-            W, r, s = W[keep], r[keep], s[keep]
+            new = np.empty(first.shape[0], dtype=np.int64)
+            new[np.argsort(first)] = np.arange(first.shape[0])   # unique id -> kept row
+            par = np.where(par >= 0, new[inv.ravel()[np.maximum(par, 0)]], -1)
+            W, r, s, dn, upd, par = W[keep], r[keep], s[keep], dn[keep], upd[keep], par[keep]
         wins.append(W.ravel())
         restart.append(r)
         step.append(s)
+        parent.append(par)
+        down.append(dn)
+        up.append(upd)
         n_drawn.append(sample_size)
         row_ptr.append(row_ptr[-1] + W.shape[0])
         win_ptr.append(win_ptr[-1] + W.size)
-    return Sample(np.concatenate(wins).astype(np.int32), np.asarray(row_ptr, np.int64),
-                  np.asarray(win_ptr, np.int64), np.concatenate(restart).astype(np.int32),
+    cat = lambda parts: np.ascontiguousarray(np.concatenate(parts), dtype=np.int32)
+    return Sample(cat(wins), np.asarray(row_ptr, np.int64), np.asarray(win_ptr, np.int64),
+                  cat(parent), cat(down), cat(up), np.concatenate(restart).astype(np.int32),
                   np.concatenate(step).astype(np.int32), np.asarray(n_drawn, np.int64),
                   attempts, moves)
 
@@ -240,8 +256,9 @@ class ConditionalObjective:
                                     self._work, v)
         else:
             s = self.sample
-            f = _kernel.sampled_objective(OBJECTIVES[self.objective], s.wins, s.row_ptr,
-                                          s.win_ptr, self.gf.query_ptr, self.gf.n_pos,
+            f = _kernel.sampled_objective(OBJECTIVES[self.objective], s.wins, s.parent,
+                                          s.down, s.up, s.row_ptr, s.win_ptr,
+                                          self.gf.query_ptr, self.gf.n_pos,
                                           self.delta_values, self.scale, S, self._u,
                                           self._gam, v)
         if f < 0:          # cannot happen: the arrays are built to match

@@ -22,9 +22,9 @@ Two samplers with the same transition probabilities (conditioned on a move):
 Restart distributions (Sec. 4.1, 5.3.2): ``extremes`` — the best ranking y_q (Δ = 0, all
 goods first) with probability ``skew`` and the worst (Δ = 1, all bads first) otherwise; or a
 handcrafted *restart set* drawn with Pr(y) ∝ exp(kΔ(y)).  The set (the paper does not give
-its rankings) is built here as the rankings with the goods in one contiguous run below the
-first j bads, j spread evenly over 0..n⁻: Δ then runs from 0 (j = 0) to 1 (j = n⁻) for every
-Δ of Sec. 1.6.
+its rankings) is built here as rankings with the goods in one contiguous run below the first
+j bads, the j chosen so that their Δ spreads evenly over [0, 1] ("a variety of Δs",
+Sec. 4.1; :func:`restart_set`).
 
 Documents are identified within a query as goods 0..n⁺-1, bads n⁺..n-1 (the caller's own
 order within each class); a state is returned as the wins of each document (the number of
@@ -78,13 +78,23 @@ def order_wins(order: np.ndarray, n_pos: int) -> np.ndarray:
     return wins
 
 
-def restart_set(n_pos: int, n_neg: int, n_states: int) -> np.ndarray:
-    """The handcrafted restart set: ``n_states`` (at most n⁻ + 1, distinct) shifted orders with
-    j = round(i n⁻/(n_states − 1)) bads above the goods, i = 0..n_states-1."""
+def restart_set(n_pos: int, n_neg: int, n_states: int, delta: str | None = None,
+                ndcg_k: int = 10) -> np.ndarray:
+    """The handcrafted restart set: at most ``n_states`` distinct shifted orders (all goods in
+    one run below the first j bads).  With ``delta`` (a Δ kind) the j are chosen so that the
+    Δ of the set spreads over [0, 1]: for each target t = i/(n_states − 1), the smallest j with
+    Δ(j) ≥ t (Δ(j) rises with j; for NDCG@k it reaches 1 at j = k, so evenly spread j would
+    leave almost every state at Δ = 1); without, j = round(i n⁻/(n_states − 1))."""
     n_pos, n_neg = _check_sizes(n_pos, n_neg)
     if int(n_states) < 2:
         raise DataError(f"n_restart_states: the restart set needs at least 2 states, got {n_states}")
-    js = np.unique(np.rint(np.linspace(0, n_neg, int(n_states))).astype(int))
+    t = np.linspace(0.0, 1.0, int(n_states))
+    if delta is None:
+        js = np.unique(np.rint(t * n_neg).astype(int))
+    else:
+        j = np.arange(n_neg + 1)
+        d = _deltas.deltas(np.repeat((n_neg - j)[:, None], n_pos, axis=1), n_neg, delta, ndcg_k)
+        js = np.unique(np.minimum(np.searchsorted(d, t - 1e-12, side="left"), n_neg))
     return np.stack([shifted_order(n_pos, n_neg, j) for j in js])
 
 
@@ -104,7 +114,7 @@ def restart_distribution(n_pos: int, n_neg: int, policy: str = "extremes",
         return (np.stack([best_order(n_pos, n_neg), worst_order(n_pos, n_neg)]),
                 np.array([skew, 1.0 - skew]))
     if policy == "set":
-        orders = restart_set(n_pos, n_neg, n_states)
+        orders = restart_set(n_pos, n_neg, n_states, delta, ndcg_k)
         wins = np.stack([order_wins(o, n_pos)[:n_pos] for o in orders])
         d = _deltas.deltas(wins, n_neg, delta, ndcg_k)
         logit = float(k) * d
@@ -117,20 +127,26 @@ def restart_distribution(n_pos: int, n_neg: int, policy: str = "extremes",
 class Walks:
     """States drawn for one query: ``wins`` (states × n, documents by id), the restart each
     state descends from (``restart``, index into the restart orders), its move number
-    (``step``, 0 = the restart state); ``attempts``/``flips`` of the literal sampler (Fig. 2
-    lines 3/10; 0 for the rejection-free one) and the accepted ``moves``."""
+    (``step``, 0 = the restart state; the previous row is its predecessor otherwise), the
+    documents of its move (``down`` lost a win, ``up`` gained one; -1 for a restart state);
+    ``attempts``/``flips`` of the literal sampler (Fig. 2 lines 3/10; 0 for the rejection-free
+    one) and the accepted ``moves``."""
     wins: np.ndarray
     restart: np.ndarray
     step: np.ndarray
+    down: np.ndarray
+    up: np.ndarray
     attempts: int
     flips: int
     moves: int
 
 
 def walks(n_pos: int, n_neg: int, orders, probabilities, n_states: int, walk_length: int,
-          seed: int, method: str = "rejection_free") -> Walks:
+          seed: int, method: str = "rejection_free", record: bool = True) -> Walks:
     """Draw ``n_states`` states by walks of ``walk_length`` moves from restarts ``orders``
-    (rows: merged orders) drawn with ``probabilities``; ``seed``: a 64-bit integer."""
+    (rows: merged orders) drawn with ``probabilities``; ``seed``: a 64-bit integer.  With
+    ``record=False`` the walks run without writing the states (``wins`` etc. are empty):
+    the sampler's own cost, for throughput measurements."""
     n_pos, n_neg = _check_sizes(n_pos, n_neg)
     n = n_pos + n_neg
     if method not in METHODS:
@@ -149,18 +165,19 @@ def walks(n_pos: int, n_neg: int, orders, probabilities, n_states: int, walk_len
         raise DataError(f"n_states must be ≥ 1 and walk_length ≥ 0, got {n_states}, {walk_length}")
     cdf = np.cumsum(p / p.sum())
     cdf[-1] = 1.0
-    out = np.empty((n_states, n), dtype=np.int32)
-    restart = np.empty(n_states, dtype=np.int32)
-    step = np.empty(n_states, dtype=np.int32)
+    rows = n_states if record else 0
+    out = np.empty((rows, n), dtype=np.int32)
+    info = np.empty((rows, 4), dtype=np.int32)
     stats = np.zeros(3, dtype=np.int64)
     fn = _kernel.literal_walks if method == "literal" else _kernel.rejection_free_walks
     restart_wins = np.stack([order_wins(o, n_pos) for o in orders])
     done = fn(n_pos, n_neg, orders, restart_wins, cdf, walk_length, int(seed) & (2**64 - 1),
-              out, restart, step, stats, np.empty(7 * n + 7, np.int32), np.empty(n, np.int64),
+              n_states, bool(record), out, info, stats, np.empty(7 * n + 7, np.int32), np.empty(n, np.int64),
               np.empty(orders.shape[0] * (7 * n + 5), np.int32))
     if done != n_states:         # cannot happen: the arrays above are allocated to match
         raise ValueError("swap sampler kernel: inconsistent array shapes")
-    return Walks(out, restart, step, int(stats[0]), int(stats[1]), int(stats[2]))
+    return Walks(out, info[:, 0].copy(), info[:, 1].copy(), info[:, 2].copy(), info[:, 3].copy(),
+                 int(stats[0]), int(stats[1]), int(stats[2]))
 
 
 def move_probabilities(n_pos: int, n_neg: int, order) -> np.ndarray:
