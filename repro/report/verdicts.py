@@ -1,0 +1,202 @@
+"""What a record's verdict means to a reader: its class (colour, short word), the bucket it is
+counted in, and the headline of a page — so that every count a page shows adds up to the
+records of the JSON files it was rendered from.
+
+Buckets (every record is in exactly one):
+
+* comparable published values (a published number, not a quoted baseline, readable):
+  ``agrees`` · ``within`` · ``deviates`` (reproductions), ``stand-in`` (computed on substitute
+  data), ``check`` (consistency checks), ``derived`` (values derived from the paper's words),
+  ``undefined`` (our value is NaN), ``not run`` (with its reason);
+* not comparable: ``baseline`` (copied by the paper from elsewhere, not rerun), ``unreadable``
+  (the source's value cannot be read), ``ours only`` (our values without a published
+  counterpart), ``empty`` (a dataset not run that has no published values: a placeholder
+  saying why).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..published import (AGREES, BASELINE, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT,
+                         NO_PUBLISHED, STAND_IN, UNDEFINED, UNREADABLE, WITHIN)
+
+COMPARABLE = ("agrees", "within", "deviates", "stand-in", "check", "derived", "undefined",
+              "not run")
+NOT_COMPARABLE = ("baseline", "unreadable", "ours only", "empty")
+BUCKETS = COMPARABLE + NOT_COMPARABLE
+LABELS = {"agrees": "agrees", "within": "within tolerance", "deviates": "deviates",
+          "stand-in": "on stand-in data", "check": "consistency checks",
+          "derived": "derived values", "undefined": "undefined (NaN)", "not run": "not run",
+          "baseline": "published baselines (not rerun)", "unreadable": "unreadable in the source",
+          "ours only": "ours only (no published value)",
+          "empty": "placeholders of data not run (nothing published)"}
+
+HEADERS = {"agrees": "agree", "within": "within tol.", "deviates": "deviate",
+           "stand-in": "stand-in", "check": "checks", "derived": "derived", "undefined": "NaN",
+           "not run": "not run", "baseline": "baseline", "unreadable": "unreadable",
+           "ours only": "ours only", "empty": "data not run, none published"}
+ALWAYS = ("agrees", "within", "deviates", "not run")
+
+
+def shown_buckets(counts: dict) -> list[str]:
+    """The count columns of a page: the reproduction verdicts and "not run" always, the other
+    buckets where the page has any (every record is still in ``records``)."""
+    return [b for b in BUCKETS if b in ALWAYS or counts.get(b)]
+
+
+def verdict_class(verdict: str) -> str:
+    """The colour class of a verdict: agrees, within, deviates, stand-in, consistent,
+    inconsistent, derived-agrees / derived-within / derived-deviates, undefined, not-run,
+    baseline, unreadable, no-published."""
+    if verdict.startswith(STAND_IN):
+        return "stand-in"
+    if verdict.startswith(DERIVED):
+        inner = verdict[len(DERIVED):]
+        return "derived-" + {AGREES: "agrees", WITHIN: "within"}.get(inner, "deviates")
+    return {AGREES: "agrees", WITHIN: "within", DEVIATES: "deviates",
+            CONSISTENT: "consistent", INCONSISTENT: "inconsistent", BASELINE: "baseline",
+            UNREADABLE: "unreadable", NO_PUBLISHED: "no-published"}.get(
+        verdict, "undefined" if verdict.startswith(UNDEFINED) else "not-run")
+
+
+SHORT = {"agrees": "agrees", "within": "within tol.", "deviates": "DEVIATES",
+         "stand-in": "stand-in", "consistent": "consistent", "inconsistent": "INCONSISTENT",
+         "derived-agrees": "derived: agrees", "derived-within": "derived: within tol.",
+         "derived-deviates": "derived: DEVIATES", "undefined": "undefined", "not-run": "not run",
+         "baseline": "baseline", "unreadable": "unreadable", "no-published": "ours only"}
+
+
+def bucket(rec: dict) -> str:
+    """The one bucket a record is counted in (see the module docstring)."""
+    cls = verdict_class(rec["verdict"])
+    if cls in ("baseline", "unreadable"):
+        return cls
+    if rec.get("published") is None:
+        return "empty" if cls == "not-run" else "ours only"
+    if cls in ("consistent", "inconsistent"):
+        return "check"
+    if cls.startswith("derived"):
+        return "derived"
+    if cls == "not-run":
+        return "not run"
+    return cls
+
+
+def not_run_reason(verdict: str) -> str:
+    return verdict.split(": ", 1)[1] if verdict.startswith("not run: ") else verdict
+
+
+@dataclass
+class Tally:
+    """Counts of one page (or one artifact, or all pages)."""
+    buckets: Counter = field(default_factory=Counter)
+    classes: Counter = field(default_factory=Counter)       # verdict classes of comparable values
+    reasons: Counter = field(default_factory=Counter)       # why comparable values were not run
+    stand_in: Counter = field(default_factory=Counter)      # inner verdicts on stand-in data
+    records: int = 0
+
+    def add(self, flat: list[dict]) -> "Tally":
+        for r in flat:
+            b = bucket(r)
+            self.records += 1
+            self.buckets[b] += 1
+            if b in COMPARABLE:
+                self.classes[verdict_class(r["verdict"])] += 1
+            if b == "not run":
+                self.reasons[not_run_reason(r["verdict"])] += 1
+            if b == "stand-in":
+                self.stand_in[verdict_class(r["verdict"][len(STAND_IN):])] += 1
+        return self
+
+    def __iadd__(self, other: "Tally") -> "Tally":
+        self.buckets.update(other.buckets)
+        self.classes.update(other.classes)
+        self.reasons.update(other.reasons)
+        self.stand_in.update(other.stand_in)
+        self.records += other.records
+        return self
+
+    @property
+    def comparable(self) -> int:
+        return sum(self.buckets[b] for b in COMPARABLE)
+
+    @property
+    def reproduced(self) -> int:
+        return sum(self.buckets[b] for b in ("agrees", "within", "deviates"))
+
+    def row(self) -> dict:
+        """Counts per bucket plus ``records`` and ``comparable`` (for tables)."""
+        return {"records": self.records, "comparable": self.comparable,
+                **{b: self.buckets[b] for b in BUCKETS}}
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def reasons_text(reasons: Counter, limit: int = 6) -> str:
+    """Not-run reasons grouped by their first clause, e.g. "393 × not implemented yet (also
+    data missing: TD2003; …)"; a single reason without its count."""
+    groups: dict[str, list] = {}
+    for why, n in reasons.items():
+        head, _, rest = why.partition("; ")
+        groups.setdefault(head, []).append((n, rest))
+    parts = []
+    for head, items in sorted(groups.items(), key=lambda kv: (-sum(n for n, _ in kv[1]), kv[0])):
+        total = sum(n for n, _ in items)
+        extra = sorted({rest for _, rest in items if rest})
+        shown = "; ".join(extra[:limit]) + ("; …" if len(extra) > limit else "")
+        text = head + (f" (also {shown})" if shown else "")
+        parts.append(text if len(groups) == 1 else f"{total} × {text}")
+    return "; ".join(parts)
+
+
+def headline(t: Tally) -> list[str]:
+    """The headline sentences of a page: the first says what was reproduced (or that nothing
+    was); the counts add up to the records the page was rendered from."""
+    n, c = t.comparable, t.buckets
+    if t.reproduced + c["stand-in"] == 0:
+        if not n:
+            first = "No comparable published values."
+        elif c["check"] + c["derived"]:
+            kinds = [_plural(c["check"], "consistency check") if c["check"] else "",
+                     f"{_plural(c['derived'], 'value')} derived from the paper's statements"
+                     if c["derived"] else ""]
+            first = (f"No reproduction here: of the {n} comparable published values, "
+                     + " and ".join(k for k in kinds if k) + " (not reproductions)"
+                     + (f"; {c['not run']} not run: {reasons_text(t.reasons)}"
+                        if c["not run"] else "") + ".")
+        else:
+            first = (f"Nothing reproduced yet: none of the {n} comparable published values has "
+                     f"a reproduced counterpart"
+                     + (f" — {c['not run']} not run: {reasons_text(t.reasons)}"
+                        if c["not run"] else "") + ".")
+    else:
+        first = (f"Reproduced {t.reproduced} of {n} comparable published values: "
+                 f"{c['agrees']} agree at the paper's rounding, {c['within']} within tolerance, "
+                 f"{c['deviates']} deviate.")
+    lines = [first]
+    rest = []
+    if t.reproduced + c["stand-in"] and c["not run"]:  # else said in the first line
+        rest.append(f"{c['not run']} not run: {reasons_text(t.reasons)}")
+    if c["stand-in"]:
+        inner = ", ".join(f"{n} {SHORT[k]}" for k, n in sorted(t.stand_in.items()))
+        rest.append(f"{c['stand-in']} computed on stand-in data ({inner}; substitutes for the "
+                    f"paper's data, not reproductions)")
+    if c["check"]:
+        rest.append(f"{_plural(c['check'], 'consistency check')} "
+                    f"({t.classes['consistent']} consistent, {t.classes['inconsistent']} "
+                    f"inconsistent; checks of our reading, not reproductions)")
+    if c["derived"]:
+        rest.append(f"{_plural(c['derived'], 'value')} derived from the paper's statements "
+                    f"({t.classes['derived-agrees']} agree, {t.classes['derived-within']} within "
+                    f"tolerance, {t.classes['derived-deviates']} deviate)")
+    if c["undefined"]:
+        rest.append(f"{c['undefined']} undefined (our value is NaN)")
+    if rest:
+        lines.append("Of the other comparable values: " + "; ".join(rest) + ".")
+    other = [f"{c[b]} {LABELS[b]}" for b in NOT_COMPARABLE if c[b]]
+    if other:
+        lines.append("Not comparable: " + ", ".join(other) + f" — {t.records} records in all.")
+    return lines
