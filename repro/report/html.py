@@ -285,8 +285,8 @@ def _other(k: str, v) -> str:
 
 
 _CASE_KEYS = ("name", "params", "ours_s", "peers_s", "ratios", "group", "ratio_notes")
-SLOWER = ("below 1: the peer is faster than ours on this case — ours is the method of the "
-          "paper's complexity, which pays off on other sizes (see the case's notes)")
+SLOWER = ("below 1: the peer is faster than ours on this case (the benchmark gives no reason; "
+          "see the case's other measurements)")
 
 
 def benchmarks_context(results: dict) -> dict:
@@ -295,11 +295,13 @@ def benchmarks_context(results: dict) -> dict:
         peers = []
         for peer, secs in c.get("peers_s", {}).items():
             ratio = c.get("ratios", {}).get(peer)
-            why = (c.get("ratio_notes") or {}).get(peer) or (SLOWER if ratio is not None
-                                                              and ratio < 1 else "")
+            slower = ratio is not None and ratio < 1
+            why = ((c.get("ratio_notes") or {}).get(peer) or SLOWER) if slower else ""
+            if slower and not why.startswith("below 1"):
+                why = "below 1: the peer is faster here — " + why
             peers.append({"name": peer, "seconds": _seconds(secs),
                           "ratio": "—" if ratio is None else f"×{ratio:.2f}",
-                          "slower": ratio is not None and ratio < 1, "why": why})
+                          "slower": slower, "why": why})
         cases.append({"group": c.get("group", ""), "name": c.get("name", ""),
                       "params": [f"{k} = {_sig(v) if not isinstance(v, str) else v}"
                                  for k, v in c.get("params", {}).items()],

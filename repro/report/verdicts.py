@@ -135,6 +135,15 @@ def _plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
+def _common_tail(texts: list[str]) -> str:
+    """A parenthesis that every one of several texts ends with (said once, not each time)."""
+    if len(texts) < 2:
+        return ""
+    i = texts[0].rfind(" (")
+    tail = texts[0][i:] if i > 0 else ""
+    return tail if tail and all(t.endswith(tail) and len(t) > len(tail) for t in texts) else ""
+
+
 def reasons_text(reasons: Counter, limit: int = 6) -> str:
     """Not-run reasons grouped by their first clause, e.g. "393 × not implemented yet (also
     data missing: TD2003; …)"; a single reason without its count."""
@@ -146,7 +155,9 @@ def reasons_text(reasons: Counter, limit: int = 6) -> str:
     for head, items in sorted(groups.items(), key=lambda kv: (-sum(n for n, _ in kv[1]), kv[0])):
         total = sum(n for n, _ in items)
         extra = sorted({rest for _, rest in items if rest})
-        shown = "; ".join(extra[:limit]) + ("; …" if len(extra) > limit else "")
+        tail = _common_tail(extra)
+        extra = [e[:len(e) - len(tail)] for e in extra]
+        shown = "; ".join(extra[:limit]) + ("; …" if len(extra) > limit else "") + tail
         text = head + (f" (also {shown})" if shown else "")
         parts.append(text if len(groups) == 1 else f"{total} × {text}")
     return "; ".join(parts)
