@@ -241,22 +241,39 @@ def layout_table(layout: TableLayout, by_key: dict[tuple, dict], extra: list[dic
             cells.append(r)
         seen_rows[row.value] = len(rows)
         rows.append({"label": row.label, "ours_only": False, "cells": cells})
+    columns = list(layout.columns)
+    row_values = {row.value for row in layout.rows}
+    for r in extra:                # methods beside the paper's (the modern reference): columns
+        if id(r) in used or layout.fits(r) or r.get(layout.cols_field) in (None, "") or \
+                str(r.get(layout.rows_field)) not in row_values or \
+                not layout.fits({**r, layout.cols_field: layout.columns[0]}):
+            continue
+        if r.get(layout.cols_field) not in columns:
+            columns.append(r.get(layout.cols_field))
+            for row in rows:
+                row["cells"].append(None)
     for r in extra:
-        if id(r) in used or not layout.fits(r):
+        if id(r) in used or r.get(layout.cols_field) not in columns or \
+                not layout.fits({**r, layout.cols_field: layout.columns[0]}):
+            continue
+        if r.get(layout.cols_field) not in layout.columns and \
+                str(r.get(layout.rows_field)) not in row_values:
             continue
         rv = str(r.get(layout.rows_field))
-        j = layout.columns.index(r.get(layout.cols_field))
+        j = columns.index(r.get(layout.cols_field))
         if rv not in seen_rows:
             seen_rows[rv] = len(rows)
-            rows.append({"label": rv, "ours_only": True, "cells": [None] * len(layout.columns)})
+            rows.append({"label": rv, "ours_only": True, "cells": [None] * len(columns)})
         i = seen_rows[rv]
         if rows[i]["cells"][j] is None:
             rows[i]["cells"][j] = r
             used.add(id(r))
     notes = Notes.for_records([r for row in rows for r in row["cells"]], layout.note)
     out_rows = [{**row, "cells": [cell(r, notes) for r in row["cells"]]} for row in rows]
+    heads = [c if c in layout.columns or "not in the paper" in str(c) else f"{c} (ours)"
+             for c in columns]
     return Table(caption=layout.source, corner=f"{layout.rows_field} \\ {layout.cols_field}",
-                 columns=list(layout.columns), rows=out_rows, notes=notes.items())
+                 columns=heads, rows=out_rows, notes=notes.items())
 
 
 def _where(r: dict, fields) -> str:

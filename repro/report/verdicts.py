@@ -10,7 +10,8 @@ Buckets (every record is in exactly one):
   ``undefined`` (our value is NaN), ``not run`` (with its reason);
 * not comparable: ``baseline`` (copied by the paper from elsewhere, not rerun), ``unreadable``
   (the source's value cannot be read), ``ours only`` (our values without a published
-  counterpart), ``empty`` (a dataset not run that has no published values: a placeholder
+  counterpart), ``modern`` (the modern reference beside the paper's methods,
+  :mod:`repro.reference`), ``empty`` (a dataset not run that has no published values: a placeholder
   saying why).
 """
 from __future__ import annotations
@@ -18,24 +19,26 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..published import (AGREES, BASELINE, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT,
+from ..published import (AGREES, BASELINE, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT, MODERN,
                          NO_PUBLISHED, STAND_IN, UNDEFINED, UNREADABLE, WITHIN)
 
 COMPARABLE = ("agrees", "within", "deviates", "stand-in", "check", "derived", "undefined",
               "not run")
-NOT_COMPARABLE = ("baseline", "unreadable", "ours only", "empty")
+NOT_COMPARABLE = ("baseline", "unreadable", "ours only", "modern", "empty")
 BUCKETS = COMPARABLE + NOT_COMPARABLE
 LABELS = {"agrees": "agrees", "within": "within tolerance", "deviates": "deviates",
           "stand-in": "on stand-in data", "check": "consistency checks",
           "derived": "derived values", "undefined": "undefined (NaN)", "not run": "not run",
           "baseline": "published baselines (not rerun)", "unreadable": "unreadable in the source",
           "ours only": "ours only (no published value)",
+          "modern": "modern reference (LambdaMART, not in the paper)",
           "empty": "placeholders of data not run (nothing published)"}
 
 HEADERS = {"agrees": "agree", "within": "within tol.", "deviates": "deviate",
            "stand-in": "stand-in", "check": "checks", "derived": "derived", "undefined": "NaN",
            "not run": "not run", "baseline": "baseline", "unreadable": "unreadable",
-           "ours only": "ours only", "empty": "data not run, none published"}
+           "ours only": "ours only", "modern": "modern reference",
+           "empty": "not run, none published"}
 ALWAYS = ("agrees", "within", "deviates", "not run")
 
 
@@ -56,7 +59,7 @@ def verdict_class(verdict: str) -> str:
         return "derived-" + {AGREES: "agrees", WITHIN: "within"}.get(inner, "deviates")
     return {AGREES: "agrees", WITHIN: "within", DEVIATES: "deviates",
             CONSISTENT: "consistent", INCONSISTENT: "inconsistent", BASELINE: "baseline",
-            UNREADABLE: "unreadable", NO_PUBLISHED: "no-published"}.get(
+            UNREADABLE: "unreadable", NO_PUBLISHED: "no-published", MODERN: "modern"}.get(
         verdict, "undefined" if verdict.startswith(UNDEFINED) else "not-run")
 
 
@@ -64,13 +67,14 @@ SHORT = {"agrees": "agrees", "within": "within tol.", "deviates": "DEVIATES",
          "stand-in": "stand-in", "consistent": "consistent", "inconsistent": "INCONSISTENT",
          "derived-agrees": "derived: agrees", "derived-within": "derived: within tol.",
          "derived-deviates": "derived: DEVIATES", "undefined": "undefined", "not-run": "not run",
-         "baseline": "baseline", "unreadable": "unreadable", "no-published": "ours only"}
+         "baseline": "baseline", "unreadable": "unreadable", "no-published": "ours only",
+         "modern": "modern reference"}
 
 
 def bucket(rec: dict) -> str:
     """The one bucket a record is counted in (see the module docstring)."""
     cls = verdict_class(rec["verdict"])
-    if cls in ("baseline", "unreadable"):
+    if cls in ("baseline", "unreadable", "modern"):
         return cls
     if rec.get("published") is None:
         return "empty" if cls == "not-run" else "ours only"
