@@ -6,6 +6,7 @@ but their JSON already exists (e.g. committed reports on a fresh clone), those f
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from . import papers as registry
@@ -13,7 +14,7 @@ from . import published as pubmod
 from .experiment import Artifact
 from .data.catalog import data_state
 from .report.build import artifact_dir, build_artifact, read_artifact
-from .report.html import render_index, render_paper
+from .report.html import render_benchmarks, render_index, render_paper
 from .report.terminal import compact_table
 from .runner import Runner
 
@@ -71,5 +72,17 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
                 log(compact_table(art.id, art.title, flat, str(out_dir / f"{art.name}.json")))
         page = render_paper(mod, out_root, list(getattr(mod, "NOTES", ())), pdf=pdf, log=log)
         log(f"wrote {page}" + (f" and {page.parent / (paper + '.pdf')}" if pdf else ""))
+    rerender_benchmarks(out_root)
     render_index([registry.module(p) for p in registry.paper_ids()], out_root)
     return out
+
+
+def rerender_benchmarks(out_root: Path) -> None:
+    """The benchmarks page follows the current renderer too (from its ``benchmarks.json``,
+    whose measurements ``python -m repro bench`` alone writes)."""
+    path = Path(out_root) / "benchmarks.json"
+    try:
+        results = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return
+    render_benchmarks(results, path.with_suffix(".html"))

@@ -107,7 +107,8 @@ class Notes:
     def for_records(cls, records: list, first: str = "") -> "Notes":
         """Notes of a table of ``records`` (None = blank cells); ``first``: the table's own
         note, stated once."""
-        per = [record_notes(r) for r in records if r is not None]
+        per = [record_notes(r) for r in records
+               if r is not None and r.get("published") is not None]
         common = [t for t in (per[0] if per else []) if all(t in p for p in per[1:])]
         if len(per) < 2:
             common = []
@@ -178,6 +179,11 @@ class Table:
     rows: list[dict]                # {"label", "ours_only", "cells": [cell, ...]}
     notes: list[tuple[str, str]]
     width: str = "fits"             # fits | wide (landscape page in the PDF)
+
+    @property
+    def short(self) -> bool:
+        """Short enough to keep on one page (moved whole to the next page if need be)."""
+        return len(self.rows) <= 14
     part: str = ""                  # "columns 1–5 of 8" when split
 
 

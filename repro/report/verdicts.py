@@ -139,31 +139,51 @@ def _plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word if n == 1 else (many or word + 's')}"
 
 
-def _common_tail(texts: list[str]) -> str:
-    """A parenthesis that every one of several texts ends with (said once, not each time)."""
-    if len(texts) < 2:
-        return ""
-    i = texts[0].rfind(" (")
-    tail = texts[0][i:] if i > 0 else ""
-    return tail if tail and all(t.endswith(tail) and len(t) > len(tail) for t in texts) else ""
+def _split(text: str) -> tuple[str, str, str]:
+    """"data missing: MQ2007 (see …)" → ("data missing: ", "MQ2007", " (see …)")."""
+    kind, sep, item = text.partition(": ")
+    if not sep:
+        return "", text, ""
+    i = item.find(" (")
+    return kind + sep, (item[:i] if i > 0 else item), (item[i:] if i > 0 else "")
 
 
-def reasons_text(reasons: Counter, limit: int = 6) -> str:
+def _merge(texts: list[str], sep: str = "; ") -> str:
+    """Texts that differ only in their item said once: "data missing: A, B (see …)"."""
+    parts = [_split(t) for t in texts]
+    if len(texts) > 1 and len({(k, t) for k, _, t in parts}) == 1 and parts[0][0]:
+        return parts[0][0] + ", ".join(i for _, i, _ in parts) + parts[0][2]
+    return sep.join(texts)
+
+
+def reasons_text(reasons: Counter, limit: int = 8) -> str:
     """Not-run reasons grouped by their first clause, e.g. "393 × not implemented yet (also
-    data missing: TD2003; …)"; a single reason without its count."""
+    data missing: TD2003, HP2004 (see …))"; reasons differing only in their data set merged
+    ("4 × data missing: MQ2007, Yahoo-set2 (see …)"); a single reason without its count."""
     groups: dict[str, list] = {}
     for why, n in reasons.items():
         head, _, rest = why.partition("; ")
         groups.setdefault(head, []).append((n, rest))
+    simple: dict[tuple, list] = {}          # heads without further clauses, by kind and tail
+    for head, items in list(groups.items()):
+        if all(not rest for _, rest in items):
+            k, _, t = _split(head)
+            simple.setdefault((k, t), []).append((head, sum(n for n, _ in items)))
+    merged = []
+    for (k, t), heads in simple.items():
+        if k and len(heads) > 1:
+            for h, _ in heads:
+                del groups[h]
+            merged.append((sum(n for _, n in heads), _merge(sorted(h for h, _ in heads))))
+    entries = merged + [(sum(n for n, _ in items), head, sorted({r for _, r in items if r}))
+                        for head, items in groups.items()]
     parts = []
-    for head, items in sorted(groups.items(), key=lambda kv: (-sum(n for n, _ in kv[1]), kv[0])):
-        total = sum(n for n, _ in items)
-        extra = sorted({rest for _, rest in items if rest})
-        tail = _common_tail(extra)
-        extra = [e[:len(e) - len(tail)] for e in extra]
-        shown = "; ".join(extra[:limit]) + ("; …" if len(extra) > limit else "") + tail
-        text = head + (f" (also {shown})" if shown else "")
-        parts.append(text if len(groups) == 1 else f"{total} × {text}")
+    for e in sorted(entries, key=lambda e: (-e[0], e[1])):
+        total, head = e[0], e[1]
+        extra = e[2] if len(e) > 2 else []
+        shown = _merge(extra[:limit]) + ("; …" if len(extra) > limit else "")
+        text = head + (f" (also {shown})" if extra else "")
+        parts.append(text if len(entries) == 1 else f"{total} × {text}")
     return "; ".join(parts)
 
 
