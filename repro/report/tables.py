@@ -80,7 +80,9 @@ def fmt_diff(d, published: str | None = None, value=None) -> str:
     if dec:
         text = f"{d:+.{dec + 1}f}"
         return f"Δ ±{text[1:]}" if float(text) == 0 else f"Δ {text}"
-    return f"Δ {float(d):+.3g}" if abs(d) < 1e-3 or abs(d) >= 1e6 else f"Δ {d:+g}"
+    if float(d).is_integer() and abs(d) < 1e15:
+        return f"Δ {int(d):+d}"
+    return f"Δ {float(d):+.3g}"
 
 
 # --- cells and notes --------------------------------------------------------------------------
