@@ -195,11 +195,13 @@ def headline(t: Tally) -> list[str]:
         if not n:
             first = "No comparable published values."
         elif c["check"] + c["derived"]:
-            kinds = [_plural(c["check"], "consistency check") if c["check"] else "",
-                     f"{_plural(c['derived'], 'value')} derived from the paper's statements"
-                     if c["derived"] else ""]
-            first = (f"No reproduction here: of the {n} comparable published values, "
-                     + " and ".join(k for k in kinds if k) + " (not reproductions)"
+            kinds = [f"{_plural(c['check'], 'consistency check')} ({t.classes['consistent']} "
+                     f"consistent, {t.classes['inconsistent']} inconsistent)" if c["check"] else "",
+                     f"{_plural(c['derived'], 'value')} derived from the paper's statements "
+                     f"({t.classes['derived-agrees']} agree, {t.classes['derived-within']} within "
+                     f"tolerance, {t.classes['derived-deviates']} deviate)" if c["derived"] else ""]
+            first = (f"No reproduction here (checks and derived values only): of the {n} "
+                     f"comparable published values, " + " and ".join(k for k in kinds if k)
                      + (f"; {c['not run']} not run: {reasons_text(t.reasons)}"
                         if c["not run"] else "") + ".")
         else:
@@ -219,11 +221,12 @@ def headline(t: Tally) -> list[str]:
         inner = ", ".join(f"{n} {SHORT[k]}" for k, n in sorted(t.stand_in.items()))
         rest.append(f"{c['stand-in']} computed on stand-in data ({inner}; substitutes for the "
                     f"paper's data, not reproductions)")
-    if c["check"]:
+    said = t.reproduced + c["stand-in"] == 0       # the first line gave checks and derived
+    if c["check"] and not said:
         rest.append(f"{_plural(c['check'], 'consistency check')} "
                     f"({t.classes['consistent']} consistent, {t.classes['inconsistent']} "
                     f"inconsistent; checks of our reading, not reproductions)")
-    if c["derived"]:
+    if c["derived"] and not said:
         rest.append(f"{_plural(c['derived'], 'value')} derived from the paper's statements "
                     f"({t.classes['derived-agrees']} agree, {t.classes['derived-within']} within "
                     f"tolerance, {t.classes['derived-deviates']} deviate)")
