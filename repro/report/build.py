@@ -3,6 +3,7 @@ records, reproduced beside published), its figures (SVG) and ``<artifact>.meta.j
 the report page needs besides the records: title, notes, data used, seeds, run times)."""
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -12,7 +13,7 @@ from .. import papers as registry
 from ..cache import atomic_write_bytes, atomic_write_json
 from ..data import catalog as cat
 from ..experiment import REFERENCE_TASK, Artifact, matches
-from ..plotting import style
+from ..plotting import plt, style
 from ..published import KEY_FIELDS, PublishedSet, compare
 from ..runner import SYNTHETIC, RunResult, jsonable
 
@@ -89,9 +90,6 @@ def gather_records(art: Artifact, results: list[RunResult],
 
 def save_figure(fig, path: Path) -> None:
     """Deterministic SVG (fixed hash salt, no creation date), in the suite's style."""
-    import io
-
-    import matplotlib.pyplot as plt
     buf = io.BytesIO()
     with style():
         fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
