@@ -8,6 +8,7 @@ Timing artifacts (``Artifact.timing``: their values are measured times) are writ
 ``reports/<paper>/timing/`` with their own page, apart from the reproduced values."""
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -17,7 +18,7 @@ from .. import papers as registry
 from ..cache import atomic_write_bytes, atomic_write_json
 from ..data import catalog as cat
 from ..experiment import REFERENCE_TASK, Artifact, matches
-from ..plotting import style
+from ..plotting import plt, style
 from ..published import KEY_FIELDS, PublishedSet, compare
 from ..runner import SYNTHETIC, RunResult, jsonable
 
@@ -111,9 +112,6 @@ def shows_published(fig) -> bool:
 
 def save_figure(fig, path: Path) -> None:
     """Deterministic SVG (fixed hash salt, no creation date), in the suite's style."""
-    import io
-
-    import matplotlib.pyplot as plt
     buf = io.BytesIO()
     with style():
         fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
