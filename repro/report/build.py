@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import aggregate, reference
@@ -171,7 +172,6 @@ def build_artifact(art: Artifact, results: list[RunResult], published: Published
 
 
 def _now() -> str:
-    from datetime import datetime, timezone
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 

@@ -12,6 +12,7 @@ stay byte-identical.  Every page names its origin: version, commit, commit date 
 """
 from __future__ import annotations
 
+import logging
 import math
 import re
 from importlib import resources
@@ -175,7 +176,6 @@ def render_pdf(html_path: Path, pdf_path: Path, log=print) -> bool:
     except Exception as exc:   # ImportError or a missing system library (pango)
         log(f"PDF not written: weasyprint is not importable ({exc}); the HTML is complete")
         return False
-    import logging
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     data = HTML(filename=str(html_path), base_url=str(html_path.parent)).write_pdf()
