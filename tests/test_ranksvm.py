@@ -198,3 +198,15 @@ def test_mq2008_default_tolerance(mq2008):
     assert m.result_.status == "converged"
     assert m.result_.relative_gnorm <= 1e-3
     assert (m.result_.f - OPT_C1) / OPT_C1 < 1e-3
+
+
+def test_all_finite_needs_no_copy_and_survives_overflowing_sums():
+    from repro.rankers.base import all_finite
+    assert all_finite(np.full((4, 3), 1e308))                 # the sum overflows: checked again
+    assert not all_finite(np.array([[1.0, np.nan]]))
+    assert not all_finite(np.array([np.inf, -np.inf]))          # the sum is NaN, not inf
+    assert all_finite(np.zeros((0, 5)))
+    X = np.ones((6, 2))
+    X[4, 1] = np.inf
+    with pytest.raises(DataError, match="document 4, feature 1"):
+        RankSVM().fit(X, np.arange(6.0), np.zeros(6))

@@ -28,7 +28,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import DataError
-from .base import Ranker, expand_grid, group_by_query
+from .base import Ranker, all_finite, expand_grid, group_by_query
 from .pair_counting import METHODS, Counts, PairCounter, count_pairs
 from .tron import TronResult, tron
 
@@ -49,7 +49,7 @@ def as_matrix(X):
     X = np.ascontiguousarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise DataError(f"X: expected a 2-d array, got shape {X.shape}")
-    if not np.all(np.isfinite(X)):
+    if not all_finite(X):
         r, c = (int(i) for i in np.argwhere(~np.isfinite(X))[0])
         raise DataError(f"X: value {X[r, c]} at document {r}, feature {c} is not finite")
     return X
