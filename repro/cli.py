@@ -75,8 +75,19 @@ def cmd_data(argv) -> int:
                                 "where to obtain it. Verifies every file's checksum.")
     _common(p)
     p.add_argument("names", nargs="*", help="only these datasets")
+    p.add_argument("--fetch", action="store_true",
+                   help="download the named datasets that have a stable public download (UCI, "
+                        "MULAN), verify and lay them out; print the manual steps for the others")
+    p.add_argument("--mirror", metavar="URL",
+                   help="with --fetch: fetch every file from URL/<dataset>/<file name> instead "
+                        "(default: $REPRO_DOWNLOAD_MIRROR, else the catalog's URLs)")
     args = p.parse_args(argv)
     root = cat.data_dir(args.data_dir)
+    if args.fetch:
+        if not args.names:
+            p.error("--fetch needs dataset names (see `python -m repro data`)")
+        from .data.fetch import fetch
+        return fetch(args.names, root, args.mirror)
     need = defaultdict(list)
     for art in registry.artifacts():
         for ds in art.datasets:

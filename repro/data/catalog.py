@@ -37,6 +37,8 @@ class DatasetInfo:
     stand_in: str | None = None
     partitions: dict = field(default_factory=dict)
     files: dict = field(default_factory=dict)
+    download: dict = field(default_factory=dict)   # file -> {url, sha256?, compression?}
+    fetch_note: str = ""                           # why it cannot be fetched, what to do
 
     @property
     def public(self) -> bool:
