@@ -167,9 +167,9 @@ def manual_steps(info: cat.DatasetInfo, root: Path) -> list[str]:
     lines = [f"cannot be fetched automatically: {why}",
              f"  1. obtain it from: {info.obtain}"]
     if info.kind == "letor":
-        lines.append(f"  2. unpack it so that {where}/ holds {_letor_layout(info)} "
-                     f"(plain, .xz or .gz; also accepted: "
-                     f"{', '.join(str(root / f) for f in info.folders[1:]) or '—'})")
+        also = "".join(f" or {root / f}/" for f in info.folders[1:])
+        lines.append(f"  2. unpack it so that {where}/{also} holds {_letor_layout(info)} "
+                     f"(plain, .xz or .gz)")
     else:
         files = ", ".join(info.files) or "the files named in datasets.md"
         lines.append(f"  2. put {files} into {where}/")
