@@ -26,8 +26,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cache import cache_root
-from ..data.io import atomic_output, file_checksums
+from ..cache import atomic_writer, cache_root
+from ..data.io import file_checksums
 from ..errors import ReproError
 
 #: MSLR-WEB30K Fold1 train (the numbers of the official fold file).
@@ -101,7 +101,7 @@ def write_synthetic(path: Path, sp: dict, rows_per_block: int = 20_000, log=prin
     h = hashlib.sha256()
     size = 0
     t0 = time.perf_counter()
-    with atomic_output(path) as fh:
+    with atomic_writer(path) as fh:
         for a in range(0, n, rows_per_block):
             b = min(n, a + rows_per_block)
             idx = rng.integers(0, k, size=(b - a, nf))
@@ -117,7 +117,7 @@ def write_synthetic(path: Path, sp: dict, rows_per_block: int = 20_000, log=prin
                 log(f"  writing synthetic set: {b:,} / {n:,} documents "
                     f"({time.perf_counter() - t0:.0f} s)")
     record = {"spec": sp, "bytes": size, "sha256": "sha256:" + h.hexdigest()}
-    with atomic_output(path.with_suffix(".json")) as fh:
+    with atomic_writer(path.with_suffix(".json")) as fh:
         fh.write(json.dumps(record, indent=1).encode())
     return record
 

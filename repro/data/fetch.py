@@ -29,9 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..cache import atomic_writer
 from ..errors import DataCorrupt, DataError, ReproError
 from . import catalog as cat
-from .io import atomic_output, find_file, matches
+from .io import find_file, matches
 
 MIRROR_ENV = "REPRO_DOWNLOAD_MIRROR"
 
@@ -135,7 +136,7 @@ def fetch_dataset(name: str, root: Path, mirror: str | None = None) -> FetchOutc
                     f"{rel} from {url}: content does not match the catalog's checksum "
                     f"(expected one of: {', '.join(e[:23] + '…' for e in expected)}); "
                     f"refused, nothing written"])
-            with atomic_output(folder / rel) as fh:
+            with atomic_writer(folder / rel) as fh:
                 fh.write(data)
             fetched += 1
             lines.append(f"{rel}: fetched from {url} → {folder / rel} ("

@@ -7,15 +7,12 @@ repository trees record for files such as the MQ2007 folds).
 """
 from __future__ import annotations
 
-import contextlib
 import gzip
 import hashlib
 import lzma
-import os
-import tempfile
 from pathlib import Path
 
-from ..errors import DataCorrupt, DataMissing
+from ..errors import DataCorrupt, DataError, DataMissing
 
 COMPRESSED_SUFFIXES = (".xz", ".gz")
 
@@ -23,6 +20,8 @@ COMPRESSED_SUFFIXES = (".xz", ".gz")
 def read_bytes(path: str | Path) -> bytes:
     """Return the uncompressed content of ``path`` (``.xz`` and ``.gz`` are decompressed)."""
     path = Path(path)
+    if path.is_dir():
+        raise DataError(f"{path}: is a directory, not a file")
     if not path.is_file():
         raise DataMissing(f"{path}: no such file")
     try:
@@ -119,29 +118,6 @@ def file_checksums(path: str | Path, kinds=("sha256",), chunk_bytes: int = 1 << 
     for chunk in iter_line_chunks(path, chunk_bytes):
         sums.update(chunk)
     return sums.digests()
-
-
-@contextlib.contextmanager
-def atomic_output(path: str | Path):
-    """A binary file handle whose content appears at ``path`` only when the block completes
-    (a temporary file in the same folder, fsynced, then renamed; removed on any error).
-    The file gets the permissions the umask gives a new file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
 
 
 def find_file(folder: Path, name: str) -> Path | None:
