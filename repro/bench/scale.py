@@ -271,6 +271,7 @@ def bench(data_dir, quick: bool, sp: dict | None = None) -> list[dict]:
     mb = record["bytes"] / 1e6
     where = {"machine": machine(), "load_average_before": load_average()}
     parse = run_child("parse", str(path), sp["features"])
+    print(f"  parse: {json.dumps(parse)}", flush=True)
     bound = PARSE_MEMORY_BOUND * parse["matrix_bytes"]
     rows = [{
         "name": f"streaming LETOR parse, {sp['documents']:,} × {sp['features']} "
@@ -291,6 +292,7 @@ def bench(data_dir, quick: bool, sp: dict | None = None) -> list[dict]:
         "interpreter_rss_GiB": _gib(parse["rss_before"]),
         **where}]
     tr = run_child("tron", str(path), sp["features"], 1.0, 1e-3)
+    print(f"  tron: {json.dumps(tr)}", flush=True)
     rows.append({
         "name": f"Tree-TRON fit, C = 1, ε = 0.001, {sp['documents']:,} documents",
         "params": {"input": "the same synthetic set", "C": 1.0, "eps": 1e-3,
