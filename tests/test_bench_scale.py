@@ -54,3 +54,11 @@ def test_children_measure_the_same_parse_and_fit(tmp_path, monkeypatch):
     assert fit["cg_iterations"] == m.result_.n_cg and fit["status"] == m.result_.status
     assert fit["params"]["pairs"] == m.n_pairs_
     json.dumps(rows)                                              # benchmarks.json-ready
+
+
+def test_figure_ii_child_runs_the_papers_task(data_root):
+    """The task `bench scale` runs on a user's MSLR-WEB30K, here on MQ2008 (quick grid)."""
+    out = scale._child_figure_ii(str(data_root), "MQ2008", True)
+    assert out["run"].startswith("leelin2014/") and "MQ2008" in out["run"]
+    metrics = {r["metric"] for r in out["records"]}
+    assert "CG iterations" in metrics and out["seconds"] > 0 and out["peak_rss"] > 0
