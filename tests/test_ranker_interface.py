@@ -38,6 +38,7 @@ GRIDS = {
     "GreedyRankRLS": ({}, {"lam": [0.5, 4.0], "k": [1, 3]}),
     "RankSVM": ({"eps": 1e-10}, {"C": [10.0, 0.1, 1.0]}),          # warm-started over C
     "CuttingPlaneRankSVM": ({"eps": 1e-9}, {"C": [0.1, 1.0]}),
+    "LambdaMART": ({"num_leaves": 4}, {"n_estimators": [5, 2], "learning_rate": [0.1, 0.3]}),
 }
 
 
