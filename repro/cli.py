@@ -17,6 +17,7 @@ from . import __version__, eval_command
 from . import papers as registry
 from .bench import command as bench_command
 from .data import catalog as cat
+from .data.fetch import fetch
 from .errors import ReproError
 from .pipeline import run_artifacts
 
@@ -116,7 +117,6 @@ def cmd_data(argv) -> int:
     if args.fetch:
         if not args.names:
             p.error("--fetch needs dataset names (see `python -m repro data`)")
-        from .data.fetch import fetch
         return fetch(args.names, root, args.mirror)
     need = defaultdict(list)
     for art in registry.artifacts():

@@ -17,8 +17,10 @@ leelin2014's Figure (II) task on its Fold1 (in a child, timed, with its peak mem
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -27,8 +29,15 @@ from pathlib import Path
 import numpy as np
 
 from ..cache import atomic_writer, cache_root
+from ..data import catalog as cat
 from ..data.io import file_checksums
+from ..data.letor import LetorStream
 from ..errors import ReproError
+from ..experiment import RunContext
+from ..papers import artifacts, task
+from ..provenance import machine
+from ..rankers import RankSVM
+from ..timing import single_thread_blas
 
 #: MSLR-WEB30K Fold1 train (the numbers of the official fold file).
 MSLR30K_FOLD1_TRAIN = {"documents": 2_270_296, "queries": 18_919, "features": 136}
@@ -97,7 +106,6 @@ def write_synthetic(path: Path, sp: dict, rows_per_block: int = 20_000, log=prin
     k = pools.shape[1]
     cols = np.arange(nf)
     informative = min(20, nf)
-    import hashlib
     h = hashlib.sha256()
     size = 0
     t0 = time.perf_counter()
@@ -160,7 +168,6 @@ def peak_rss() -> int:
     """Peak resident memory of this process so far, bytes (VmHWM, else ru_maxrss)."""
     kb = _status_kb("VmHWM")
     if kb is None:
-        import resource
         kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return kb * 1024
 
@@ -180,7 +187,6 @@ def reset_peak() -> bool:
 
 
 def _child_parse(path: str, n_features: int) -> dict:
-    from ..data.letor import LetorStream
     rss0 = current_rss()
     t0, c0 = time.perf_counter(), time.process_time()
     s = LetorStream(path)
@@ -195,9 +201,6 @@ def _child_parse(path: str, n_features: int) -> dict:
 
 
 def _child_tron(path: str, n_features: int, C: float, eps: float) -> dict:
-    from ..data.letor import LetorStream
-    from ..rankers import RankSVM
-    from ..timing import single_thread_blas
     d = LetorStream(path).read(n_features)
     rss_data = current_rss()
     resettable = reset_peak()
@@ -216,9 +219,6 @@ def _child_tron(path: str, n_features: int, C: float, eps: float) -> dict:
 
 def _child_figure_ii(data_dir: str, dataset: str = "MSLR-WEB30K", quick: bool = False) -> dict:
     """leelin2014's Figure (II) task on Fold1 of ``dataset`` (as the artifact declares it)."""
-    from ..experiment import RunContext
-    from ..papers import artifacts, task
-    from ..timing import single_thread_blas
     art = next(a for a in artifacts("leelin2014") if a.name == "figureII")
     spec_ = next(s for s in art.runs(quick) if s.dataset == dataset
                  and s.fold in (None, 1, "1"))
@@ -261,8 +261,6 @@ def bench(data_dir, quick: bool, sp: dict | None = None) -> list[dict]:
     """The measurements above, as benchmark rows (``ours_s`` = the time; no peers: the
     reference point is the matrix size and the 1.5× memory bound).  ``quick``: a set 1/20 of
     the size (for smoke runs; the figures then do not speak for MSLR's size)."""
-    from ..data import catalog as cat
-    from ..provenance import machine
     if sp is None:
         sp = spec(**MSLR30K_FOLD1_TRAIN)
         if quick:

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import pooch
+
 from ..cache import atomic_writer
 from ..errors import DataCorrupt, DataError, ReproError
 from . import catalog as cat
@@ -60,10 +62,6 @@ def _url(name: str, entry: dict, mirror: str | None) -> str:
 
 
 def _download(url: str, known_hash: str | None, folder: Path) -> Path:
-    try:
-        import pooch
-    except ImportError as exc:        # pragma: no cover - pooch is a dependency
-        raise ReproError("fetching needs pooch (pip install pooch)") from exc
     fname = Path(urlsplit(url).path).name or "download"
     pooch.get_logger().setLevel("WARNING")       # our own lines say what was fetched
     try:
