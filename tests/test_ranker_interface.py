@@ -41,6 +41,7 @@ GRIDS = {
     "ConditionalRanker": ({"sample_size": 20}, {"C": [0.1, 10.0]}),   # one sample Ŷ per grid
     "RankBoost": ({}, {"n_rounds": [3, 10]}),                          # prefixes of one run
     "SVMMAP": ({"eps": 1e-6}, {"C": [0.1, 1.0]}),
+    "LambdaMART": ({"num_leaves": 4}, {"n_estimators": [5, 2], "learning_rate": [0.1, 0.3]}),
 }
 
 
