@@ -11,7 +11,7 @@ from repro import published as pub
 from repro.bench.sampler import PythonFig2, python_chain
 from repro.data.load import load_letor_fold
 from repro.data.queries import QueryData
-from repro.experiment import RunContext, RunSpec
+from repro.experiment import RunSpec
 from repro.papers import dubey2009 as paper
 from repro.papers.dubey2009 import figures, protocol, tasks
 from repro.rankers import swap_sampler as ss

@@ -73,7 +73,7 @@ def figure_figure3(art, results, flat, published):
             ax.set_yticklabels(methods if ax is axes[0, 0] else [])
             ax.set_title(f"{ds}: {metric}")
         legend_outside(axes[0, 1], ncol=4)
-        fig.tight_layout()
+        fig.subplots_adjust(left=0.17, right=0.99, wspace=0.08, bottom=0.2)
         figs[ds] = fig
     return figs
 
@@ -105,46 +105,44 @@ def _title(ax, results, art):
 
 
 def figure_sample_size(art, results, flat, published):
-    """Figure 4: test MAP and NDCG@10 against |Ŷ| (fold means; bars: sd over sample seeds)."""
+    """Figure 4: test MAP and NDCG@10 against |Ŷ| (fold means; bars: sd over sample seeds),
+    one row per dataset."""
     ser = _means(art, results, "figure4")
     if not ser:
         return {}
-    fig, axes = figure(ncols=2, height=2.8)
-    for ax, metric in zip(axes[0], ("MAP", "NDCG@10")):
-        for i, (label, pts) in enumerate(sorted(ser.items())):
-            xs = sorted(pts, key=int)
+    fig, axes = figure(ncols=2, nrows=len(ser), height=2.3)
+    for row, (label, pts) in enumerate(sorted(ser.items())):
+        xs = sorted(pts, key=int)
+        for col, metric in enumerate(("MAP", "NDCG@10")):
+            ax = axes[row, col]
             ax.errorbar([int(x) for x in xs], [pts[x][metric][0] for x in xs],
                         yerr=[pts[x][metric][1] for x in xs], fmt="o-", ms=3, capsize=2,
-                        color=f"C{i}", label=label)
-        ax.set_xscale("log")
-        ax.set_xlabel("|Ŷ| (states drawn per query)")
-        ax.set_ylabel(f"test {metric} (paper's definition)")
-    _title(axes[0, 0], results, art)
-    legend_outside(axes[0, 0], ncol=2)
+                        color=f"C{row}")
+            ax.set_xscale("log")
+            ax.set_xlabel("|Ŷ| (states drawn per query)")
+            ax.set_ylabel(f"test {metric}")
+            ax.set_title(f"{label}; bars: sd over the sample seeds", fontsize=7)
     fig.tight_layout()
     return {"": fig}
 
 
 def figure_skew(art, results, flat, published):
-    """Figure 5: accuracy for restarts skewed toward Δ = 0, balanced, toward Δ = 1."""
+    """Figure 5: accuracy against the probability of restarting at Δ = 0 (0.9: skewed toward
+    Δ = 0, 0.5: balanced, 0.1: skewed toward Δ = 1), one row per dataset."""
     ser = _means(art, results, "figure5")
     if not ser:
         return {}
-    fig, axes = figure(ncols=2, height=2.8)
-    for ax, metric in zip(axes[0], ("MAP", "NDCG@10")):
-        labels = sorted(ser)
-        skews = sorted(ser[labels[0]], key=float, reverse=True)
-        width = 0.8 / len(labels)
-        for i, label in enumerate(labels):
-            ax.bar(np.arange(len(skews)) + i * width, [ser[label][s][metric][0] for s in skews],
-                   width=width, color=f"C{i}", label=label)
-        ax.set_xticks(np.arange(len(skews)) + 0.4 - width / 2)
-        ax.set_xticklabels([f"Pr(Δ=0 restart) = {s}" for s in skews], fontsize=6)
-        vals = [ser[l][s][metric][0] for l in labels for s in skews]
-        ax.set_ylim(min(vals) - 0.03, max(vals) + 0.02)
-        ax.set_ylabel(f"test {metric}")
-    _title(axes[0, 0], results, art)
-    legend_outside(axes[0, 0], ncol=2)
+    fig, axes = figure(ncols=2, nrows=len(ser), height=2.3)
+    for row, (label, pts) in enumerate(sorted(ser.items())):
+        xs = sorted(pts, key=float)
+        for col, metric in enumerate(("MAP", "NDCG@10")):
+            ax = axes[row, col]
+            ax.plot([float(x) for x in xs], [pts[x][metric][0] for x in xs], "o-", ms=4,
+                    color=f"C{row}")
+            ax.set_xticks([float(x) for x in xs])
+            ax.set_xlabel("Pr(restart at Δ = 0)  (else at Δ = 1)")
+            ax.set_ylabel(f"test {metric}")
+            ax.set_title(label, fontsize=7)
     fig.tight_layout()
     return {"": fig}
 
