@@ -37,8 +37,8 @@ def test_declarations():
     k_cols = {v.method for v in PUB.values if v.artifact == "figure6"}
     assert k_cols == {f"k={k}" for k in paper.PARAMS["sensitivity"]["ks"]}
     # one run per (dataset, fold) serves Figure 3, Figures 4-8 and the claims
-    ohsumed = {a.name: {s for s in a.runs() if s.dataset == "OHSUMED"} for a in paper.ARTIFACTS
-               if a.task == "task_fold"}
+    ohsumed = {a.name: {s for s in a.runs() if s.dataset == "OHSUMED" and s.task == a.task}
+               for a in paper.ARTIFACTS if a.task == "task_fold"}
     assert len({frozenset(v) for v in ohsumed.values()}) == 1
     assert sorted(s.fold for s in ohsumed["figure3"]) == [1, 2, 3, 4, 5]
     assert paper.PARAMS["sample_size"] in paper.PARAMS["sensitivity"]["sizes"]

@@ -201,6 +201,10 @@ ARTIFACTS = [
              metrics=("MAP", "NDCG@1", "NDCG@5", "NDCG@10"), methods=METHODS,
              aggregate=(Custom("figure3_cells"),
                         MicroAverage(select={"part": "figure3", "fold": "avg"})),
+             reference={"version": 3, "criterion": "MAP",
+                        "metrics": ["MAP", "NDCG@1", "NDCG@5", "NDCG@10"],
+                        "fields": {"part": "figure3",
+                                   "evaluation": "official LETOR 3.0 script, graded labels"}},
              select={"part": "figure3"}, figure="figure_figure3",
              description="Test accuracy (5-fold LETOR cross-validation, C tuned on validation) of SVMmap, "
                          "RankBoost, RankSVM and the paper's MLE, ExpGain, L_3 and ConvexLoss (each trained for "
