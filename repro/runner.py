@@ -42,14 +42,15 @@ from .codekey import cached_code_key, function_file
 from .console import RunProgress
 from .data.catalog import SYNTHETIC, data_state
 from .data.load import fingerprint
-from .errors import DataCorrupt, DataMissing, ReproError
+from .errors import DataCorrupt, DataMissing, ReproError, Unavailable
 from .experiment import RunContext, RunSpec
 from .timing import single_thread_blas
 
 try:                                   # the `cluster` extra
+    import cloudpickle
     import distributed
 except ImportError:                    # pragma: no cover - exercised where dask is absent
-    distributed = None
+    cloudpickle = distributed = None
 
 TaskResolver = Callable[[str, str], Callable]
 THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
@@ -113,6 +114,8 @@ def compute(spec: RunSpec, ref, data_dir: str, log=None) -> "RunResult":
         return RunResult(spec, "not run", why=f"corrupt: {exc}", refused=True)
     except DataMissing as exc:
         return RunResult(spec, "not run", why=f"data: {exc}")
+    except Unavailable as exc:
+        return RunResult(spec, "not run", why=str(exc))
     except KeyboardInterrupt:
         raise
     except Exception as exc:     # a failed run is reported in its table, never cached
@@ -256,16 +259,15 @@ class Runner:
             raise ReproError("--scheduler needs Dask: pip install -e '.[cluster]'")
         out = []
         data_dir = str(self.data_dir.resolve())
-        with distributed.Client(self.scheduler, set_as_default=False) as client:
-            uploaded = set()
+        with distributed.Client(self.scheduler) as client:
             futures = {}
             for spec, key in todo:
                 fn = self.tasks(spec.paper, spec.task)
-                ref = task_ref(fn)
-                path = function_file(fn)
-                if not ref[0].startswith("repro.") and path and path not in uploaded:
-                    client.upload_file(str(path))          # a paper from outside the package
-                    uploaded.add(path)
+                if fn.__module__.startswith("repro."):
+                    ref = task_ref(fn)             # workers import it from the package
+                else:                              # a paper from outside the package: by value
+                    cloudpickle.register_pickle_by_value(sys.modules[fn.__module__])
+                    ref = fn
                 fut = client.submit(compute, spec, ref, data_dir, key=f"repro-run-{key}",
                                     pure=False)
                 futures[fut] = (spec, key)

@@ -38,6 +38,10 @@ GRIDS = {
     "GreedyRankRLS": ({}, {"lam": [0.5, 4.0], "k": [1, 3]}),
     "RankSVM": ({"eps": 1e-10}, {"C": [10.0, 0.1, 1.0]}),          # warm-started over C
     "CuttingPlaneRankSVM": ({"eps": 1e-9}, {"C": [0.1, 1.0]}),
+    "ConditionalRanker": ({"sample_size": 20}, {"C": [0.1, 10.0]}),   # one sample Ŷ per grid
+    "RankBoost": ({}, {"n_rounds": [3, 10]}),                          # prefixes of one run
+    "SVMMAP": ({"eps": 1e-6}, {"C": [0.1, 1.0]}),
+    "LambdaMART": ({"num_leaves": 4}, {"n_estimators": [5, 2], "learning_rate": [0.1, 0.3]}),
     "DORM": ({"eps": 1e-9}, {"C": [10.0, 0.1, 1.0]}),                # warm-started over C
     "ROCAreaSVM": ({"eps": 1e-9}, {"C": [1.0, 0.1]}),
     "PrecisionAtKSVM": ({"eps": 1e-9, "k": 3}, {"C": [1.0, 0.1]}),
