@@ -207,9 +207,14 @@ cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
             j1 = x[i]
             row = C + i * n
             mn = INFINITY
-            for j in range(n):
-                if j != j1 and row[j] - v[j] < mn:
-                    mn = row[j] - v[j]
+            for j in range(j1):
+                h = row[j] - v[j]
+                if h < mn:
+                    mn = h
+            for j in range(j1 + 1, n):
+                h = row[j] - v[j]
+                if h < mn:
+                    mn = h
             if mn < INFINITY:
                 v[j1] = v[j1] - mn
     # augmenting row reduction, two rounds; a guard bounds float cycling on near-ties
@@ -274,39 +279,28 @@ cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
 
 
 cdef int _alloc(Work* W, Py_ssize_t n) noexcept nogil:
-    W.u = <double*> malloc(n * sizeof(double))
-    W.v = <double*> malloc(n * sizeof(double))
-    W.spc = <double*> malloc(n * sizeof(double))
-    W.path = <Py_ssize_t*> malloc(n * sizeof(Py_ssize_t))
-    W.col4row = <Py_ssize_t*> malloc(n * sizeof(Py_ssize_t))
-    W.row4col = <Py_ssize_t*> malloc(n * sizeof(Py_ssize_t))
-    W.remaining = <Py_ssize_t*> malloc(n * sizeof(Py_ssize_t))
-    W.sr_list = <Py_ssize_t*> malloc(n * sizeof(Py_ssize_t))
-    W.sc_list = <Py_ssize_t*> malloc(n * sizeof(Py_ssize_t))
-    W.order = <Py_ssize_t*> malloc(n * sizeof(Py_ssize_t))
-    W.tmp = <Py_ssize_t*> malloc(n * sizeof(Py_ssize_t))
-    W.SR = <char*> malloc(n * sizeof(char))
-    if (W.u == NULL or W.v == NULL or W.spc == NULL or W.path == NULL
-            or W.col4row == NULL or W.row4col == NULL or W.remaining == NULL
-            or W.sr_list == NULL or W.sc_list == NULL or W.order == NULL or W.tmp == NULL
-            or W.SR == NULL):
+    """All work arrays in one allocation (freed by :func:`_free`)."""
+    cdef char* block = <char*> malloc(n * (4 * sizeof(double) + 8 * sizeof(Py_ssize_t) + 1) + 64)
+    W.u = <double*> block
+    if block == NULL:
         return -1
+    W.v = W.u + n
+    W.spc = W.v + n
+    W.path = <Py_ssize_t*> (W.spc + n)
+    W.col4row = W.path + n
+    W.row4col = W.col4row + n
+    W.remaining = W.row4col + n
+    W.sr_list = W.remaining + n
+    W.sc_list = W.sr_list + n
+    W.order = W.sc_list + n
+    W.tmp = W.order + n
+    W.SR = <char*> (W.tmp + n)
     return 0
 
 
 cdef void _free(Work* W) noexcept nogil:
     free(W.u)
-    free(W.v)
-    free(W.spc)
-    free(W.path)
-    free(W.col4row)
-    free(W.row4col)
-    free(W.remaining)
-    free(W.sr_list)
-    free(W.sc_list)
-    free(W.order)
-    free(W.tmp)
-    free(W.SR)
+    W.u = NULL
 
 
 cdef Py_ssize_t _dense(const double* C, Py_ssize_t nr, Py_ssize_t nc, Work* W,
