@@ -368,8 +368,9 @@ def task_complexity(ctx) -> dict:
 
 
 def claims(art, outputs) -> list[dict]:
-    """Aggregation: the claims of Sec. 6 that can be checked here, each a record with a
-    verdict ("holds" / "does not hold") and the numbers behind it."""
+    """Aggregation: the claims of Sec. 6 that can be checked here, each a record with value
+    1 (holds) or 0, the field ``outcome`` ("holds" / "does not hold") and the numbers behind
+    it (field ``numbers``)."""
     recs = []
     uci = [(s, o) for s, o in outputs if "uci" in o]
     uci_recs = uci_select(art, uci) if uci else []
@@ -381,15 +382,15 @@ def claims(art, outputs) -> list[dict]:
         others = {m: v for m, v in mean.items() if m != "DORM"}
         ok = all(mean["DORM"] > v for v in others.values())
         recs.append(record("Table 1", "DORM above every baseline (NDCG@10)", float(ok), None,
-                           dataset=ds, verdict="holds" if ok else "does not hold",
+                           dataset=ds, outcome="holds" if ok else "does not hold",
                            numbers={k: round(v, 2) for k, v in mean.items()}))
         ps = {r["method"]: r["value"] for r in uci_recs
               if r.get("dataset") == ds and r["metric"] == "paired t-test p-value"}
         if ps:
-            ok = all(p < 1e-4 for p in ps.values()) and recs[-1]["verdict"] == "holds"
+            ok = all(p < 1e-4 for p in ps.values()) and recs[-1]["outcome"] == "holds"
             recs.append(record("Table 1", "DORM better with p < 0.0001 (paired t-test, 10 folds)",
                                float(ok), None, dataset=ds,
-                               verdict="holds" if ok else "does not hold",
+                               outcome="holds" if ok else "does not hold",
                                numbers={k: float(f"{v:.3g}") for k, v in ps.items()}))
     web = {}
     for s, o in outputs:
@@ -407,7 +408,7 @@ def claims(art, outputs) -> list[dict]:
         best = max((mean(m, "NDCG@10", "NDCG@10"), m) for m in base)
         recs.append(record("Sec. 6.3", "DORM (NDCG) beats every other method in NDCG@10 "
                            "(text: by 2–3%)", float(d > best[0]), None, dataset=label,
-                           verdict="holds" if d > best[0] else "does not hold",
+                           outcome="holds" if d > best[0] else "does not hold",
                            numbers={"DORM (NDCG)": round(d, 2), best[1]: round(best[0], 2)}))
         small = folds[0]["sizes"][0]
         if small != "all":
@@ -415,7 +416,7 @@ def claims(art, outputs) -> list[dict]:
             recs.append(record("Sec. 6.3", f"DORM with the first {small} queries beats every "
                                "other method with all of them (NDCG@10)",
                                float(d_small > best[0]), None, dataset=label,
-                               verdict="holds" if d_small > best[0] else "does not hold",
+                               outcome="holds" if d_small > best[0] else "does not hold",
                                numbers={f"DORM (m={small})": round(d_small, 2),
                                         f"{best[1]} (all)": round(best[0], 2)}))
         d = mean("DORM (MRR)", "MRR", "MRR")
@@ -423,18 +424,18 @@ def claims(art, outputs) -> list[dict]:
         best = max((mean(m, "MRR", "MRR"), m) for m in others)
         recs.append(record("Sec. 6.4", "DORM (MRR) beats every other method in MRR "
                            "(text: by 1% to 2%)", float(d > best[0]), None, dataset=label,
-                           verdict="holds" if d > best[0] else "does not hold",
+                           outcome="holds" if d > best[0] else "does not hold",
                            numbers={"DORM (MRR)": round(d, 2), best[1]: round(best[0], 2)}))
         a, b = mean("DORM (mWTA)", "WTA", "WTA"), mean("DORM (WTA)", "WTA", "WTA")
         recs.append(record("Sec. 6.4", "mWTA beats direct WTA minimisation (WTA)",
                            float(a > b), None, dataset=label,
-                           verdict="holds" if a > b else "does not hold",
+                           outcome="holds" if a > b else "does not hold",
                            numbers={"DORM (mWTA)": round(a, 2), "DORM (WTA)": round(b, 2)}))
         t = {m: float(np.mean([f["runs"][f["sizes"][-1]][m]["seconds"] for f in folds]))
              for m in ("DORM (NDCG)", "RSVM", "ROCArea", "Precision@10", "SVM")}
         ok = t["DORM (NDCG)"] < min(t["ROCArea"], t["Precision@10"], t["RSVM"])
         recs.append(record("Sec. 6.5", "DORM trains faster than the ordinal-regression and "
                            "SVMperf methods (not than SVM, BM25)", float(ok), None,
-                           dataset=label, verdict="holds" if ok else "does not hold",
+                           dataset=label, outcome="holds" if ok else "does not hold",
                            numbers={k: round(v, 2) for k, v in t.items()}))
     return recs
