@@ -11,10 +11,12 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-from . import __version__
+from . import __version__, eval_command
 from . import papers as registry
+from .bench import command as bench_command
 from .data import catalog as cat
 from .errors import ReproError
+from .pipeline import run_artifacts
 
 COMMANDS = ("list", "data", "eval", "bench")
 
@@ -48,12 +50,11 @@ def cmd_list(argv) -> int:
     _common(p)
     args = p.parse_args(argv)
     root = cat.data_dir(args.data_dir)
-    from .runner import data_state
     rows = []
     for art in registry.artifacts():
         states = []
         for ds in art.datasets:
-            ok, _ = data_state(ds, root)
+            ok, _ = cat.data_state(ds, root)
             label = ds + (f" (stand-in for {art.stand_ins[ds]})" if ds in art.stand_ins else "")
             states.append((label, ok))
         avail = ("yes" if all(ok for _, ok in states) else
@@ -114,14 +115,12 @@ def cmd_eval(argv) -> int:
                    "file's comments have LETOR 4.0's 'inc =' field, else 3)")
     p.add_argument("--per-query", action="store_true", help="also per-query lines (flag 1)")
     args = p.parse_args(argv)
-    from .eval_command import run
-    sys.stdout.write(run(args.letor_file, args.score_file, args.letor, args.per_query))
+    sys.stdout.write(eval_command.run(args.letor_file, args.score_file, args.letor, args.per_query))
     return 0
 
 
 def cmd_bench(argv) -> int:
-    from .bench import main as bench_main
-    return bench_main(argv)
+    return bench_command.main(argv)
 
 
 def cmd_run(argv) -> int:
@@ -133,7 +132,6 @@ def cmd_run(argv) -> int:
                 seen.add(art.id)
                 targets.append(art)
     out = Path(args.out or ("reports-quick" if args.quick else "reports"))
-    from .pipeline import run_artifacts
     run_artifacts(targets, cat.data_dir(args.data_dir), out, quick=args.quick, jobs=args.jobs,
                   force=args.force, report_only=args.report_only, pdf=not args.no_pdf)
     return 0

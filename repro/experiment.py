@@ -1,11 +1,17 @@
-"""Declarations: papers, their artifacts, and the runs an artifact expands to.
+"""Declarations: papers, their artifacts, the runs an artifact expands to, and how the records
+of its runs are aggregated.
 
-A paper module (``repro/papers/<id>.py``) declares ``PAPER`` and ``ARTIFACTS`` as data.  An
-artifact names a *task* (a function of the paper module computing one run), the datasets,
-folds, repeats and parameters; ``quick`` overrides them for smoke runs.  One run is one
-(task, dataset, fold, repeat, parameters); artifacts that declare the same run share it (it is
-computed and cached once).  A run's seed is derived from its identity, never from global
-state or execution order.
+A paper package (``repro/papers/<id>/``) declares ``PAPER`` and ``ARTIFACTS`` as data.  An
+artifact names a *task* (a function of the paper's ``tasks`` module computing one run), the
+datasets, folds, repeats and parameters; ``quick`` overrides them for smoke runs.  One run is
+one (task, dataset, fold, repeat, parameters): runs expand over the artifact's datasets × folds ×
+repeats, so folds run apart (``--jobs`` spreads them, editing one fold's code reruns only what
+changed).  Artifacts that declare the same run share it (computed and cached once).  A run's
+seed is derived from its identity, never from global state or execution order.
+
+Values computed across runs — fold averages, a query-weighted microaverage over datasets, the
+maxima of validation curves averaged over folds — are declared in ``Artifact.aggregate`` and
+computed when the records are gathered (:mod:`repro.aggregate`), never inside a task.
 """
 from __future__ import annotations
 
@@ -29,23 +35,52 @@ class Paper:
 
 
 @dataclass(frozen=True)
+class FoldMean:
+    """Aggregation: the mean over folds of every record matched by ``select``, as a record with
+    ``fold = label`` — only where the record exists for every fold the artifact declares (a
+    --quick run on fewer folds gets none).  Folds are averaged in declaration order."""
+    select: dict = field(default_factory=dict)
+    label: str = "avg"
+
+
+@dataclass(frozen=True)
+class MicroAverage:
+    """Aggregation: a query-weighted average over datasets of every record matched by
+    ``select`` (records carry their number of queries in the field ``weight``), as a record
+    with ``dataset = label`` — only where every dataset of the artifact contributed."""
+    select: dict = field(default_factory=dict)
+    weight: str = "queries"
+    label: str = "microaverage"
+
+
+@dataclass(frozen=True)
+class Custom:
+    """Aggregation by a function of the paper's ``tasks`` module:
+    ``function(artifact, outputs) -> records``, with ``outputs`` the outputs of the artifact's
+    finished runs as ``(RunSpec, output)`` pairs in declaration order."""
+    function: str
+
+
+@dataclass
 class Artifact:
-    """One table, figure or check of a paper, declared as data."""
+    """One table, figure or check of a paper, declared as data (not frozen: a declaration is
+    built once at import; :meth:`effective` returns a modified copy, never mutates)."""
     paper: str
     name: str                       # the paper's own label: "table7", "figure4", "sectionII"
     title: str
     kind: str = "table"             # table | figure | check
     datasets: tuple[str, ...] = ()  # catalog ids (or "synthetic") the runs use
     stand_ins: dict = field(default_factory=dict)   # dataset used -> the paper's dataset
-    task: str | None = None         # function of the paper module; None = not implemented
-    folds: tuple = (None,)          # fold numbers (None: the dataset has no folds)
+    task: str | None = None         # function of the paper's tasks module; None = not implemented
+    folds: tuple | dict = (None,)   # fold ids (None: no folds), or {dataset or "*": fold ids}
     repeats: int = 1
     params: dict = field(default_factory=dict)
     quick: dict = field(default_factory=dict)       # overrides of folds/repeats/params
     metrics: tuple[str, ...] = ()   # the measures reported (shown in the report)
     methods: tuple[str, ...] = ()   # the rankers compared (shown in the report)
     select: dict = field(default_factory=dict)      # record filter: field -> allowed values
-    figure: str | None = None       # function of the paper module drawing the figure
+    aggregate: tuple = ()           # FoldMean / MicroAverage / Custom, applied in order
+    figure: str | None = None       # function of the paper's figures module drawing the figure
     description: str = ""
     choices: tuple[str, ...] = ()   # protocol details the paper leaves open, as decided here
     timing: bool = False            # its runs measure time: never run beside another run
@@ -62,13 +97,20 @@ class Artifact:
         params = {**self.params, **q.pop("params", {})}
         return replace(self, params=params, **q)
 
+    def folds_for(self, dataset: str) -> tuple:
+        """The folds run on ``dataset``."""
+        if isinstance(self.folds, dict):
+            return tuple(self.folds.get(dataset, self.folds.get("*", (None,))))
+        return tuple(self.folds)
+
     def runs(self, quick: bool = False) -> list["RunSpec"]:
         art = self.effective(quick)
         if art.task is None:
             return []
-        return [RunSpec(self.paper, art.task, ds, fold, rep, canonical(art.params), quick,
-                        art.timing)
-                for ds in art.datasets for fold in art.folds for rep in range(art.repeats)]
+        params = canonical(art.params)
+        return [RunSpec(self.paper, art.task, ds, fold, rep, params, quick, art.timing)
+                for ds in art.datasets for fold in art.folds_for(ds)
+                for rep in range(art.repeats)]
 
 
 def canonical(obj: Any) -> str:
@@ -89,7 +131,7 @@ class RunSpec:
     paper: str
     task: str
     dataset: str
-    fold: int | None
+    fold: int | str | None
     repeat: int
     params_json: str
     quick: bool = False
@@ -154,3 +196,12 @@ def record(method: str, metric: str, value, fold=None, **extra) -> dict:
            "fold": None if fold is None else str(fold)}
     out.update(extra)
     return out
+
+
+def matches(select: dict, rec: dict) -> bool:
+    """Whether a record passes a filter ``{field: allowed value or values}``."""
+    for k, allowed in select.items():
+        allowed = allowed if isinstance(allowed, (list, tuple, set, frozenset)) else [allowed]
+        if rec.get(k) not in allowed:
+            return False
+    return True

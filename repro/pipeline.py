@@ -11,6 +11,7 @@ from pathlib import Path
 from . import papers as registry
 from . import published as pubmod
 from .experiment import Artifact
+from .data.catalog import data_state
 from .report.build import build_artifact, read_artifact
 from .report.html import render_index, render_paper
 from .report.terminal import compact_table
@@ -20,10 +21,11 @@ from .runner import Runner
 def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick: bool = False,
                   jobs: int = 1, force: bool = False, report_only: bool = False,
                   pdf: bool = True, log=print) -> dict[str, list[dict]]:
-    runner = Runner(data_dir, jobs=jobs, force=force, cache_only=report_only, log=log)
+    runner = Runner(data_dir, registry.task, jobs=jobs, force=force, cache_only=report_only,
+                    log=log)
     specs = [s for a in targets for s in a.runs(quick)]
     results = runner.run(specs)
-    cache_runner = Runner(data_dir, cache_only=True, log=lambda *a, **k: None)
+    cache_runner = Runner(data_dir, registry.task, cache_only=True, log=lambda *a, **k: None)
     target_ids = {a.id for a in targets}
     out: dict[str, list[dict]] = {}
     for paper in dict.fromkeys(a.paper for a in targets):
@@ -39,7 +41,9 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
                 uncached = any(r.why.startswith("no cached result") for r in rs)
                 if uncached and read_artifact(out_dir, art.name) is not None:
                     continue
-            flat = build_artifact(art, rs, published, out_dir, data_dir, quick)
+            unavailable = {} if art.task else {
+                ds: why for ds in art.datasets for ok, why in [data_state(ds, data_dir)] if not ok}
+            flat = build_artifact(art, rs, published, out_dir, quick, unavailable)
             if art.id in target_ids:
                 out[art.id] = flat
                 log(compact_table(art.id, art.title, flat, str(out_dir / f"{art.name}.json")))

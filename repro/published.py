@@ -23,6 +23,9 @@ File layout (``repro/papers/<paper>.toml``)::
     [[explain]]                     # why a value deviates (shown beside it)
     artifact = "table7"; fold = "2"; why = "..."
 
+    [dataset_parent]                # a sub-labelled dataset takes its parent's not-run reason
+    "corel-pamir:Small-Easy" = "corel-pamir"
+
 Values are kept as the paper prints them (text): the number of decimals gives the rounding
 against which a reproduced value "agrees"; ``2^8`` style powers are read as numbers; cells
 marked ``?`` are unreadable in the source and listed as such.
@@ -104,6 +107,7 @@ class PublishedSet:
     explanations: list[dict] = field(default_factory=list)
     protocol: dict = field(default_factory=dict)
     notes: dict = field(default_factory=dict)
+    parents: dict = field(default_factory=dict)     # dataset label -> parent dataset
 
     def for_artifact(self, name: str) -> list[PublishedValue]:
         return [v for v in self.values if v.artifact == name]
@@ -163,7 +167,7 @@ def load(paper: str, path=None) -> PublishedSet:
     tol = raw.get("tolerance", {})
     return PublishedSet(paper, values, float(tol.get("default", 0.0)), list(tol.get("rule", [])),
                         list(raw.get("explain", [])), dict(raw.get("protocol", {})),
-                        dict(raw.get("notes", {})))
+                        dict(raw.get("notes", {})), dict(raw.get("dataset_parent", {})))
 
 
 def judge(value, pub: PublishedValue | None, tol: float, stand_in: bool = False):
@@ -223,8 +227,9 @@ def compare(paper: str, artifact: str, records: list[dict], published: Published
         elif pub.value is None:
             verdict = UNREADABLE
         else:
-            base = (pub.dataset or "").split(":", 1)[0]   # "corel-pamir:Small-Easy" -> "corel-pamir"
-            why = (not_run.get(pub.dataset) or not_run.get(base) or not_run.get(None)
+            parent = published.parents.get(pub.dataset)
+            why = (not_run.get(pub.dataset) or (parent and not_run.get(parent))
+                   or not_run.get(None)
                    or "no reproduced value")
             verdict = f"not run: {why}"
         out.append({"paper": paper, **dict(zip(KEY_FIELDS, key)), "value": None,

@@ -1,40 +1,38 @@
 """Executing runs: availability checks, the content-keyed result cache, and a process pool.
 
 A run's cache key hashes (1) its identity and parameters, (2) the content fingerprint of its
-dataset's files and (3) the code version: the source (or compiled extension) of the paper
-module, of the modules it lists in ``CODE`` and of the shared core.  Editing a ranker thus
-invalidates exactly the results it produced.  Entries are written atomically when a run
-finishes; failures and runs without data are never cached.  An interrupted invocation
+dataset's files and (3) the code key of the module defining its task: the package version and
+the source of every module in that module's import closure (:mod:`repro.codekey`).  Editing a
+ranker thus invalidates exactly the results it produced.  Entries are written atomically when a
+run finishes; failures and runs without data are never cached.  An interrupted invocation
 therefore resumes where it stopped.
+
+The runner knows no paper: it is handed ``tasks(paper, name) -> function`` (the paper
+registry's resolver) by its caller.
 """
 from __future__ import annotations
 
-import hashlib
-import importlib
 import json
 import sys
 import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
-from functools import lru_cache
 from multiprocessing import get_context
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
 from . import __version__
 from .cache import atomic_write_json, cache_root, stable_hash
-from .data import catalog as cat
+from .codekey import cached_code_key, function_file
+from .data.catalog import SYNTHETIC, data_state
 from .data.load import fingerprint
 from .errors import DataCorrupt, DataMissing
 from .experiment import RunContext, RunSpec
 
-CORE_CODE = ("repro.experiment", "repro.published", "repro.data.io", "repro.data.catalog",
-             "repro.data.letor", "repro._kernels.letor", "repro.data.load", "repro.data.queries",
-             "repro.data.synthetic", "repro.metrics.letor_eval", "repro._kernels.letor_eval",
-             "repro.metrics.ranking", "repro.rankers.base")
-SYNTHETIC = "synthetic"
+TaskResolver = Callable[[str, str], Callable]
 
 
 @dataclass
@@ -67,45 +65,14 @@ def jsonable(obj, keep_nan: bool = False):
     return obj
 
 
-def paper_module(paper: str):
-    from . import papers
-    return papers.module(paper)
-
-
-@lru_cache(maxsize=None)
-def _file_hash(path: str) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
-
-
-@lru_cache(maxsize=None)
-def code_version(paper: str) -> str:
-    mod = paper_module(paper)
-    parts = [__version__, f"{mod.__name__}:{_file_hash(mod.__file__)}"]
-    for name in sorted(set(CORE_CODE) | set(getattr(mod, "CODE", ())) - {mod.__name__}):
-        parts.append(f"{name}:{_file_hash(importlib.import_module(name).__file__)}")
-    return hashlib.sha256("\n".join(parts).encode()).hexdigest()
-
-
-def data_state(dataset: str, data_dir: Path) -> tuple[bool, str]:
-    """(available, reason if not) — files present; content is verified when loaded."""
-    if dataset == SYNTHETIC:
-        return True, ""
-    info = cat.dataset(dataset)
-    if not info.public:
-        return False, f"{dataset} was never public (stand-in: {info.stand_in})"
-    try:
-        files = cat.dataset_files(info, data_dir)
-    except DataCorrupt as exc:
-        return False, f"data corrupt: {exc}"
-    if cat.locate(info, data_dir) is None or not files or any(p is None for _, p, _ in files):
-        return False, f"data missing: {dataset} (see `python -m repro data`)"
-    return True, ""
-
-
 class Runner:
-    def __init__(self, data_dir: Path, jobs: int = 1, force: bool = False,
+    """Runs specs (cached, in a process pool when ``jobs`` > 1); ``tasks`` resolves a spec's
+    task function."""
+
+    def __init__(self, data_dir: Path, tasks: TaskResolver, jobs: int = 1, force: bool = False,
                  cache_only: bool = False, log=print):
         self.data_dir = Path(data_dir)
+        self.tasks = tasks
         self.jobs = max(1, int(jobs))
         self.force = force
         self.cache_only = cache_only
@@ -113,7 +80,12 @@ class Runner:
 
     def key(self, spec: RunSpec) -> str:
         fp = "synthetic" if spec.dataset == SYNTHETIC else fingerprint(spec.dataset, self.data_dir)
-        return stable_hash({"run": spec.identity, "data": fp, "code": code_version(spec.paper)})
+        return stable_hash({"run": spec.identity, "data": fp, "code": self.code(spec)})
+
+    def code(self, spec: RunSpec) -> str:
+        """The code key of the module defining the spec's task."""
+        fn = self.tasks(spec.paper, spec.task)
+        return cached_code_key(fn.__module__, function_file(fn))
 
     @staticmethod
     def entry_path(spec: RunSpec, key: str) -> Path:
@@ -156,10 +128,10 @@ class Runner:
         alone = [(s, k) for s, k in todo if s.exclusive]
         if self.jobs == 1 or len(pooled) <= 1:
             for spec, key in pooled:
-                results[spec] = execute(spec, key, str(self.data_dir), self.log)
+                results[spec] = execute(spec, key, str(self.data_dir), self.tasks, self.log)
         else:
             with ProcessPoolExecutor(self.jobs, mp_context=get_context("fork")) as pool:
-                futures = {pool.submit(execute, spec, key, str(self.data_dir)): spec
+                futures = {pool.submit(execute, spec, key, str(self.data_dir), self.tasks): spec
                            for spec, key in pooled}
                 for fut in as_completed(futures):
                     res = fut.result()
@@ -168,18 +140,18 @@ class Runner:
                              + (f" ({res.why})" if res.why else ""))
                     results[futures[fut]] = res
         for spec, key in alone:
-            results[spec] = execute(spec, key, str(self.data_dir), self.log)
+            results[spec] = execute(spec, key, str(self.data_dir), self.tasks, self.log)
         return {s: results[s] for s in dict.fromkeys(specs)}
 
 
-def execute(spec: RunSpec, key: str, data_dir: str, log=None) -> RunResult:
+def execute(spec: RunSpec, key: str, data_dir: str, tasks: TaskResolver, log=None) -> RunResult:
     """Run one task and cache its output (module-level so that a process pool can call it)."""
     say = log or (lambda *a, **k: None)
     ctx = RunContext(spec, Path(data_dir), log=lambda msg: say(f"    {msg}"))
     say(f"  {spec.label} …")
     start = time.perf_counter()
     try:
-        task = getattr(paper_module(spec.paper), spec.task)
+        task = tasks(spec.paper, spec.task)
         output = jsonable(task(ctx), keep_nan=True)
     except (DataMissing, DataCorrupt) as exc:
         return RunResult(spec, "not run", why=f"data: {exc}")

@@ -9,7 +9,8 @@ from repro.metrics import yahoo_ndcg10
 
 from repro.data import catalog as cat
 from repro.experiment import RunContext, RunSpec, canonical
-from repro.papers import leelin2014 as mod
+from repro.papers import leelin2014 as decl
+from repro.papers.leelin2014 import figures, tasks as mod
 from repro.published import load as load_published
 
 PUB = load_published("leelin2014")
@@ -46,9 +47,8 @@ def test_section_ii_reproduces_worked_example():
 
 
 def test_table_i_mq2008_fold1(data_root):
-    params = dict(mod.ARTIFACTS[1].params, folds=[1], all_data=False,
-                  eps_sensitivity=[1e-3])
-    out = mod.task_table_i(ctx("task_table_i", "MQ2008", params, data_root))
+    params = dict(decl.ARTIFACTS[1].params, eps_sensitivity=[1e-3])
+    out = mod.task_table_i(ctx("task_table_i", "MQ2008", params, data_root, fold=1))
     got = keyed("tableI", out["records"], dataset="MQ2008")
     pct = got[("tableI", "MQ2008", "TRON, C = 2^20", "zero dual variables (%)", "1")]
     assert round(pct, 2) == 22.44                               # Table (I)
@@ -64,8 +64,8 @@ def test_table_i_mq2008_fold1(data_root):
 
 
 def test_figure_ii_small_run(data_root):
-    params = dict(mod.ARTIFACTS[2].params, cp_max_iter=12, tron_eps=1e-4)
-    out = mod.task_figure_ii(ctx("task_figure_ii", "MQ2008", params, data_root))
+    params = dict(decl.ARTIFACTS[2].params, cp_max_iter=12, tron_eps=1e-4)
+    out = mod.task_figure_ii(ctx("task_figure_ii", "MQ2008", params, data_root, fold=1))
     tr = out["tron"]
     assert tr[0]["iter"] == 0 and tr[0]["cg"] == 0
     assert all(b["cg"] >= a["cg"] for a, b in zip(tr, tr[1:]))
@@ -86,7 +86,7 @@ def test_complexity_small_run():
     """A tiny run: every method times the same computation (f, ∇f, Hv agree with the tree's),
     each (k, l) cell has its own data (a size added in between leaves the others' data — f at
     w — unchanged), and the figure draws with its fitted slopes."""
-    params = dict(mod.ARTIFACTS[3].params, sizes=[60, 240], levels=[2, "l"], repeats=1,
+    params = dict(decl.ARTIFACTS[3].params, sizes=[60, 240], levels=[2, "l"], repeats=1,
                   max_pairs=1e4, fit_from=50)
     out = mod.task_complexity(ctx("task_complexity", "synthetic", params))
     assert set(out["curves"]) == {"2", "l"}
@@ -108,7 +108,7 @@ def test_complexity_small_run():
     class Res:
         status = "done"
         output = out
-    fig = mod.figure_complexity(mod.ARTIFACTS[3], {"run": Res()}, [], PUB)[""]
+    fig = figures.figure_complexity(decl.ARTIFACTS[3], {"run": Res()}, [], PUB)[""]
     labels = [t.get_text() for ax in fig.axes for t in ax.get_legend().get_texts()]
     assert any("(c) tree (slope" in t for t in labels)
 
@@ -120,14 +120,14 @@ def test_table_i_labels_and_no_pairs(monkeypatch):
     from repro.runner import jsonable
     assert mod.c_label("2^20") == "2^20" and mod.c_label(2.0 ** 20) == "2^20"
     assert mod.c_label(0.5) == "2^-1" and mod.c_label(3.0) == "3"
-    table = mod.ARTIFACTS[1]
+    table = decl.ARTIFACTS[1]
     pub_methods = {v.key[2] for v in PUB.for_artifact("tableI")}
     assert f"TRON, C = {mod.c_label(table.params['C'])}" in pub_methods
     flat = QueryData(np.arange(8.0).reshape(4, 2), np.array([1.0, 1.0, 0.0, 2.0]),
                      [0, 2, 3, 4], [1, 2, 3])            # one level / one document per query
     monkeypatch.setattr(mod, "load_split", lambda *a: flat)
-    params = dict(table.params, C="2^3", folds=[1], all_data=False, eps_sensitivity=[1e-3])
-    out = mod.task_table_i(ctx("task_table_i", "MQ2008", params))
+    params = dict(table.params, C="2^3", eps_sensitivity=[1e-3])
+    out = mod.task_table_i(ctx("task_table_i", "MQ2008", params, fold=1))
     got = keyed("tableI", out["records"], dataset="MQ2008")
     pct = got[("tableI", "MQ2008", "TRON, C = 2^3", "zero dual variables (%)", "1")]
     assert isinstance(pct, float) and np.isnan(pct)
@@ -183,13 +183,16 @@ def test_yahoo_ndcg_and_scaling():
 
 
 def test_declarations():
-    names = [a.name for a in mod.ARTIFACTS]
+    names = [a.name for a in decl.ARTIFACTS]
     assert names == ["sectionII", "tableI", "figureII", "complexity"]
-    for art in mod.ARTIFACTS:
+    for art in decl.ARTIFACTS:
         for ds in art.datasets:
             if ds != "synthetic":
                 assert cat.dataset(ds).kind == "letor"
         assert art.runs() and art.runs(quick=True)
-    p = mod.PROTOCOL
-    assert set(p["figure_II_C_L1"]) <= set(p["figure_II_C_L2"]) == set(mod.ARTIFACTS[2].datasets)
-    assert "tron" in mod.BENCHMARKS
+    p = decl.PROTOCOL
+    assert set(p["figure_II_C_L1"]) <= set(p["figure_II_C_L2"]) == set(decl.ARTIFACTS[2].datasets)
+    # one run per fold of Table (I), plus all of the data; Yahoo has no folds
+    runs = decl.ARTIFACTS[1].runs()
+    assert [s.fold for s in runs if s.dataset == "MQ2008"] == [1, 2, 3, 4, 5, "all"]
+    assert [s.fold for s in runs if s.dataset == "Yahoo-set2"] == [None]

@@ -2,10 +2,14 @@
 import numpy as np
 import pytest
 
+from repro import papers
 from repro import published as pub
+from repro.bench.lqo import numpy_greedy_path
+from repro.codekey import closure
 from repro.data.synthetic import make_queries
 from repro.experiment import RunContext
 from repro.papers import pahikkala2010 as paper
+from repro.papers.pahikkala2010 import figures, tasks
 from repro.rankers.lqo import GreedyLQO, greedy_path
 from repro.report.build import gather_records
 from repro.runner import Runner
@@ -38,10 +42,11 @@ def test_published_numbers():
     assert PUB.protocol["lambda_exponents"] == [0, 10]
     assert PUB.protocol["rankrls_lambda_exponents"] == [-10, 10]
     assert paper.PARAMS["k_max"] == 46
-    # every artifact of one dataset shares one run (computed and cached once)
+    # every artifact of one dataset shares one run per fold (computed and cached once)
     for ds in ("MQ2007", "MQ2008"):
-        runs = {s for a in paper.ARTIFACTS if a.datasets == (ds,) for s in a.runs()}
-        assert len(runs) == 1
+        per_art = [frozenset(a.runs()) for a in paper.ARTIFACTS if a.datasets == (ds,)]
+        assert len(set(per_art)) == 1
+        assert sorted(s.fold for s in per_art[0]) == [1, 2, 3, 4, 5]
 
 
 def test_numpy_peer_is_the_same_algorithm():
@@ -49,7 +54,7 @@ def test_numpy_peer_is_the_same_algorithm():
     X = d.X.copy()
     X[:, 4] = 1.0                                              # a constant feature
     ours = greedy_path(X, d.y, d.query_ptr, 0.8, 9)
-    sel, err, W = paper.numpy_greedy_path(X, d.y, d.query_ptr, 0.8, 9)
+    sel, err, W = numpy_greedy_path(X, d.y, d.query_ptr, 0.8, 9)
     assert list(ours.selected) == list(sel)
     np.testing.assert_allclose(ours.lqo_errors, err, rtol=1e-10)
     np.testing.assert_allclose(ours.weights, W, rtol=1e-8, atol=1e-12)
@@ -57,7 +62,7 @@ def test_numpy_peer_is_the_same_algorithm():
 
 def _run(artifacts, data_dir, quick):
     specs = [s for a in artifacts for s in a.runs(quick)]
-    return Runner(data_dir, log=lambda *a, **k: None).run(specs)
+    return Runner(data_dir, papers.task, log=lambda *a, **k: None).run(specs)
 
 
 def _compare(art, results, quick):
@@ -78,7 +83,7 @@ def test_quick_protocol_reproduces_mq2008_fold1(data_root):
             elif r["fold"] == "avg" and r["method"] != "RankSVM":
                 assert r["verdict"].startswith("not run")     # one fold: no average
     assert agrees == 3 + 8            # λ, k, first feature; 4 metrics × 2 methods
-    fig = paper.figure_validation(targets[-1], results, [], PUB)[""]
+    fig = figures.figure_validation(targets[-1], results, [], PUB)[""]
     assert len(fig.axes[0].lines) == 2 * 4                     # λ = 2^0..2^3: curve + best
 
 
@@ -118,26 +123,26 @@ def test_mq2007_missing_is_reported_not_run(tmp_path):
 def test_complexity_quick_run_and_figure():
     art = arts("complexity")[0]
     spec = art.runs(quick=True)[0]
-    out = paper.task_complexity(RunContext(spec, data_dir=None, log=lambda m: None))
+    out = tasks.task_complexity(RunContext(spec, data_dir=None, log=lambda m: None))
     metrics = {(r["method"], r["metric"]) for r in out["records"]}
-    assert ("GRankRLS (ours)", "exponent in m") in metrics
-    assert ("GRankRLS (NumPy peer)", "exponent in k") in metrics
+    assert metrics == {("GRankRLS (ours)", f"exponent in {a}") for a in "mnk"}
 
     class Res:
         status = "done"
         output = out
-    fig = paper.figure_complexity(art, {spec: Res()}, [], PUB)[""]
+    fig = figures.figure_complexity(art, {spec: Res()}, [], PUB)[""]
     assert len(fig.axes) == 3
 
 
 def test_bad_grid_is_refused():
     with pytest.raises(ValueError, match="empty"):
-        paper._exponents([3, 1])
+        tasks._exponents([3, 1])
 
 
-def test_code_lists_every_module_the_tasks_use():
-    import repro.bench
+def test_code_key_covers_every_module_the_tasks_use():
+    mods = set(closure("repro.papers.pahikkala2010.tasks"))
     assert {"repro.rankers.lqo", "repro._kernels.lqo", "repro.rankers.rankrls",
-            "repro.rankers.base", "repro.data.synthetic", "repro.bench"} <= set(paper.CODE)
-    assert paper.best_time is repro.bench.best_time          # one timing helper
-    assert not hasattr(paper, "_best_time")
+            "repro.rankers.base", "repro.data.synthetic", "repro.timing", "repro.protocol",
+            "repro.metrics.letor_eval", "repro._kernels.letor_eval"} <= mods
+    assert not any(m.startswith(("repro.papers.leelin2014", "repro.report", "repro.bench"))
+                   for m in mods)

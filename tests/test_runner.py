@@ -34,12 +34,12 @@ def test_seed_depends_on_identity_only():
 
 def test_results_are_cached_and_identical_across_jobs(tmp_path):
     specs = table1().runs()
-    r1 = Runner(tmp_path, jobs=1).run(specs)
+    r1 = Runner(tmp_path, papers.task, jobs=1).run(specs)
     assert len(fakepaper.CALLS) == 3
-    r2 = Runner(tmp_path, jobs=1).run(specs)
+    r2 = Runner(tmp_path, papers.task, jobs=1).run(specs)
     assert len(fakepaper.CALLS) == 3 and all(r.cached for r in r2.values())
     assert [r.output for r in r1.values()] == [r.output for r in r2.values()]
-    r3 = Runner(tmp_path, jobs=2, force=True).run(specs)      # recomputed in worker processes
+    r3 = Runner(tmp_path, papers.task, jobs=2, force=True).run(specs)      # recomputed in worker processes
     assert [r.output for r in r3.values()] == [r.output for r in r1.values()]
 
 
@@ -47,17 +47,17 @@ def test_failed_run_is_not_cached_and_others_resume(tmp_path):
     art = table1()
     bad = [RunSpec(s.paper, s.task, s.dataset, s.fold, s.repeat,
                    '{"fail_on":2,"x":2.0}') for s in art.runs()]
-    res = Runner(tmp_path).run(bad)
+    res = Runner(tmp_path, papers.task).run(bad)
     assert [r.status for r in res.values()] == ["done", "failed", "done"]
     assert "planned failure" in res[bad[1]].why
     fakepaper.CALLS.clear()
-    res = Runner(tmp_path).run(bad)          # the interrupted/failed run is retried, not the others
+    res = Runner(tmp_path, papers.task).run(bad)          # the interrupted/failed run is retried, not the others
     assert fakepaper.CALLS == [("noise", "synthetic", 2)]
 
 
 def test_half_written_entry_is_never_read(tmp_path):
     spec = table1().runs()[0]
-    runner = Runner(tmp_path)
+    runner = Runner(tmp_path, papers.task)
     runner.run([spec])
     path = runner.entry_path(spec, runner.key(spec))
     path.write_text(path.read_text()[:20])   # simulate a torn file under the real name
@@ -68,7 +68,7 @@ def test_half_written_entry_is_never_read(tmp_path):
 
 def test_missing_data_is_not_run(tmp_path):
     spec = papers.resolve("fakepaper.table2")[0].runs()[0]
-    res = Runner(tmp_path).run([spec])[spec]
+    res = Runner(tmp_path, papers.task).run([spec])[spec]
     assert res.status == "not run" and "data missing: MQ2007" in res.why
     assert fakepaper.CALLS == []
 
@@ -139,9 +139,10 @@ def test_dataset_not_run_without_published_values_still_gets_a_row(tmp_path):
     from repro.published import load
     from repro.report.build import build_artifact
     from repro.runner import Runner
-    res = list(Runner(tmp_path).run(art.runs()).values())
+    res = list(Runner(tmp_path, papers.task).run(art.runs()).values())
+    unavailable = {"MQ2007": "data missing: MQ2007", "TD2003": "data missing: TD2003"}
     flat = build_artifact(art, res, load("fakepaper", fakepaper.PUBLISHED_PATH), tmp_path / "o",
-                          tmp_path, False)
+                          False, unavailable)
     td = [r for r in flat if r["dataset"] == "TD2003"]
     assert len(td) == 1 and td[0]["verdict"].startswith("not run: data missing: TD2003")
 
@@ -198,20 +199,18 @@ def test_cache_key_follows_params_code_and_data_but_not_the_quick_flag(tmp_path,
     papers.register(mod)                           # same paper id "fakepaper", file we can edit
     try:
         base = papers.resolve("fakepaper.table1")[0].runs()[0]
-        r = Runner(tmp_path)
+        r = Runner(tmp_path, papers.task)
         k0 = r.key(base)
         other_params = RunSpec(base.paper, base.task, base.dataset, base.fold, 0, '{"x":3.0}')
         assert r.key(other_params) != k0
         quick_twin = RunSpec(base.paper, base.task, base.dataset, base.fold, 0, base.params_json, True)
         assert r.key(quick_twin) == k0             # --quick alone does not change the result
         src.write_text(src.read_text() + "\n# an edit\n")
-        runner_mod.code_version.cache_clear()
-        runner_mod._file_hash.cache_clear()
+        runner_mod.cached_code_key.cache_clear()
         assert r.key(base) != k0                   # editing the paper's code invalidates
     finally:
         papers.register(fakepaper)
-        runner_mod.code_version.cache_clear()
-        runner_mod._file_hash.cache_clear()
+        runner_mod.cached_code_key.cache_clear()
 
 
 def test_nan_survives_the_cache_and_reaches_the_report_as_undefined(tmp_path, monkeypatch):
@@ -222,12 +221,12 @@ def test_nan_survives_the_cache_and_reaches_the_report_as_undefined(tmp_path, mo
     from dataclasses import replace
     art = replace(table1(), task="task_nan", figure=None, folds=(1,))
     spec = art.runs()[0]
-    Runner(tmp_path).run([spec])
-    cached = Runner(tmp_path, cache_only=True).run([spec])[spec]     # read back from disk
+    Runner(tmp_path, papers.task).run([spec])
+    cached = Runner(tmp_path, papers.task, cache_only=True).run([spec])[spec]     # read back from disk
     from repro.published import load
     from repro.report.build import build_artifact
     flat = build_artifact(art, [cached], load("fakepaper", fakepaper.PUBLISHED_PATH),
-                          tmp_path / "o", tmp_path, False)
+                          tmp_path / "o", False)
     rec = [r for r in flat if r["metric"] == "x" and r["fold"] == "1"][0]
     assert rec["verdict"] == "undefined (NaN): no pairs" and rec["value"] is None
     json.loads((tmp_path / "o" / "table1.json").read_text())           # standard JSON
@@ -240,10 +239,11 @@ def test_timing_runs_execute_alone_after_the_others(tmp_path, monkeypatch):
     order = []
     real = runner_mod.execute
     monkeypatch.setattr(runner_mod, "execute",
-                        lambda spec, key, d, log=None: order.append(spec.fold) or real(spec, key, d))
+                        lambda spec, key, d, tasks, log=None: order.append(spec.fold)
+                        or real(spec, key, d, tasks))
     timed = replace(table1(), timing=True, folds=(9,))
     specs = timed.runs() + table1().runs()
     assert [s.exclusive for s in specs] == [True, False, False, False]
     assert timed.runs()[0].identity == replace(timed, timing=False).runs()[0].identity
-    Runner(tmp_path, jobs=1).run(specs)
+    Runner(tmp_path, papers.task, jobs=1).run(specs)
     assert order == [1, 2, 3, 9]

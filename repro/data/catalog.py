@@ -242,3 +242,24 @@ def status(name: str, root: Path) -> DatasetStatus:
     else:
         state = "verified"
     return DatasetStatus(info, state, folder, checks)
+
+
+SYNTHETIC = "synthetic"
+
+
+def data_state(name: str, data_dir) -> tuple[bool, str]:
+    """``(available, reason if not)`` for a run on dataset ``name``: its files are present (their
+    content is verified when loaded).  ``synthetic`` is always available."""
+    if name == SYNTHETIC:
+        return True, ""
+    info = dataset(name)
+    if not info.public:
+        return False, f"{name} was never public (stand-in: {info.stand_in})"
+    root = Path(data_dir)
+    try:
+        files = dataset_files(info, root)
+    except DataCorrupt as exc:
+        return False, f"data corrupt: {exc}"
+    if locate(info, root) is None or not files or any(p is None for _, p, _ in files):
+        return False, f"data missing: {name} (see `python -m repro data`)"
+    return True, ""

@@ -52,3 +52,25 @@ def make_queries(n_queries: int, docs_per_query=20, n_features: int = 10, n_leve
     query_ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
     return QueryData(X, y, query_ptr, np.arange(1, n_queries + 1, dtype=np.int64),
                      source=f"synthetic(q={n_queries}, n={n}, d={n_features}, seed={seed})")
+
+
+def make_documents(m: int, n_features: int, docs_per_query: int = 50, seed: int = 0) -> QueryData:
+    """About ``m`` documents in queries of ``docs_per_query`` (the scaling figures' data)."""
+    return make_queries(max(1, m // docs_per_query), docs_per_query, n_features, seed=seed)
+
+
+def cell_rng(seed: int, l: int, k) -> np.random.Generator:
+    """The generator of one (k, l) cell of a scaling sweep: ``default_rng([seed, l, code])``
+    with code = k for k levels and 0 for ``"l"`` (k = l).  Each cell has its own stream, so
+    adding or removing a size or a level leaves the data of the others unchanged."""
+    return np.random.default_rng([int(seed), int(l), 0 if k == "l" else int(k)])
+
+
+def one_query(l: int, k: int, n: int, rng: np.random.Generator) -> tuple:
+    """One query of ``l`` documents with ``k`` equiprobable levels and ``n`` Gaussian
+    features, a weight vector of moderate scale and a direction:
+    ``(X, y, query_ptr, w, d)`` (the data of the pair-counting scaling figures)."""
+    X = rng.normal(size=(l, n))
+    y = rng.integers(0, k, l).astype(np.float64)
+    w = rng.normal(size=n) * (3.0 / np.sqrt(n))
+    return X, y, np.array([0, l], dtype=np.int64), w, rng.normal(size=n)

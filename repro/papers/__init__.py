@@ -1,10 +1,16 @@
-"""The five papers.  Each module declares ``PAPER`` (bibliographic data), ``ARTIFACTS``
-(tables, figures and checks, as data), ``CODE`` (modules whose source is part of its results'
-cache keys) and the task / figure functions its artifacts name.  Published numbers are in
-``<paper>.toml`` next to the module."""
+"""The five papers, and the resolvers the runner and the report use to reach their code.
+
+Each paper is a package ``repro/papers/<id>/``: ``__init__.py`` declares ``PAPER``
+(bibliographic data), ``NOTES`` and ``ARTIFACTS`` (tables, figures and checks, as data);
+``tasks.py`` holds the task functions (one run each) and custom aggregations the artifacts
+name; ``figures.py`` the figure functions.  Published numbers are in ``<id>.toml`` next to the
+package.  A paper registered from outside (an extension, a test) may be a single module holding
+all of these.
+"""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 
 from ..errors import ReproError
 
@@ -31,6 +37,38 @@ def module(paper: str):
     if paper not in PAPER_IDS:
         raise ReproError(f"unknown paper {paper!r}; papers: {', '.join(paper_ids())}")
     return importlib.import_module(f"{__name__}.{paper}")
+
+
+def _part(paper: str, part: str):
+    """The paper's ``tasks`` or ``figures`` submodule, or the paper module itself."""
+    mod = module(paper)
+    name = f"{mod.__name__}.{part}"
+    if hasattr(mod, "__path__") and importlib.util.find_spec(name) is not None:
+        return importlib.import_module(name)
+    return mod
+
+
+def _function(paper: str, part: str, name: str):
+    owner = _part(paper, part)
+    try:
+        return getattr(owner, name)
+    except AttributeError:
+        raise ReproError(f"{paper}: no function {name!r} in {owner.__name__}") from None
+
+
+def task(paper: str, name: str):
+    """The task function ``name`` of ``paper`` (module-level, so process pools can call it)."""
+    return _function(paper, "tasks", name)
+
+
+def figure(paper: str, name: str):
+    """The figure function ``name`` of ``paper``."""
+    return _function(paper, "figures", name)
+
+
+def aggregation(paper: str, name: str):
+    """A custom aggregation function of ``paper`` (in its tasks module)."""
+    return _function(paper, "tasks", name)
 
 
 def artifacts(paper: str | None = None):

@@ -7,19 +7,14 @@ import json
 import re
 from pathlib import Path
 
+from .. import aggregate
+from .. import papers as registry
 from ..cache import atomic_write_bytes, atomic_write_json
 from ..data import catalog as cat
-from ..experiment import Artifact
+from ..experiment import Artifact, matches
+from ..plotting import style
 from ..published import KEY_FIELDS, PublishedSet, compare
-from ..runner import SYNTHETIC, RunResult, data_state, jsonable, paper_module
-
-
-def _matches(select: dict, rec: dict) -> bool:
-    for k, allowed in select.items():
-        allowed = allowed if isinstance(allowed, (list, tuple, set)) else [allowed]
-        if rec.get(k) not in allowed:
-            return False
-    return True
+from ..runner import SYNTHETIC, RunResult, jsonable
 
 
 def natural_key(value) -> tuple:
@@ -34,13 +29,16 @@ def dataset_label(art: Artifact, dataset: str) -> str:
 
 
 def gather_records(art: Artifact, results: list[RunResult],
-                   data_dir: Path | None = None) -> tuple[list[dict], dict]:
-    """Records of this artifact from its runs, and why values are missing per dataset."""
+                   unavailable: dict[str, str] | None = None) -> tuple[list[dict], dict]:
+    """Records of this artifact from its runs — with its declared aggregations applied, then
+    its ``select`` filter — and why values are missing per dataset label.  ``unavailable``:
+    dataset → why its data cannot be used (for artifacts not implemented yet)."""
     records, not_run = [], {}
     # An artifact may declare a dataset and a stand-in for it: the real data wins, and the
     # stand-in's records are used only while the original has not been run.
     real_done = {res.spec.dataset for res in results
                  if res.status == "done" and res.spec.dataset not in art.stand_ins}
+    outputs = []
     for res in sorted(results, key=lambda r: r.spec.dataset in art.stand_ins):
         label = dataset_label(art, res.spec.dataset)
         stand_in = res.spec.dataset in art.stand_ins
@@ -52,42 +50,51 @@ def gather_records(art: Artifact, results: list[RunResult],
             continue
         if stand_in:
             not_run.pop(label, None)
+        outputs.append((res.spec, res.output))
         for r in res.output.get("records", []):
             r = dict(r)
             r.setdefault("dataset", label)
             if r.get("fold") is None and res.spec.fold is not None:
                 r["fold"] = str(res.spec.fold)
-            r["artifact"] = art.name
-            if res.spec.dataset in art.stand_ins:
+            if stand_in:
                 r["data_used"] = res.spec.dataset
                 r["stand_in"] = True
-            if _matches(art.select, r):
-                records.append(r)
+            records.append(r)
+    pos = {r.spec: i for i, r in enumerate(results)}
+    outputs.sort(key=lambda o: pos[o[0]])                 # declaration order
+    records, agg_not_run = aggregate.apply(art, records, outputs, registry.aggregation)
+    for label, why in agg_not_run.items():
+        not_run.setdefault(label, why)
+    out = []
+    for r in records:
+        r["artifact"] = art.name
+        if matches(art.select, r):
+            out.append(r)
     if art.task is None:
         not_run[None] = "not implemented yet"
         for ds in art.datasets:
-            ok, why = data_state(ds, data_dir) if data_dir is not None else (True, "")
-            not_run[dataset_label(art, ds)] = "not implemented yet" + ("" if ok else f"; {why}")
-    return records, not_run
+            why = (unavailable or {}).get(ds)
+            not_run[dataset_label(art, ds)] = "not implemented yet" + (f"; {why}" if why else "")
+    return out, not_run
 
 
 def save_figure(fig, path: Path) -> None:
-    """Deterministic SVG: fixed hash salt, no creation date."""
+    """Deterministic SVG (fixed hash salt, no creation date), in the suite's style."""
     import io
 
-    import matplotlib
-    matplotlib.rcParams["svg.hashsalt"] = "repro-rank"
-    buf = io.BytesIO()
-    fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
-    atomic_write_bytes(path, buf.getvalue())
     import matplotlib.pyplot as plt
+    buf = io.BytesIO()
+    with style():
+        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    atomic_write_bytes(path, buf.getvalue())
     plt.close(fig)
 
 
 def build_artifact(art: Artifact, results: list[RunResult], published: PublishedSet,
-                   out_dir: Path, data_dir: Path, quick: bool) -> list[dict]:
+                   out_dir: Path, quick: bool,
+                   unavailable: dict[str, str] | None = None) -> list[dict]:
     """Write the artifact's JSON, meta and figures; return its flat records."""
-    records, not_run = gather_records(art, results, data_dir)
+    records, not_run = gather_records(art, results, unavailable)
     if quick:
         not_run.setdefault(None, "outside the --quick subset (reduced folds and grid)")
     flat = jsonable(compare(art.paper, art.name, records, published, not_run))
@@ -104,8 +111,9 @@ def build_artifact(art: Artifact, results: list[RunResult], published: Published
 
     figures = []
     if art.figure and any(r.status == "done" for r in results):
-        fn = getattr(paper_module(art.paper), art.figure)
-        drawn = fn(art, {r.spec: r for r in results}, flat, published)
+        fn = registry.figure(art.paper, art.figure)
+        with style():
+            drawn = fn(art, {r.spec: r for r in results}, flat, published)
         for suffix, fig in (drawn or {}).items():
             name = f"{art.name}{'-' + suffix if suffix else ''}.svg"
             save_figure(fig, out_dir / name)

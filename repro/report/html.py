@@ -6,9 +6,7 @@ program reads is exactly what the page shows.
 """
 from __future__ import annotations
 
-import datetime as _dt
 import math
-import subprocess
 from collections import Counter
 from importlib import resources
 from pathlib import Path
@@ -17,6 +15,7 @@ from jinja2 import Environment, StrictUndefined, select_autoescape
 
 from .. import __version__
 from ..cache import atomic_write_bytes
+from ..provenance import describe, source_state
 from ..published import (AGREES, BASELINE, DEVIATES, NO_PUBLISHED, UNDEFINED, UNREADABLE,
                          WITHIN, decimals_of)
 from .build import read_artifact
@@ -53,14 +52,8 @@ CSS_CLASS = {"agrees": "agrees", "within tolerance": "within", "deviates": "devi
 
 
 def commit_id() -> str:
-    try:
-        sha = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], capture_output=True,
-                             text=True, check=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10).stdout.strip()
-        return sha + ("+local changes" if dirty else "")
-    except (OSError, subprocess.SubprocessError):
-        return "unknown (not a git checkout)"
+    """The package's commit (from its own source tree, decided before writing)."""
+    return source_state()["short"]
 
 
 def _env() -> Environment:
@@ -239,8 +232,7 @@ def render_pdf(html_path: Path, pdf_path: Path, log=print) -> bool:
 def render_paper(paper_mod, out_root: Path, notes: list[str], pdf: bool = True, log=print) -> Path:
     out_dir = out_root / paper_mod.PAPER.id
     ctx = paper_context(paper_mod, out_dir, notes)
-    ctx.update(css=_css(), version=__version__, commit=commit_id(),
-               rendered=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"))
+    ctx.update(css=_css(), version=__version__, commit=commit_id(), rendered=describe())
     html = _template("paper.html.j2").render(**ctx)
     path = out_dir / "index.html"
     atomic_write_bytes(path, html.encode("utf-8"))
@@ -264,7 +256,13 @@ def render_index(paper_mods, out_root: Path) -> Path:
                        "counts": dict(counts), "pdf": (out_dir / f"{mod.PAPER.id}.pdf").is_file()})
     html = _template("index.html.j2").render(
         papers=papers, css=_css(), version=__version__, commit=commit_id(),
-        rendered=_dt.datetime.now().strftime("%Y-%m-%d %H:%M"), verdict_names=VERDICT_NAMES)
+        rendered=describe(), verdict_names=VERDICT_NAMES)
     path = out_root / "index.html"
     atomic_write_bytes(path, html.encode("utf-8"))
     return path
+
+
+def render_benchmarks(results: dict, path: Path) -> None:
+    """The benchmarks page (``benchmarks.html``) from the cases of ``benchmarks.json``."""
+    html = _template("benchmarks.html.j2").render(r=results)
+    atomic_write_bytes(path, html.encode("utf-8"))

@@ -85,7 +85,7 @@ Numerics
   * s = 200·r_i makes e^{−s} underflow: margins kept in log space with the shift c of Alg. 6, or
     log-sum-exp for Z.
 """
-from ..experiment import Artifact, Paper
+from ...experiment import Artifact, Paper
 
 PAPER = Paper(
     id="stevens2010",
@@ -121,7 +121,6 @@ NOTES = [
     "averages of Figure 5. Method labels: 'DR-<variant>' as printed in each figure (Feature "
     "Induction and Feature Selection are both Alg. 7), 'PAMIR-<iterations>'.",
 ]
-CODE = ()
 
 _LETOR = ("MQ2007", "OHSUMED", "TD2003", "TD2004", "HP2003", "HP2004", "NP2003", "NP2004")
 _FOLDS = (1, 2, 3, 4, 5)

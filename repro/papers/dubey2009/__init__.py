@@ -54,7 +54,7 @@ Open questions for the implementation
 12. Sec. 5.2's win counts ("ConvexLoss_MAP beats SVMMAP 26 out of 32 times", TOML ``[notes]``) can be
     re-derived from a reproduced Figure 3, e.g. as a ``check`` artifact.
 """
-from ..experiment import Artifact, Paper
+from ...experiment import Artifact, Paper
 
 PAPER = Paper(
     id="dubey2009",
@@ -96,7 +96,6 @@ NOTES = [
     "Sec. 5.2's win counts over the 32 columns × metrics are not single reproducible numbers and "
     "are not listed as published values.",
 ]
-CODE = ()
 
 _GOV = ("TD2003", "TD2004", "HP2003", "HP2004", "NP2003", "NP2004")
 _METHODS = ("SVMmap", "Rankboost", "RankSVM", "MLE",

@@ -67,7 +67,7 @@ written in ``Artifact.choices`` and shown in the report)
   (2006) and are not restated. Also open: which items count as "the rest" predicted, and
   whether NDCG is over all predicted items.
 """
-from ..experiment import Artifact, Paper
+from ...experiment import Artifact, Paper
 
 PAPER = Paper(
     id="lesmola2007",
@@ -93,7 +93,6 @@ NOTES = [
     "The text of Sec. 6.6 (l.552) says 'Table 4' for the ERU results, which are Table 3. "
     "It also writes 'CPR' for CGPR (l.560).",
 ]
-CODE = ()
 
 _WEB = {"MQ2008": "web-search-lesmola"}
 _UCI = ("page-blocks", "pendigits", "optdigits", "covertype")

@@ -1,0 +1,62 @@
+"""The ``bench`` command: run benchmark groups, keep their cases, write the benchmarks page.
+
+Protocol: every contender is warmed up, then timed ``repeats`` times in alternation (the order
+rotates each round, so drift and caching hit all alike), and the median is kept
+(:func:`repro.timing.time_alternating`); every thread pool is limited to one thread.  Results
+go to ``reports/benchmarks.json`` (cases of groups not run this time are kept) and
+``reports/benchmarks.html``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from .. import __version__
+from ..cache import atomic_write_json
+from ..data import catalog as cat
+from ..report.html import render_benchmarks
+from ..timing import single_thread_blas
+from . import letor, lqo, tron
+from .common import machine
+
+GROUPS = {"letor": letor.bench, "lqo": lqo.bench, "tron": tron.bench}
+
+
+def main(argv) -> int:
+    p = argparse.ArgumentParser(prog="python -m repro bench",
+                                description="Time the kernels against peers in one process.")
+    p.add_argument("names", nargs="*", help=f"groups to run (default: all): {', '.join(GROUPS)}")
+    p.add_argument("--data-dir")
+    p.add_argument("--quick", action="store_true", help="fewer repeats and sizes")
+    p.add_argument("--out", default="reports", help="directory of benchmarks.json/.html")
+    args = p.parse_args(argv)
+    names = args.names or list(GROUPS)
+    unknown = [n for n in names if n not in GROUPS]
+    if unknown:
+        p.error(f"unknown benchmark(s) {unknown}; available: {', '.join(GROUPS)}")
+    out = Path(args.out)
+    path = out / "benchmarks.json"
+    try:
+        previous = json.loads(path.read_text())["cases"]
+    except (OSError, ValueError, KeyError):
+        previous = []
+    cases = [c for c in previous if c.get("group") not in names]
+    root = cat.data_dir(args.data_dir)
+    for name in names:
+        print(f"bench {name} …", flush=True)
+        with single_thread_blas():
+            group_cases = GROUPS[name](root, args.quick)
+        for c in group_cases:
+            c["group"] = name
+            cases.append(c)
+            peers = ", ".join(f"{k} {v:.4g} s (×{c['ratios'][k]:.2f})" for k, v in c["peers_s"].items())
+            print(f"  {c['name']}: ours {c['ours_s']:.4g} s; {peers}")
+            for k, v in c.items():
+                if k not in ("name", "params", "ours_s", "peers_s", "ratios", "group"):
+                    print(f"    {k}: {v}")
+    results = {"version": __version__, "machine": machine(), "cases": cases}
+    atomic_write_json(path, results)
+    render_benchmarks(results, out / "benchmarks.html")
+    print(f"wrote {path} and {out / 'benchmarks.html'}")
+    return 0

@@ -1,0 +1,108 @@
+"""Benchmark group ``tron``: Tree-TRON for L2-loss linear RankSVM (Lee & Lin 2014) against
+its peer, scikit-learn's liblinear L2-loss SVM on explicitly formed pair differences (here);
+and the growth of one f + ∇f + Hv with the query size for each counting method."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..data.load import load_letor
+from ..data.synthetic import cell_rng, make_queries, one_query
+from ..errors import DataCorrupt, DataMissing, ReproError
+from ..rankers.pair_counting import count_pairs
+from ..rankers.ranksvm import ExplicitPairObjective, L2RankSVMObjective, all_pairs
+from ..rankers.tron import tron
+from ..timing import best_time, fit_exponent, fun_grad_hv, time_alternating
+from .common import case
+
+try:                                  # the peer (the `peers` extra), not a dependency
+    from sklearn.svm import LinearSVC
+except ImportError:                   # pragma: no cover
+    LinearSVC = None
+
+
+def _pair_problem(X, y, qp):
+    """Pair differences with alternating signs (scikit-learn's SVM needs two classes); the
+    L2-loss objective is unchanged by flipping a pair's sign together with its label."""
+    H, L = all_pairs(y, qp)
+    sign = np.where(np.arange(H.shape[0]) % 2 == 0, 1.0, -1.0)
+    return (X[H] - X[L]) * sign[:, None], sign
+
+
+def _peer_fit(X, y, qp, C, tol, pairs=None):
+    D, s = _pair_problem(X, y, qp) if pairs is None else pairs
+    m = LinearSVC(C=C, loss="squared_hinge", penalty="l2", dual=False, fit_intercept=False,
+                  tol=tol, max_iter=100000).fit(D, s)
+    return m.coef_.ravel()
+
+
+def bench(data_dir, quick: bool) -> list[dict]:
+    """TRON (tree counting) against scikit-learn's liblinear L2-loss SVM on explicitly formed
+    pair differences (MQ2008 Fold1 train; synthetic 1,000-document queries), both to about
+    1e-6 of the optimal objective; and the exponents in l of one f + ∇f + Hv.  Thread pools
+    are single-threaded (as the authors' C++ tool and liblinear are)."""
+    if LinearSVC is None:
+        raise ReproError("bench tron: its peer needs scikit-learn (pip install -e '.[peers]')")
+    rows = []
+
+    def ours(X, y, qp, C, eps):
+        obj = L2RankSVMObjective(X, y, qp, C, "tree")
+        return tron(obj, n=X.shape[1], eps=eps, keep_history=False)
+
+    def objective(X, y, qp, C, w):
+        return L2RankSVMObjective(X, y, qp, C).fun(w)
+
+    problems = []
+    try:
+        d = load_letor("MQ2008", 1, "train", data_dir)
+        problems.append(("MQ2008 Fold1 train, C = 1 (all 52,325 pairs)", d.X, d.y, d.query_ptr))
+    except (DataMissing, DataCorrupt, OSError):
+        pass
+    nq = 2 if quick else 5
+    s = make_queries(nq, 1000, 20, n_levels=3, seed=1)
+    problems.append((f"synthetic: {nq} queries × 1,000 documents, 20 features, 3 levels, C = 1",
+                     s.X, s.y, s.query_ptr))
+    for name, X, y, qp in problems:
+        C = 1.0
+        res = {}
+        formed = _pair_problem(X, y, qp)
+        fns = {"ours": lambda: res.__setitem__("ours", ours(X, y, qp, C, 1e-6).w),
+               "scikit-learn LinearSVC on explicit pairs (incl. forming them)":
+                   lambda: res.__setitem__("peer", _peer_fit(X, y, qp, C, 1e-6)),
+               "the same, pairs formed beforehand (fit only)":
+                   lambda: _peer_fit(X, y, qp, C, 1e-6, formed)}
+        times = time_alternating(fns, repeats=1 if quick else 3)
+        fo, fp = objective(X, y, qp, C, res["ours"]), objective(X, y, qp, C, res["peer"])
+        dflt = ours(X, y, qp, C, 1e-3)
+        t_dflt = time_alternating({"ours": lambda: ours(X, y, qp, C, 1e-3)},
+                                  repeats=3 if quick else 9)["ours"]
+        rows.append(case(name, {"tolerance": "TRON eps = 1e-6; LinearSVC (primal TRON) tol = 1e-6",
+                                "documents": int(X.shape[0]), "pairs": count_pairs(y, qp)},
+                         times,
+                         objective_ours=fo, objective_peer=fp,
+                         relative_difference=(fo - fp) / fp,
+                         ours_default_eps_1e3_s=t_dflt,
+                         ours_default_eps_objective=dflt.f,
+                         ours_default_eps_iterations=f"{dflt.n_iter} Newton, {dflt.n_cg} CG"))
+        formed = None                      # free the pair matrix before the next problem
+    # scaling exponents of one f + grad + Hv evaluation
+    # counting methods fitted beyond the L2 cache (l ≥ 8,000; see the complexity artifact),
+    # explicit pairs (quadratic memory) for l ≤ 4,000
+    sizes = [8000, 16000, 32000] if quick else [8000, 16000, 32000, 64000]
+    lp = [1000, 2000, 4000]
+    k = 5
+    t = {m: [] for m in ("direct", "joachims", "tree", "pairs")}
+    for l in sorted(set(sizes) | set(lp)):
+        X, y, qp, w, d = one_query(l, k, 20, cell_rng(0, l, k))
+        if l in sizes:
+            for m in ("direct", "joachims", "tree"):
+                t[m].append(best_time(fun_grad_hv(L2RankSVMObjective(X, y, qp, 1.0, m), w, d), 5))
+        if l in lp:
+            t["pairs"].append(best_time(fun_grad_hv(ExplicitPairObjective(X, y, qp, 1.0), w, d), 3))
+    expo = {m: round(fit_exponent(sizes if m != "pairs" else lp, v), 2) for m, v in t.items()}
+    rows.append(case(f"one f + ∇f + Hv, one query, k = {k}, 20 features",
+                     {"l": sizes, "explicit pairs at l": lp},
+                     {"ours": t["tree"][-1], **{f"{m} (l = {sizes[-1]})": t[m][-1]
+                                                for m in ("direct", "joachims")}},
+                     exponents_in_l=expo,
+                     note="exponents: (a) direct, (b) joachims, (c) tree, explicit pairs"))
+    return rows

@@ -1,0 +1,112 @@
+"""The shared experimental protocol: measures by name over the LETOR-exact evaluation, and
+selection of parameters on a validation split.
+
+``measures(data, scores, ("MAP", "NDCG@10"), version=4)`` evaluates scores with the official
+LETOR conventions (:func:`repro.metrics.evaluate`: ties in file order, the 3.0 or 4.0 rules
+beyond a query's length).  Names: ``MAP``, ``MeanNDCG`` (4.0's mean of NDCG@1..n),
+``P@k``, ``NDCG@k``.
+
+``select(ranker, train, vali, grid, criterion="MAP", prefer=("lam", "k"))`` fits every
+candidate of ``grid`` through :meth:`Ranker.fit_grid` (so a ranker that solves a grid as a
+whole — a shared factorisation, a regularisation path, warm starts — does so), evaluates each on
+``vali`` and returns the best by ``criterion``; ties (equal values) go by the rule ``prefer``,
+given as data: parameter names in order, each preferring the smaller value, or the larger one
+with a leading ``-`` (``("lam", "k")``: smaller λ, then smaller k).  Remaining ties keep the
+first candidate in grid order.  Every candidate's validation measures are kept
+(:attr:`Selection.candidates`), e.g. for validation curves.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import DataError
+from .metrics import evaluate
+
+_AT = re.compile(r"^(P|NDCG)@(\d+)$")
+
+
+def _parse(name: str) -> tuple[str, int]:
+    if name in ("MAP", "MeanNDCG"):
+        return name, 0
+    m = _AT.match(name)
+    if not m or int(m.group(2)) < 1:
+        raise DataError(f"measure {name!r}: expected MAP, MeanNDCG, P@k or NDCG@k (k ≥ 1)")
+    return m.group(1), int(m.group(2))
+
+
+def measures(data, scores, names, version: int = 4) -> dict[str, float]:
+    """The named LETOR measures of ``scores`` on ``data`` (a QueryData), averaged over queries
+    as the official scripts do (``version`` 3 or 4)."""
+    names = (names,) if isinstance(names, str) else tuple(names)
+    parsed = [_parse(n) for n in names]
+    if version == 3 and any(kind == "MeanNDCG" for kind, _ in parsed):
+        raise DataError("measure 'MeanNDCG' exists only with the LETOR 4.0 conventions")
+    max_k = max([k for _, k in parsed] + [1])
+    ev = evaluate(data.y, np.asarray(scores), data.query_ptr, data.qids, version=version,
+                  max_k=max_k)
+    out = {}
+    for name, (kind, k) in zip(names, parsed):
+        if kind == "MAP":
+            out[name] = float(ev.map)
+        elif kind == "MeanNDCG":
+            out[name] = float(ev.avg_mean_ndcg)
+        elif kind == "P":
+            out[name] = float(ev.avg_precision[k - 1])
+        else:
+            out[name] = float(ev.avg_ndcg[k - 1])
+    return out
+
+
+@dataclass
+class Selection:
+    """The chosen candidate and every candidate's validation measures (grid order)."""
+    params: dict
+    model: object
+    score: float
+    criterion: str
+    candidates: list[dict] = field(default_factory=list)   # {"params": …, measure: value}
+
+    def curve(self, measure: str, where: dict | None = None, along: str | None = None) -> list:
+        """Validation values of ``measure`` for the candidates matching ``where`` (parameter
+        values), in grid order (sorted by ``along`` if given)."""
+        rows = [c for c in self.candidates
+                if all(c["params"].get(k) == v for k, v in (where or {}).items())]
+        if along is not None:
+            rows = sorted(rows, key=lambda c: c["params"][along])
+        return [c[measure] for c in rows]
+
+
+def _tie_key(params: dict, prefer) -> tuple:
+    key = []
+    for name in prefer:
+        larger = name.startswith("-")
+        v = params.get(name.lstrip("-"))
+        v = float("inf") if v is None else float(v)     # None (e.g. k = all) counts as largest
+        key.append(-v if larger else v)
+    return tuple(key)
+
+
+def select(ranker, train, vali, grid, criterion: str = "MAP", prefer=(),
+           measures_: tuple = (), version: int = 4) -> Selection:
+    """Fit ``ranker`` on ``train`` for every candidate of ``grid`` and choose by the validation
+    ``criterion`` (maximised), ties by ``prefer``.  ``measures_``: further measures recorded
+    for every candidate (not used to choose)."""
+    names = (criterion,) + tuple(m for m in measures_ if m != criterion)
+    best = None
+    cands = []
+    for params, model in ranker.fit_grid(train, grid):
+        vals = measures(vali, model.predict(vali.X), names, version)
+        cands.append({"params": dict(params), **vals})
+        score = vals[criterion]
+        if np.isnan(score):
+            continue
+        key = (-score, _tie_key(params, prefer))
+        if best is None or key < best[0]:
+            best = (key, params, model, score)
+    if best is None:
+        raise DataError(f"select: no candidate of the grid has a defined validation {criterion}")
+    _, params, model, score = best
+    return Selection(dict(params), model, float(score), criterion, cands)

@@ -1,0 +1,73 @@
+"""Where a report comes from: the package's commit, whether its sources had local changes, the
+commit's date, and the machine — decided once per process, before anything is written.
+
+The commit is read from the git work tree that contains the package's own source files (not
+from the current directory: run from another repository, a report still names this one).
+"Local changes" counts only changes to tracked files outside the rendered reports
+(``reports/``, ``reports-quick/``), so re-rendering reports never marks a clean checkout dirty.
+An installed copy without git metadata is "unknown (not a git checkout)".
+
+Pages show the commit's date, not the time of rendering, so the same command on the same
+commit renders the same bytes; render times live in the sidecar metadata files.
+"""
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+from functools import lru_cache
+from pathlib import Path
+
+from . import __version__
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPORT_DIRS = ("reports", "reports-quick")
+
+
+def _git(*args: str, cwd: Path) -> str | None:
+    try:
+        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                             timeout=20)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.rstrip("\n") if out.returncode == 0 else None
+
+
+@lru_cache(maxsize=None)
+def source_state(package_dir: Path = PACKAGE_DIR) -> dict:
+    """``{"commit", "short", "dirty", "date"}`` of the work tree holding ``package_dir``."""
+    top = _git("rev-parse", "--show-toplevel", cwd=package_dir)
+    if top is None:
+        return {"commit": None, "short": "unknown (not a git checkout)", "dirty": False,
+                "date": None}
+    top_path = Path(top)
+    sha = _git("rev-parse", "HEAD", cwd=top_path) or ""
+    status = _git("status", "--porcelain", "--untracked-files=no", cwd=top_path) or ""
+    changed = [line[3:] for line in status.splitlines() if line.strip()]
+    dirty = any(not p.split(" -> ")[-1].startswith(tuple(d + "/" for d in REPORT_DIRS))
+                for p in changed)
+    date = _git("show", "-s", "--format=%cs", "HEAD", cwd=top_path)
+    return {"commit": sha or None, "short": (sha[:12] + ("+local changes" if dirty else ""))
+            if sha else "unknown (no commit)", "dirty": dirty, "date": date}
+
+
+def machine() -> dict:
+    """The machine a report was rendered (or a benchmark run) on."""
+    import numpy as np
+    return {"platform": f"{platform.system()} {platform.machine()}",
+            "cpus": os.cpu_count(), "python": platform.python_version(),
+            "numpy": np.__version__, "processor": platform.processor() or platform.machine()}
+
+
+def provenance() -> dict:
+    """Everything a page states about its origin (deterministic for a commit and machine)."""
+    return {"version": __version__, **source_state(), "machine": machine()}
+
+
+def describe(p: dict | None = None) -> str:
+    """One line for a page: version, commit, commit date, machine."""
+    p = p or provenance()
+    m = p["machine"]
+    date = f" of {p['date']}" if p.get("date") else ""
+    return (f"repro-rank {p['version']}, commit {p['short']}{date}; rendered on {m['platform']}"
+            f" ({m['cpus']} CPUs), Python {m['python']}, NumPy {m['numpy']}")
