@@ -269,6 +269,126 @@ def init_state(const double[::1] xdata, const int32_t[::1] xind, const int64_t[:
     return 0
 
 
+cdef double _loss(Py_ssize_t G, const int64_t* gptr, const int64_t* bptr, const int64_t* rows,
+                  const double* M, const double* E, const double* c, const double* T,
+                  double* work, Py_ssize_t B) noexcept nogil:
+    """Σ_{dominating i} softplus(L_k − M_i) from the cached state: O(B + m)."""
+    cdef double* L = work + W_L * B
+    cdef Py_ssize_t g, b, p
+    cdef double total = 0.0, acc
+    _refresh(G, gptr, bptr, rows, M, E, c, T, work, B, False)
+    for g in range(G):
+        for b in range(gptr[g] + 1, gptr[g + 1]):
+            acc = 0.0
+            for p in range(bptr[b], bptr[b + 1]):
+                acc = acc + _softplus(L[b] - M[rows[p]])
+            total = total + acc
+    return total
+
+
+cdef inline double _penalty(double wr, int reg) noexcept nogil:
+    return fabs(wr) if reg == 1 else wr * wr
+
+
+cdef struct Problem:
+    Slices X
+    Py_ssize_t G
+    Py_ssize_t B
+    const int64_t* gptr
+    const int64_t* bptr
+    const int64_t* rows
+    const int64_t* block_of
+    const double* beta
+    double* w
+    double* M
+    double* E
+    double* c
+    double* T
+    double* Terr
+    double* work
+    double lam
+    int reg
+
+
+cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bint* dirty,
+                       double* rec_g, double* rec_delta) noexcept nogil:
+    """Single-coordinate updates on coords[0..n_steps) (Alg. 2/4 with the cached state of
+    Alg. 6); records g and δ when ``rec_g`` is not NULL.  Returns the non-zero updates."""
+    cdef Py_ssize_t B = P.B, t, r, p, nnz, i, b, changed = 0
+    cdef const double* val
+    cdef const int32_t* idx
+    cdef double* flag = P.work + W_FLAG * B
+    cdef double g, delta, x, En
+    for t in range(n_steps):
+        r = coords[t]
+        if dirty[0]:
+            _refresh(P.G, P.gptr, P.bptr, P.rows, P.M, P.E, P.c, P.T, P.work, B, True)
+            dirty[0] = False
+        g = _gradient(&P.X, r, P.G, P.gptr, P.block_of, P.M, P.E, P.work, B)
+        delta = _delta(g, P.beta[r], P.w[r], P.lam, P.reg)
+        if rec_g != NULL:
+            rec_g[t] = g
+            rec_delta[t] = delta
+        if delta == 0.0:
+            continue
+        changed = changed + 1
+        P.w[r] = P.w[r] + delta
+        nnz = get_slice(&P.X, r, &val, &idx)
+        for p in range(nnz):
+            x = val[p]
+            if x == 0.0:
+                continue
+            i = idx[p]
+            b = P.block_of[i]
+            if b < 0:
+                continue
+            P.M[i] = P.M[i] + delta * x
+            En = exp(P.M[i] - P.c[b])
+            P.T[b] = P.T[b] + (En - P.E[i])
+            P.Terr[b] = P.Terr[b] + EPS * (fabs(P.T[b]) + En + P.E[i])
+            P.E[i] = En
+            if P.M[i] - P.c[b] > SLACK:
+                flag[b] = 2.0
+            elif flag[b] == 0.0:
+                flag[b] = 1.0
+            dirty[0] = True
+        if dirty[0]:
+            for b in range(B):
+                if flag[b] != 0.0:
+                    if flag[b] == 2.0 or P.Terr[b] > REL_TOL * P.T[b] or P.T[b] < TINY:
+                        _recentre(b, P.rows, P.bptr, P.M, P.E, P.c, P.T, P.Terr)
+                    flag[b] = 0.0
+    return changed
+
+
+cdef inline Problem _problem(const double[::1] xdata, const int32_t[::1] xind,
+                             const int64_t[::1] xptr, Py_ssize_t n_rows, bint dense,
+                             const int64_t[::1] block_of, const int64_t[::1] rows,
+                             const int64_t[::1] bptr, const int64_t[::1] gptr,
+                             const double[::1] beta, double lam, int reg, double[::1] w,
+                             double[::1] M, double[::1] E, double[::1] c, double[::1] T,
+                             double[::1] Terr, double[::1] work) noexcept nogil:
+    cdef Problem P
+    P.X = make_slices(xdata, xind, xptr, n_rows, dense)
+    P.B = bptr.shape[0] - 1
+    P.G = gptr.shape[0] - 1
+    P.gptr = &gptr[0]
+    P.bptr = &bptr[0]
+    P.rows = &rows[0]
+    P.block_of = &block_of[0]
+    P.beta = &beta[0]
+    P.w = &w[0]
+    P.M = &M[0]
+    P.E = &E[0]
+    P.c = &c[0]
+    P.T = &T[0]
+    P.Terr = &Terr[0]
+    P.work = &work[0]
+    P.lam = lam
+    P.reg = reg
+    return P
+
+
 def objective(const int64_t[::1] rows, const int64_t[::1] bptr, const int64_t[::1] gptr,
               const double[::1] M, const double[::1] E, const double[::1] c,
               const double[::1] T, double[::1] work):
@@ -278,17 +398,9 @@ def objective(const int64_t[::1] rows, const int64_t[::1] bptr, const int64_t[::
     if B < 1 or work.shape[0] < N_WORK * B or c.shape[0] != B or T.shape[0] != B \
             or gptr[G] != B or bptr[B] != rows.shape[0]:
         return float("nan")
-    cdef double* L = &work[W_L * B]
-    cdef Py_ssize_t g, b, p
-    cdef double total = 0.0, acc
+    cdef double total
     with nogil:
-        _refresh(G, &gptr[0], &bptr[0], &rows[0], &M[0], &E[0], &c[0], &T[0], &work[0], B, False)
-        for g in range(G):
-            for b in range(gptr[g] + 1, gptr[g + 1]):
-                acc = 0.0
-                for p in range(bptr[b], bptr[b + 1]):
-                    acc = acc + _softplus(L[b] - M[rows[p]])
-                total = total + acc
+        total = _loss(G, &gptr[0], &bptr[0], &rows[0], &M[0], &E[0], &c[0], &T[0], &work[0], B)
     return total
 
 
@@ -312,6 +424,25 @@ def gradient(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1
     return 0
 
 
+cdef inline bint _bad_call(const double[::1] xdata, const int32_t[::1] xind,
+                           const int64_t[::1] xptr, Py_ssize_t n_rows, bint dense,
+                           const int64_t[::1] block_of, const int64_t[::1] rows,
+                           const int64_t[::1] bptr, const int64_t[::1] gptr,
+                           const double[::1] beta, const int64_t[::1] coords, int reg,
+                           const double[::1] w, const double[::1] M, const double[::1] E,
+                           const double[::1] c, const double[::1] T, const double[::1] Terr,
+                           const double[::1] work) noexcept nogil:
+    cdef Py_ssize_t d = xptr.shape[0] - 1, t
+    if bad_slices(xdata, xind, xptr, n_rows, dense) or w.shape[0] != d or beta.shape[0] != d \
+            or _bad_blocks(n_rows, block_of, rows, bptr, gptr, M, E, c, T, Terr, work) \
+            or (reg != 1 and reg != 2):
+        return True
+    for t in range(coords.shape[0]):
+        if coords[t] < 0 or coords[t] >= d:
+            return True
+    return False
+
+
 def cd_steps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
              Py_ssize_t n_rows, bint dense, const int64_t[::1] block_of,
              const int64_t[::1] rows, const int64_t[::1] bptr, const int64_t[::1] gptr,
@@ -323,66 +454,99 @@ def cd_steps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1
     ``rec_delta`` have one entry per coordinate, the gradient g_r and the step δ of every
     update are recorded.  Returns the number of updates with δ ≠ 0, or −1 on inconsistent
     shapes or coordinates."""
-    cdef Py_ssize_t d = xptr.shape[0] - 1, n_steps = coords.shape[0]
-    if bad_slices(xdata, xind, xptr, n_rows, dense) or w.shape[0] != d or beta.shape[0] != d \
-            or _bad_blocks(n_rows, block_of, rows, bptr, gptr, M, E, c, T, Terr, work) \
-            or (reg != 1 and reg != 2):
+    if _bad_call(xdata, xind, xptr, n_rows, dense, block_of, rows, bptr, gptr, beta, coords,
+                 reg, w, M, E, c, T, Terr, work):
         return -1
+    cdef Py_ssize_t n_steps = coords.shape[0], b, changed = 0
     cdef bint record = rec_g.shape[0] == n_steps and rec_delta.shape[0] == n_steps
-    cdef Slices X = make_slices(xdata, xind, xptr, n_rows, dense)
-    cdef Py_ssize_t B = bptr.shape[0] - 1, G = gptr.shape[0] - 1
-    cdef Py_ssize_t t, r, p, nnz, i, b, changed = 0
-    cdef const double* val
-    cdef const int32_t* idx
-    cdef double* flag = &work[W_FLAG * B]
-    cdef double g, delta, x, En
     cdef bint dirty = True
-    for t in range(n_steps):
-        if coords[t] < 0 or coords[t] >= d:
-            return -1
+    cdef Problem P = _problem(xdata, xind, xptr, n_rows, dense, block_of, rows, bptr, gptr,
+                              beta, lam, reg, w, M, E, c, T, Terr, work)
+    if n_steps == 0:
+        return 0
     with nogil:
-        _mark_dominating(G, &gptr[0], &work[W_DOM * B])
-        for b in range(B):
-            flag[b] = 0.0
-        for t in range(n_steps):
-            r = coords[t]
-            if dirty:
-                _refresh(G, &gptr[0], &bptr[0], &rows[0], &M[0], &E[0], &c[0], &T[0],
-                         &work[0], B, True)
-                dirty = False
-            g = _gradient(&X, r, G, &gptr[0], &block_of[0], &M[0], &E[0], &work[0], B)
-            delta = _delta(g, beta[r], w[r], lam, reg)
-            if record:
-                rec_g[t] = g
-                rec_delta[t] = delta
-            if delta == 0.0:
-                continue
-            changed = changed + 1
-            w[r] = w[r] + delta
-            nnz = get_slice(&X, r, &val, &idx)
-            for p in range(nnz):
-                x = val[p]
-                if x == 0.0:
-                    continue
-                i = idx[p]
-                b = block_of[i]
-                if b < 0:
-                    continue
-                M[i] = M[i] + delta * x
-                En = exp(M[i] - c[b])
-                T[b] = T[b] + (En - E[i])
-                Terr[b] = Terr[b] + EPS * (fabs(T[b]) + En + E[i])
-                E[i] = En
-                if M[i] - c[b] > SLACK:
-                    flag[b] = 2.0
-                elif flag[b] == 0.0:
-                    flag[b] = 1.0
-                dirty = True
-            if dirty:
-                for b in range(B):
-                    if flag[b] != 0.0:
-                        if flag[b] == 2.0 or Terr[b] > REL_TOL * T[b] or T[b] < TINY:
-                            _recentre(b, &rows[0], &bptr[0], &M[0], &E[0], &c[0], &T[0],
-                                      &Terr[0])
-                        flag[b] = 0.0
+        _mark_dominating(P.G, P.gptr, P.work + W_DOM * P.B)
+        for b in range(P.B):
+            P.work[W_FLAG * P.B + b] = 0.0
+        changed = _steps(&P, &coords[0], n_steps, &dirty,
+                         &rec_g[0] if record else NULL, &rec_delta[0] if record else NULL)
     return changed
+
+
+def cd_sweeps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
+              Py_ssize_t n_rows, bint dense, const int64_t[::1] block_of,
+              const int64_t[::1] rows, const int64_t[::1] bptr, const int64_t[::1] gptr,
+              const double[::1] beta, const int64_t[::1] coords, double lam, int reg,
+              double tol, Py_ssize_t max_sweeps, Py_ssize_t budget, double first,
+              double[::1] w, double[::1] M, double[::1] E, double[::1] c, double[::1] T,
+              double[::1] Terr, double[::1] work, unsigned char[::1] in_coords,
+              double[::1] history, double[::1] out):
+    """Cyclic sweeps over ``coords`` (distinct features, in that order) until the stopping
+    rule of §7.1 — a sweep's decrease of the regularised objective F = L + λR at most
+    ``tol`` times the reference decrease ``first`` (``first`` < 0: the first sweep of this
+    call is the reference) — or ``max_sweeps`` sweeps, or ``budget`` single-coordinate
+    updates in all (< 0: none; the last sweep is cut at the budget).
+
+    ``history[0]`` receives F at entry and ``history[s]`` F after sweep s; ``in_coords`` is a
+    zeroed scratch array of length d (left zeroed).  ``out`` receives (sweeps done,
+    coordinate updates done, status: 0 converged / 1 max_sweeps / 2 budget, the reference
+    decrease).  Returns the number of sweeps, or −1 on inconsistent shapes or coordinates."""
+    cdef Py_ssize_t d = xptr.shape[0] - 1, n_coords = coords.shape[0]
+    if _bad_call(xdata, xind, xptr, n_rows, dense, block_of, rows, bptr, gptr, beta, coords,
+                 reg, w, M, E, c, T, Terr, work) or in_coords.shape[0] != d \
+            or history.shape[0] < max_sweeps + 1 or out.shape[0] < 4 or max_sweeps < 1:
+        return -1
+    cdef Problem P = _problem(xdata, xind, xptr, n_rows, dense, block_of, rows, bptr, gptr,
+                              beta, lam, reg, w, M, E, c, T, Terr, work)
+    cdef Py_ssize_t t, r, b, n, sweeps = 0, iters = 0, status = 1
+    cdef double fixed = 0.0, f, fn, dec, pen
+    cdef bint dirty = True
+    with nogil:
+        _mark_dominating(P.G, P.gptr, P.work + W_DOM * P.B)
+        for b in range(P.B):
+            P.work[W_FLAG * P.B + b] = 0.0
+        for t in range(n_coords):
+            in_coords[coords[t]] = 1
+        for r in range(d):                  # the penalty of the features not swept
+            if not in_coords[r]:
+                fixed = fixed + _penalty(P.w[r], reg)
+        for t in range(n_coords):
+            in_coords[coords[t]] = 0
+        pen = fixed
+        for t in range(n_coords):
+            pen = pen + _penalty(P.w[coords[t]], reg)
+        f = _loss(P.G, P.gptr, P.bptr, P.rows, P.M, P.E, P.c, P.T, P.work, P.B) + lam * pen
+        history[0] = f
+        while True:
+            n = n_coords
+            if budget >= 0 and budget - iters < n:
+                n = budget - iters
+            if n <= 0:
+                status = 2
+                break
+            _steps(&P, &coords[0], n, &dirty, NULL, NULL)
+            iters = iters + n
+            pen = fixed
+            for t in range(n_coords):
+                pen = pen + _penalty(P.w[coords[t]], reg)
+            fn = _loss(P.G, P.gptr, P.bptr, P.rows, P.M, P.E, P.c, P.T, P.work, P.B) + lam * pen
+            dec = f - fn
+            f = fn
+            sweeps = sweeps + 1
+            history[sweeps] = fn
+            if first < 0:
+                first = dec if dec > 0 else 0.0
+            if budget >= 0 and iters >= budget:
+                status = 2
+                break
+            if sweeps >= max_sweeps:
+                status = 1
+                break
+            if dec <= tol * first:
+                status = 0
+                break
+    out[0] = sweeps
+    out[1] = iters
+    out[2] = status
+    out[3] = first
+    return sweeps

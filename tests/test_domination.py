@@ -163,6 +163,27 @@ def test_solve_stops_by_the_sweep_rule():
     assert capped.status == "max_iter" and capped.n_iter == 15
 
 
+@pytest.mark.parametrize("induction,max_iter", [(None, None), (None, 40), (2, None), (3, 25)])
+def test_callback_path_equals_kernel_loop(induction, max_iter):
+    """With a callback the sweeps run one kernel call each (w after every sweep); without,
+    the kernel loops: the same arithmetic, so the same weights, sweeps and history."""
+    X, y, groups = problem_data(15, n=70, d=8, levels=3, sparse=True, density=0.5)
+    P = DominationProblem(sp.csr_matrix(X), y, groups, 0.2 * y)
+    a = P.solve(0.3, "l1", tol=1e-3, max_iter=max_iter, induction=induction)
+    seen = []
+    b = P.solve(0.3, "l1", tol=1e-3, max_iter=max_iter, induction=induction,
+                callback=lambda row: seen.append(row))
+    assert np.array_equal(a.w, b.w) and a.n_sweeps == b.n_sweeps and a.n_iter == b.n_iter
+    assert a.status == b.status and a.rounds == b.rounds
+    assert [h["f"] for h in a.history] == [h["f"] for h in b.history]
+    assert all("w" in row for row in seen[1:]) and len(seen) == b.n_sweeps + 1
+    if max_iter is not None:
+        assert b.status == "max_iter" and b.n_iter == max_iter
+    # the history's objective is the regularised loss of the final weights
+    assert a.f == pytest.approx(ref.loss(X, y, groups, 0.2 * y, a.w) + 0.3 * np.abs(a.w).sum(),
+                                rel=1e-10)
+
+
 def test_feature_induction_chooses_by_bound_9():
     X, y, groups = problem_data(12, n=60, d=10, levels=2, sparse=True, density=0.5)
     lam, reg, alpha = 0.4, "l1", 3

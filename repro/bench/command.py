@@ -17,10 +17,11 @@ from ..cache import atomic_write_json
 from ..data import catalog as cat
 from ..report.html import render_benchmarks
 from ..timing import single_thread_blas
-from . import letor, lqo, tron
+from . import domination, letor, lqo, tron
 from .common import machine
 
-GROUPS = {"letor": letor.bench, "lqo": lqo.bench, "tron": tron.bench}
+GROUPS = {"letor": letor.bench, "lqo": lqo.bench, "tron": tron.bench,
+          "domination": domination.bench}
 
 
 def main(argv) -> int:

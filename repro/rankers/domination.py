@@ -46,7 +46,7 @@ import scipy.sparse as sp
 
 from .._kernels import domination as _kernel
 from ..errors import DataError
-from .base import Ranker
+from .base import Ranker, expand_grid
 from .progress import SolverResult, SolverTrace
 
 REGULARISERS = {"l1": 1, "l2": 2}
@@ -342,9 +342,13 @@ class DominationProblem:
     # -- solvers ---------------------------------------------------------------------------------
     def solve(self, lam: float, reg: str = "l2", tol: float = 1e-4, max_sweeps: int = 10000,
               max_iter: int | None = None, induction: int | None = None, w0=None,
-              callback=None, keep_history: bool = True) -> DominationResult:
+              reference: float | None = None, callback=None,
+              keep_history: bool = True) -> DominationResult:
         """Minimise L(w) + λR(w) from ``w0`` (default 0): cyclic sweeps, or feature induction
-        with ``induction = α`` features per round (see the module doc for the stopping rules)."""
+        with ``induction = α`` features per round (see the module doc for the stopping rules).
+        ``reference``: the decrease the stopping rule compares with, if not the first sweep's
+        (a warm start passes the first sweep's decrease from w = 0, so that the rule is the
+        one a cold start would apply)."""
         lam = check_lambda(lam)
         check_reg(reg)
         tol = float(tol)
@@ -357,42 +361,58 @@ class DominationProblem:
         if induction is not None and int(induction) < 1:
             raise DataError(f"induction: features per round must be ≥ 1, got {induction!r}")
         self.reset(w0)
+        code = check_reg(reg)
         trace = SolverTrace(callback, keep_history)
-        budget = np.inf if max_iter is None else int(max_iter)
-        objective = lambda: self.loss() + lam * regulariser(self.w, reg)   # noqa: E731
-        f = objective()
-        trace(0, self.w, f=f, n_iter=0, n_nonzero=int(np.count_nonzero(self.w)))
-        st = {"f": f, "iters": 0, "sweeps": 0, "first": None, "status": None}
+        budget = -1 if max_iter is None else int(max_iter)
+        max_sweeps = int(max_sweeps)
+        st = {"f": None, "iters": 0, "sweeps": 0, "status": None,
+              "first": -1.0 if reference is None else max(float(reference), 0.0)}
+        mask = np.zeros(self.n_features, dtype=np.uint8)
+        out = np.zeros(4)
 
         def sweep(coords) -> bool:
-            """One sweep over ``coords``; True when the stopping rule or a budget says stop."""
-            left = budget - st["iters"]
-            if left < coords.size:
-                coords = coords[:int(left)]
-            self.steps(coords, lam, reg)
-            st["iters"] += coords.size
-            st["sweeps"] += 1
-            fn = objective()
-            dec = st["f"] - fn
-            st["f"] = fn
-            trace(st["sweeps"], self.w, f=fn, n_iter=st["iters"],
-                  n_nonzero=int(np.count_nonzero(self.w)))
-            if st["first"] is None:
-                st["first"] = max(dec, 0.0)
-            if st["iters"] >= budget:
-                st["status"] = "max_iter"
-                return True
-            if st["sweeps"] >= int(max_sweeps):
-                st["status"] = "max_sweeps"
-                return True
-            return dec <= tol * st["first"]
+            """Sweeps over ``coords`` until the stopping rule or a budget; True if a budget
+            (not the rule) stopped them.  The kernel loops over the sweeps; with a callback,
+            one kernel call per sweep, so that the callback sees w after every sweep (the
+            same arithmetic: the rule is applied here to the same numbers)."""
+            per_call = 1 if callback is not None else max_sweeps
+            while True:
+                ms = min(per_call, max_sweeps - st["sweeps"])
+                left = -1 if budget < 0 else budget - st["iters"]
+                hist = np.empty(ms + 1)
+                n = _kernel.cd_sweeps(*self._x(), *self._blk(), self.beta, coords, lam, code,
+                                      tol, ms, left, st["first"], self.w, self._M, self._E,
+                                      self._c, self._T, self._Terr, self._work, mask, hist,
+                                      out)
+                if n < 0:
+                    raise ValueError("domination kernel: inconsistent array shapes")
+                if st["f"] is None:
+                    trace(0, self.w if n == 0 else None, f=float(hist[0]), n_iter=0)
+                for k in range(1, n + 1):
+                    st["sweeps"] += 1
+                    last = k == n
+                    trace(st["sweeps"], self.w if last else None, f=float(hist[k]),
+                          n_iter=st["iters"] + (int(out[1]) if last else k * coords.size),
+                          **({"n_nonzero": int(np.count_nonzero(self.w))} if last else {}))
+                st["iters"] += int(out[1])
+                st["first"] = float(out[3])
+                st["f"] = float(hist[n])
+                status = int(out[2])
+                if status == 2:
+                    st["status"] = "max_iter"
+                    return True
+                if status == 0:
+                    return False
+                if st["sweeps"] >= max_sweeps:
+                    st["status"] = "max_sweeps"
+                    return True
+                if n == 1 and per_call == 1 and hist[0] - hist[1] <= tol * st["first"]:
+                    return False
 
         rounds = 0
         chosen = np.zeros(0, dtype=np.int64)
         if induction is None:
-            allc = np.arange(self.n_features, dtype=np.int64)
-            while not sweep(allc):
-                pass
+            sweep(np.arange(self.n_features, dtype=np.int64))
             st["status"] = st["status"] or "converged"
         else:
             alpha = int(induction)
@@ -402,20 +422,18 @@ class DominationProblem:
                 delta = steps_for(g, self.beta, self.w, lam, reg)
                 gain = -delta * g - 0.5 * self.beta * delta ** 2          # bound (9)
                 cand = np.flatnonzero(~is_chosen & (delta != 0) & (gain > 0))
-                if cand.size == 0 or (st["first"] is not None
-                                      and gain[cand].max() <= tol * st["first"]):
+                if cand.size == 0 or (st["first"] >= 0 and gain[cand].max() <= tol * st["first"]):
                     st["status"] = "converged"
                     break
                 best = cand[np.lexsort((cand, -gain[cand]))][:alpha]      # ties: lower index
                 is_chosen[best] = True
                 chosen = np.append(chosen, best)
                 rounds += 1
-                active = np.flatnonzero(is_chosen).astype(np.int64)
-                stop = False
-                while not stop:
-                    stop = sweep(active)
-                if st["status"] is not None:
+                if sweep(np.flatnonzero(is_chosen).astype(np.int64)):
                     break
+        if st["f"] is None:          # induction stopped before any sweep (nothing to choose)
+            st["f"] = self.loss() + lam * regulariser(self.w, reg)
+            trace(0, self.w, f=st["f"], n_iter=0, n_nonzero=int(np.count_nonzero(self.w)))
         return DominationResult(w=self.w.copy(), f=st["f"], n_iter=int(st["iters"]),
                                 status=st["status"], seconds=trace.seconds,
                                 history=trace.history, lam=lam, reg=reg,
@@ -460,6 +478,19 @@ class DominationRank(Ranker):
         self.seed = seed
 
     def _fit_grouped(self, X, y, query_ptr):
+        problem = self._problem(X, y, query_ptr)
+        res = problem.solve(self.lam, self.reg, self.tol, self.max_sweeps, self.max_iter,
+                            self.induction)
+        return self._set_result(res, problem)
+
+    def _set_result(self, res: DominationResult, problem: DominationProblem):
+        self.coef_ = res.w
+        self.result_ = res
+        self.n_features_in_ = problem.n_features
+        return self
+
+    def _problem(self, X, y, query_ptr) -> DominationProblem:
+        """The training problem of these parameters (checked here, at fit time)."""
         if self.layers not in LAYERS:
             raise DataError(f"layers: must be one of {LAYERS}, got {self.layers!r}")
         if self.grouping not in GROUPINGS:
@@ -476,14 +507,41 @@ class DominationRank(Ranker):
         groups = None
         if self.grouping == "query":
             groups = np.repeat(np.arange(qp.shape[0] - 1), np.diff(qp))
-        problem = DominationProblem(X, level, groups, kappa * level if kappa else None,
-                                    self.sample_negatives, self.seed)
-        res = problem.solve(self.lam, self.reg, self.tol, self.max_sweeps, self.max_iter,
-                            self.induction)
-        self.coef_ = res.w
-        self.result_ = res
-        self.n_features_in_ = problem.n_features
-        return self
+        return DominationProblem(X, level, groups, kappa * level if kappa else None,
+                                 self.sample_negatives, self.seed)
+
+    def fit_grid(self, data, grid):
+        """Candidates differing only in ``lam`` share one problem and are solved along a
+        decreasing λ path, each warm-started from the previous solution, with the stopping
+        rule of a cold start (the reference decrease is the first sweep's from w = 0, one
+        extra sweep).  Induction or negative sampling: separate fits (the default)."""
+        cands = expand_grid(grid)
+        merged = [{**self.get_params(), **c} for c in cands]
+        if any(m["induction"] is not None or m["sample_negatives"] != 1.0 for m in merged):
+            yield from super().fit_grid(data, grid)
+            return
+        self.check_Xy(data.X, data.y, np.zeros(data.n_docs))
+        groups: dict[str, list[int]] = {}
+        for i, m in enumerate(merged):
+            key = repr(sorted((k, repr(v)) for k, v in m.items() if k != "lam"))
+            groups.setdefault(key, []).append(i)
+        models: dict[int, DominationRank] = {}
+        for idx in groups.values():
+            first = self.clone().set_params(**cands[idx[0]])
+            problem = first._problem(data.X, data.y, data.query_ptr)
+            w = None
+            for i in sorted(idx, key=lambda i: -check_lambda(merged[i]["lam"])):
+                model = self.clone().set_params(**cands[i])
+                lam = check_lambda(model.lam)
+                cold = problem.solve(lam, model.reg, max_sweeps=1)
+                ref = cold.history[0]["f"] - cold.history[1]["f"]
+                res = problem.solve(lam, model.reg, model.tol, model.max_sweeps,
+                                    model.max_iter, None, w0=w, reference=ref)
+                model._set_result(res, problem)
+                models[i] = model
+                w = res.w
+        for i, params in enumerate(cands):
+            yield params, models[i]
 
     def predict(self, X) -> np.ndarray:
         self._check_fitted()
