@@ -46,6 +46,12 @@ recomputed, O(|b|)) when a margin exceeds c_b by 300, when T_b < 1e−200, or wh
 accumulated rounding bound of its updates exceeds 1e−10·T_b (cancellation): the cached sums
 stay within 1e−10 (relative) of a fresh computation.
 
+Entry points: ``init_state`` (margins and blocks from w), ``objective`` (the loss),
+``gradient`` (∇L, one pass over the columns), ``cd_steps`` (a given sequence of coordinate
+updates, optionally recording g and δ — what the tests compare with the reference) and
+``cd_sweeps`` (cyclic sweeps over a set of coordinates with the stopping rule of §7.1 and an
+update budget, the objective evaluated after every sweep — what the solver calls).
+
 Cost of a step on r: O(nnz_r) for μ, the x-part of g_r and the margin updates, plus, when the
 previous step changed w, O(B + m) to refresh L_k, σ and S_k (the μ-term needs S_k over all
 dominating instances; S_k depends on every Z_k, which changes with almost every update).  A

@@ -240,7 +240,7 @@ REUTERS_CHOICES = (
 )
 COMPLEXITY_PARAMS = {"features": 500, "nnz_per_row": 20, "positive_fraction": 0.02,
                      "instances": [2500, 5000, 10000, 20000, 40000], "layers_n": 20000,
-                     "layers": [2, 3, 5, 9], "repeats": 3, "min_seconds": 0.3}
+                     "layers": [2, 3, 5, 9], "repeats": 5, "min_seconds": 0.5}
 COMPLEXITY_QUICK = {"params": {"instances": [1000, 2000, 4000], "layers_n": 4000,
                                "layers": [2, 3], "repeats": 1, "min_seconds": 0.0}}
 
@@ -379,7 +379,7 @@ ARTIFACTS = [
                       "One sweep = 500 single-coordinate ℓ2² updates (every update non-zero) "
                       "from the current state; its cost is O(nnz + d·m) with m the dominating "
                       "instances (here d·m = 10·n, nnz = 20·n).",
-                      "Each time is the fastest of at least 3 sweeps (repro.timing.best_time), "
+                      "Each time is the fastest of at least 5 sweeps (repro.timing.best_time), "
                       "single-threaded; the run executes alone. The comparison with NumPy "
                       "recomputing the margins at every update is the benchmark's "
                       "(`python -m repro bench domination`).")),

@@ -119,8 +119,8 @@ def _records(chosen, best, course, keyword) -> list[dict]:
     return [
         record("DR-FeatureSelection", "λ chosen by validation loss", c["lam"], figure="figure9",
                shown=f"{c['lam']:g} ({shown})"),
-        record("DR-FeatureSelection", "regulariser chosen by validation loss",
-               1 if reg == "l1" else 2, figure="figure9", shown=shown),
+        record("DR-FeatureSelection", "regulariser chosen by validation loss (1 = ℓ1, 2 = ℓ2²)",
+               1 if reg == "l1" else 2, figure="figure9"),
         record("DR-FeatureSelection", "validation domination loss at the chosen λ",
                c["validation_loss"], figure="figure9"),
         record("DR-FeatureSelection", "validation AP at the chosen λ", c["validation_AP"],

@@ -202,9 +202,14 @@ def _records(out) -> list[dict]:
     recs += [
         record("DR-FeatureSelection", "percent zero weights", 100 * (1 - dr), claim=True,
                shown=f"{100 * (1 - dr):.2f}%"),
-        record("DR-FeatureSelection", "λ", out["chosen"]["lam"], figure="figure17",
-               shown=f"{out['chosen']['lam']:g} ({out['chosen']['reg']}, α = "
-                     f"{out['chosen']['induction']})"),
+        record("DR-FeatureSelection", "λ chosen on the CV topics", out["chosen"]["lam"],
+               figure="figure16"),
+        record("DR-FeatureSelection", "regulariser chosen (1 = ℓ1, 2 = ℓ2²)",
+               1 if out["chosen"]["reg"] == "l1" else 2, figure="figure16"),
+        record("DR-FeatureSelection", "α chosen (features per round)",
+               out["chosen"]["induction"], figure="figure16"),
+        record("DR-FeatureSelection", "λ with the best test AP (topic "
+               f"{out['single']['topic']})", out["single"]["best"]["lam"], figure="figure17"),
         record("DR-FeatureSelection", f"best test AP (topic {out['single']['topic']})",
                out["single"]["best"]["AP"], figure="figure17"),
         record("DR-FeatureSelection", "topics where DR beats PAMIR-100M (AP)",
