@@ -102,6 +102,8 @@ def apply(art: Artifact, records: list[dict], outputs: list[tuple],
     name)`` resolves a Custom aggregation's function; ``outputs``: ``(RunSpec, output)`` of
     the finished runs."""
     out, not_run = list(records), {}
+    if art.reference:                                    # the modern reference's fold means
+        out += fold_mean(art, out, FoldMean(select={"modern": True}))
     for agg in art.aggregate:
         if isinstance(agg, FoldMean):
             out += fold_mean(art, out, agg)

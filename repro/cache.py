@@ -12,6 +12,7 @@ under a real name; a reader sees the old entry, the new one, or none.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -24,14 +25,26 @@ def cache_root() -> Path:
     return Path(env) if env else Path(".repro-cache")
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+@contextlib.contextmanager
+def atomic_writer(path: Path):
+    """A binary file handle whose content appears under ``path`` only when the block ends
+    without an exception (temporary file in the same directory, fsync, ``os.replace``).  The
+    file gets the mode a plain ``open`` would give it (0666 minus the umask), not
+    ``mkstemp``'s 0600."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            yield fh
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -39,6 +52,11 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             pass
         raise
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> None:
+    with atomic_writer(path) as fh:
+        fh.write(data)
 
 
 def atomic_write_json(path: Path, obj) -> None:

@@ -7,6 +7,8 @@ id (``pahikkala2010``), an artifact (``table7`` — every paper's artifact of th
 from __future__ import annotations
 
 import argparse
+import difflib
+import os
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -25,6 +27,16 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--data-dir", help="data directory (default: $REPRO_DATA_DIR, else ./data)")
 
 
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {v}")
+    return v
+
+
 def _run_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m repro",
@@ -35,7 +47,12 @@ def _run_parser() -> argparse.ArgumentParser:
     p.add_argument("--paper", choices=registry.PAPER_IDS, help="narrow a short artifact name to one paper")
     p.add_argument("--quick", action="store_true", help="small grids and folds, for smoke runs "
                    "(writes to reports-quick/ unless --out is given)")
-    p.add_argument("--jobs", type=int, default=1, help="process pool size for independent runs")
+    p.add_argument("--jobs", type=_positive, default=1,
+                   help="process pool size for independent runs (≥ 1)")
+    p.add_argument("--scheduler", default=os.environ.get("REPRO_SCHEDULER"),
+                   help="address of a Dask scheduler (tcp://host:port) to send runs to "
+                        "(default: $REPRO_SCHEDULER; workers need the package and the same data "
+                        "directory path)")
     p.add_argument("--force", action="store_true", help="recompute runs even if cached")
     p.add_argument("--report-only", action="store_true", help="render from cached results only")
     p.add_argument("--no-pdf", action="store_true", help="write HTML only")
@@ -46,26 +63,39 @@ def _run_parser() -> argparse.ArgumentParser:
 
 def cmd_list(argv) -> int:
     p = argparse.ArgumentParser(prog="python -m repro list", description="Every artifact: paper, "
-                                "title, data needed and whether it is available.")
+                                "title, data needed, whether it is available (files present and "
+                                "verified) and whether it is implemented.")
     _common(p)
     args = p.parse_args(argv)
     root = cat.data_dir(args.data_dir)
+    state = {}
+
+    def verified(ds: str) -> tuple[bool, str]:
+        if ds not in state:
+            if ds == cat.SYNTHETIC:
+                state[ds] = (True, "")
+            else:
+                st = cat.status(ds, root)
+                state[ds] = (st.usable, "" if st.usable else st.state)
+        return state[ds]
+
     rows = []
     for art in registry.artifacts():
         states = []
         for ds in art.datasets:
-            ok, _ = cat.data_state(ds, root)
+            ok, why = verified(ds)
             label = ds + (f" (stand-in for {art.stand_ins[ds]})" if ds in art.stand_ins else "")
-            states.append((label, ok))
+            states.append((label + ("" if ok else f" [{why}]"), ok))
         avail = ("yes" if all(ok for _, ok in states) else
                  "partly" if any(ok for _, ok in states) else "no") if states else "n/a"
-        if art.task is None:
-            avail += ", not implemented yet"
-        rows.append((art.id, art.title, ", ".join(l for l, _ in states) or "—", avail))
-    w = [max(len(r[i]) for r in rows) for i in range(3)]
-    print(f"{'artifact':{w[0]}}  {'title':{w[1]}}  {'data':{w[2]}}  available")
+        rows.append((art.id, art.title, ", ".join(l for l, _ in states) or "—", avail,
+                     "yes" if art.task else "not yet"))
+    head = ("artifact", "title", "data", "available", "implemented")
+    w = [max(len(r[i]) for r in rows + [head]) for i in range(4)]
+    print(f"papers: {', '.join(registry.paper_ids())}")
+    print(f"{head[0]:{w[0]}}  {head[1]:{w[1]}}  {head[2]:{w[2]}}  {head[3]:{w[3]}}  {head[4]}")
     for r in rows:
-        print(f"{r[0]:{w[0]}}  {r[1]:{w[1]}}  {r[2]:{w[2]}}  {r[3]}")
+        print(f"{r[0]:{w[0]}}  {r[1]:{w[1]}}  {r[2]:{w[2]}}  {r[3]:{w[3]}}  {r[4]}")
     return 0
 
 
@@ -123,17 +153,53 @@ def cmd_bench(argv) -> int:
     return bench_command.main(argv)
 
 
-def cmd_run(argv) -> int:
-    args = _run_parser().parse_args(argv)
+def _needs_data(art) -> bool:
+    return any(ds != cat.SYNTHETIC for ds in art.datasets)
+
+
+def _resolve_targets(names: list[str], paper: str | None) -> list:
     targets, seen = [], set()
-    for t in args.targets:
-        for art in registry.resolve(t, args.paper):
+    for t in names:
+        if paper and (t in registry.paper_ids() or "." in t or t == "all") and t != "all":
+            raise ReproError(f"--paper {paper} narrows a short artifact name; {t!r} already "
+                             f"names its paper (drop --paper)")
+        try:
+            found = registry.resolve(t, paper)
+        except ReproError as exc:
+            names_known = (["all"] + list(registry.paper_ids())
+                           + sorted({a.name for a in registry.artifacts()})
+                           + [a.id for a in registry.artifacts()])
+            close = difflib.get_close_matches(t, names_known, n=3, cutoff=0.6)
+            hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise ReproError(f"{exc}.{hint} Papers: {', '.join(registry.paper_ids())}") from None
+        for art in found:
             if art.id not in seen:
                 seen.add(art.id)
                 targets.append(art)
+    return targets
+
+
+def cmd_run(argv) -> int:
+    args = _run_parser().parse_args(argv)
+    targets = _resolve_targets(args.targets, args.paper)
+    root = cat.data_dir(args.data_dir)
+    if not root.is_dir() and any(_needs_data(a) for a in targets):
+        need = sorted({a.id for a in targets if _needs_data(a)})
+        raise ReproError(
+            f"data directory {root} does not exist, and {len(need)} requested artifact(s) need "
+            f"data ({', '.join(need[:4])}{', …' if len(need) > 4 else ''}); nothing was written. "
+            f"Point at your data with --data-dir DIR or REPRO_DATA_DIR=DIR (see `python -m "
+            f"repro data`), or run only artifacts on synthetic data.")
     out = Path(args.out or ("reports-quick" if args.quick else "reports"))
-    run_artifacts(targets, cat.data_dir(args.data_dir), out, quick=args.quick, jobs=args.jobs,
-                  force=args.force, report_only=args.report_only, pdf=not args.no_pdf)
+    outcome = run_artifacts(targets, root, out, quick=args.quick, jobs=args.jobs,
+                            force=args.force, report_only=args.report_only,
+                            pdf=not args.no_pdf, scheduler=args.scheduler)
+    if outcome.refused:
+        print(f"error: {len(outcome.refused)} run(s) refused because their data failed "
+              f"verification:", file=sys.stderr)
+        for label, why in outcome.refused.items():
+            print(f"  {label}: {why}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -150,6 +216,13 @@ def main(argv=None) -> int:
     except ReproError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:             # `repro list | head`: the reader left; not an error
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
     except KeyboardInterrupt:
         print("\ninterrupted: finished runs are cached; rerun the same command to resume",
               file=sys.stderr)

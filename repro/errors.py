@@ -15,3 +15,7 @@ class DataMissing(ReproError, FileNotFoundError):
 
 class DataCorrupt(ReproError, ValueError):
     """A data file does not match its recorded checksum, or cannot be decompressed."""
+
+
+class Unavailable(ReproError):
+    """An optional component (an extra's package) is not installed: its runs are not run."""

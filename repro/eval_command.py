@@ -54,6 +54,9 @@ def load_for_eval(buf: bytes, letor_path: Path, score_path: Path, warn=print):
     """Labels, scores, query offsets and qids grouped as the official scripts group them
     (``buf``: the LETOR file's bytes)."""
     raw = tokenize(buf, str(letor_path))
+    if raw["labels"].size == 0:
+        raise DataError(f"{letor_path}: no document lines (the file is empty or holds only "
+                        f"blank lines and comments)")
     n_lines = buf.count(b"\n") + (0 if buf.endswith(b"\n") or not buf else 1)
     scores_by_line = read_scores(score_path, n_lines)
     line = raw["line_no"]

@@ -34,6 +34,9 @@ class Paper:
     summary: str = ""
 
 
+REFERENCE_TASK = "task_modern_reference"     # repro.reference: the modern reference runs
+
+
 @dataclass(frozen=True)
 class FoldMean:
     """Aggregation: the mean over folds of every record matched by ``select``, as a record with
@@ -80,6 +83,8 @@ class Artifact:
     methods: tuple[str, ...] = ()   # the rankers compared (shown in the report)
     select: dict = field(default_factory=dict)      # record filter: field -> allowed values
     aggregate: tuple = ()           # FoldMean / MicroAverage / Custom, applied in order
+    reference: dict = field(default_factory=dict)   # modern reference runs (repro.reference):
+    #                                 {"version": 3|4, "criterion": "MAP", "metrics": [...]}
     figure: str | None = None       # function of the paper's figures module drawing the figure
     description: str = ""
     choices: tuple[str, ...] = ()   # protocol details the paper leaves open, as decided here
@@ -108,9 +113,15 @@ class Artifact:
         if art.task is None:
             return []
         params = canonical(art.params)
-        return [RunSpec(self.paper, art.task, ds, fold, rep, params, quick, art.timing)
-                for ds in art.datasets for fold in art.folds_for(ds)
-                for rep in range(art.repeats)]
+        specs = [RunSpec(self.paper, art.task, ds, fold, rep, params, quick, art.timing)
+                 for ds in art.datasets for fold in art.folds_for(ds)
+                 for rep in range(art.repeats)]
+        if art.reference:
+            ref = canonical({**art.reference, "quick_grid": bool(quick)})
+            specs += [RunSpec(self.paper, REFERENCE_TASK, ds, fold, 0, ref, quick)
+                      for ds in art.datasets if ds not in art.stand_ins
+                      for fold in art.folds_for(ds)]
+        return specs
 
 
 def canonical(obj: Any) -> str:

@@ -18,16 +18,27 @@ from .report.terminal import compact_table
 from .runner import Runner
 
 
+class Outcome(dict):
+    """The flat records of each target artifact (``{artifact id: records}``), and the runs
+    whose data was refused (``refused``: run label → why)."""
+
+    def __init__(self):
+        super().__init__()
+        self.refused: dict[str, str] = {}
+
+
 def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick: bool = False,
                   jobs: int = 1, force: bool = False, report_only: bool = False,
-                  pdf: bool = True, log=print) -> dict[str, list[dict]]:
+                  pdf: bool = True, log=print, scheduler: str | None = None,
+                  progress: bool | None = None) -> Outcome:
     runner = Runner(data_dir, registry.task, jobs=jobs, force=force, cache_only=report_only,
-                    log=log)
+                    log=log, scheduler=scheduler, progress=progress)
     specs = [s for a in targets for s in a.runs(quick)]
     results = runner.run(specs)
     cache_runner = Runner(data_dir, registry.task, cache_only=True, log=lambda *a, **k: None)
     target_ids = {a.id for a in targets}
-    out: dict[str, list[dict]] = {}
+    out = Outcome()
+
     for paper in dict.fromkeys(a.paper for a in targets):
         mod = registry.module(paper)
         published = pubmod.load(paper, getattr(mod, "PUBLISHED_PATH", None))
@@ -41,6 +52,7 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
                 uncached = any(r.why.startswith("no cached result") for r in rs)
                 if uncached and read_artifact(out_dir, art.name) is not None:
                     continue
+            out.refused.update({r.spec.label: r.why for r in rs if r.refused})
             unavailable = {} if art.task else {
                 ds: why for ds in art.datasets for ok, why in [data_state(ds, data_dir)] if not ok}
             flat = build_artifact(art, rs, published, out_dir, quick, unavailable)

@@ -18,6 +18,8 @@ import subprocess
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from . import __version__
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -53,7 +55,6 @@ def source_state(package_dir: Path = PACKAGE_DIR) -> dict:
 
 def machine() -> dict:
     """The machine a report was rendered (or a benchmark run) on."""
-    import numpy as np
     return {"platform": f"{platform.system()} {platform.machine()}",
             "cpus": os.cpu_count(), "python": platform.python_version(),
             "numpy": np.__version__, "processor": platform.processor() or platform.machine()}

@@ -48,6 +48,7 @@ NO_PUBLISHED = "no published value"
 BASELINE = "published baseline (not rerun)"
 UNREADABLE = "published value unreadable"
 UNDEFINED = "undefined (NaN)"
+MODERN = "modern reference (not in the paper)"
 
 
 @dataclass(frozen=True)
@@ -206,7 +207,11 @@ def compare(paper: str, artifact: str, records: list[dict], published: Published
         pub = pubs.get(key)
         tol, tol_why = published.tolerance(r)
         diff, verdict = judge(r["value"], pub, tol, bool(r.get("stand_in")))
-        if isinstance(r["value"], float) and math.isnan(r["value"]):
+        if r.get("not_run"):
+            verdict = "not run: " + r.get("why", "no value")
+        elif r.get("modern") and verdict == NO_PUBLISHED:
+            verdict = MODERN
+        elif isinstance(r["value"], float) and math.isnan(r["value"]):
             verdict = UNDEFINED + (f": {r['why']}" if r.get("why") else "")
         elif verdict is None:
             verdict = "not run: " + r.get("why", "no value")

@@ -1,18 +1,30 @@
-"""Executing runs: availability checks, the content-keyed result cache, and a process pool.
+"""Executing runs: availability checks, the content-keyed result cache, and three backends
+(in process, a local process pool, a Dask distributed cluster).
 
 A run's cache key hashes (1) its identity and parameters, (2) the content fingerprint of its
 dataset's files and (3) the code key of the module defining its task: the package version and
 the source of every module in that module's import closure (:mod:`repro.codekey`).  Editing a
-ranker thus invalidates exactly the results it produced.  Entries are written atomically when a
-run finishes; failures and runs without data are never cached.  An interrupted invocation
-therefore resumes where it stopped.
+ranker thus invalidates exactly the results it produced.
+
+Runs execute in workers (pool processes or Dask workers) that return their output; only this
+process writes the cache, atomically, when a run finishes — failures and runs without data are
+never cached — so an interrupted invocation resumes where it stopped, and a worker that dies
+mid-run leaves nothing half-written (Dask resubmits its run elsewhere).  Every run executes
+with its BLAS and OpenMP pools limited to one thread, whatever the environment says, so results
+do not depend on thread settings and parallelism comes from runs (``--jobs``, a cluster).
+Timing runs (``exclusive``) execute here, alone, after the others.
+
+A dataset whose files fail their checksum is refused: its runs are "not run: corrupt …"
+(``RunResult.refused``), the others complete.
 
 The runner knows no paper: it is handed ``tasks(paper, name) -> function`` (the paper
-registry's resolver) by its caller.
+registry's resolver) by its caller; workers import the task by module and name.
 """
 from __future__ import annotations
 
+import importlib
 import json
+import os
 import sys
 import time
 import traceback
@@ -27,12 +39,22 @@ import numpy as np
 from . import __version__
 from .cache import atomic_write_json, cache_root, stable_hash
 from .codekey import cached_code_key, function_file
+from .console import RunProgress
 from .data.catalog import SYNTHETIC, data_state
 from .data.load import fingerprint
-from .errors import DataCorrupt, DataMissing
+from .errors import DataCorrupt, DataMissing, ReproError, Unavailable
 from .experiment import RunContext, RunSpec
+from .timing import single_thread_blas
+
+try:                                   # the `cluster` extra
+    import cloudpickle
+    import distributed
+except ImportError:                    # pragma: no cover - exercised where dask is absent
+    cloudpickle = distributed = None
 
 TaskResolver = Callable[[str, str], Callable]
+THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+               "BLIS_NUM_THREADS", "NUMEXPR_NUM_THREADS", "VECLIB_MAXIMUM_THREADS")
 
 
 @dataclass
@@ -45,6 +67,7 @@ class RunResult:
     cached: bool = False
     key: str = ""
     finished: str = ""
+    refused: bool = False           # its data failed verification (corrupt): not run
 
 
 def jsonable(obj, keep_nan: bool = False):
@@ -65,18 +88,60 @@ def jsonable(obj, keep_nan: bool = False):
     return obj
 
 
+def _single_thread_env() -> None:
+    """In a worker process: one thread for every BLAS/OpenMP pool loaded later, too."""
+    for var in THREAD_VARS:
+        os.environ[var] = "1"
+
+
+def task_ref(fn) -> tuple[str, str]:
+    """``(module, name)`` of a module-level task function: what workers import."""
+    return fn.__module__, fn.__qualname__
+
+
+def compute(spec: RunSpec, ref, data_dir: str, log=None) -> "RunResult":
+    """Run one task (in any process) and return its result; writes nothing.  ``ref``: the task
+    function, or ``(module, name)`` to import it (what other processes receive).
+    Module-level, so that process pools and Dask workers can call it."""
+    ctx = RunContext(spec, Path(data_dir), log=(lambda msg: log(f"    {msg}")) if log
+                     else (lambda msg: None))
+    start = time.perf_counter()
+    try:
+        fn = ref if callable(ref) else getattr(importlib.import_module(ref[0]), ref[1])
+        with single_thread_blas():
+            output = jsonable(fn(ctx), keep_nan=True)
+    except DataCorrupt as exc:
+        return RunResult(spec, "not run", why=f"corrupt: {exc}", refused=True)
+    except DataMissing as exc:
+        return RunResult(spec, "not run", why=f"data: {exc}")
+    except Unavailable as exc:
+        return RunResult(spec, "not run", why=str(exc))
+    except KeyboardInterrupt:
+        raise
+    except Exception as exc:     # a failed run is reported in its table, never cached
+        print(traceback.format_exc(limit=-3), file=sys.stderr)
+        return RunResult(spec, "failed", why=f"{type(exc).__name__}: {exc}")
+    return RunResult(spec, "done", output=output, seconds=time.perf_counter() - start,
+                     finished=time.strftime("%Y-%m-%d %H:%M:%S"))
+
+
 class Runner:
-    """Runs specs (cached, in a process pool when ``jobs`` > 1); ``tasks`` resolves a spec's
-    task function."""
+    """Runs specs, cached; ``tasks`` resolves a spec's task function.  Backends: in process
+    (``jobs`` = 1), a process pool (``jobs`` > 1) or a Dask cluster (``scheduler`` address)."""
 
     def __init__(self, data_dir: Path, tasks: TaskResolver, jobs: int = 1, force: bool = False,
-                 cache_only: bool = False, log=print):
+                 cache_only: bool = False, log=print, scheduler: str | None = None,
+                 progress: bool | None = None):
+        if int(jobs) < 1:
+            raise ReproError(f"--jobs must be at least 1, got {jobs}")
         self.data_dir = Path(data_dir)
         self.tasks = tasks
-        self.jobs = max(1, int(jobs))
+        self.jobs = int(jobs)
         self.force = force
         self.cache_only = cache_only
         self.log = log
+        self.scheduler = scheduler
+        self.progress = progress          # None: live display when stdout is a terminal
 
     def key(self, spec: RunSpec) -> str:
         fp = "synthetic" if spec.dataset == SYNTHETIC else fingerprint(spec.dataset, self.data_dir)
@@ -92,79 +157,131 @@ class Runner:
         return cache_root() / "runs" / spec.paper / f"{key}.json"
 
     def lookup(self, spec: RunSpec, key: str | None = None) -> RunResult | None:
+        """The cached result, or None if absent or unreadable (torn, not JSON, not an entry)."""
         key = key or self.key(spec)
         path = self.entry_path(spec, key)
         try:
             entry = json.loads(path.read_text())
         except (OSError, ValueError):
             return None
-        if entry.get("key") != key:
+        if not isinstance(entry, dict) or entry.get("key") != key \
+                or not isinstance(entry.get("output"), dict):
             return None
-        return RunResult(spec, "done", output=entry["output"], seconds=entry["seconds"],
+        return RunResult(spec, "done", output=entry["output"], seconds=entry.get("seconds"),
                          cached=True, key=key, finished=entry.get("finished", ""))
+
+    def store(self, res: RunResult) -> None:
+        """Cache a finished run (only ``done`` runs are cached)."""
+        if res.status != "done":
+            return
+        entry = {"key": res.key, "spec": res.spec.identity, "output": res.output,
+                 "seconds": res.seconds, "finished": res.finished, "version": __version__}
+        atomic_write_json(self.entry_path(res.spec, res.key), entry)
+
+    def _prepare(self, spec: RunSpec) -> tuple[RunResult | None, str]:
+        """A result without executing (not available, cached, cache-only), or the key."""
+        try:
+            ok, why = data_state(spec.dataset, self.data_dir)
+            if not ok:
+                return RunResult(spec, "not run", why=why,
+                                 refused=why.startswith("data corrupt")), ""
+            key = self.key(spec)
+        except DataCorrupt as exc:
+            return RunResult(spec, "not run", why=f"corrupt: {exc}", refused=True), ""
+        hit = None if self.force else self.lookup(spec, key)
+        if hit is not None:
+            return hit, key
+        if self.cache_only:
+            return RunResult(spec, "not run",
+                             why="no cached result (run it without --report-only)"), key
+        return None, key
 
     def run(self, specs: list[RunSpec]) -> dict[RunSpec, RunResult]:
         results: dict[RunSpec, RunResult] = {}
         todo: list[tuple[RunSpec, str]] = []
         for spec in dict.fromkeys(specs):          # unique, in declaration order
-            ok, why = data_state(spec.dataset, self.data_dir)
-            if not ok:
-                results[spec] = RunResult(spec, "not run", why=why)
-                continue
-            key = self.key(spec)
-            hit = None if self.force else self.lookup(spec, key)
-            if hit is not None:
-                results[spec] = hit
-                continue
-            if self.cache_only:
-                results[spec] = RunResult(spec, "not run", why="no cached result (run it without --report-only)")
-                continue
-            todo.append((spec, key))
+            res, key = self._prepare(spec)
+            if res is not None:
+                results[spec] = res
+            else:
+                todo.append((spec, key))
         if todo:
-            self.log(f"running {len(todo)} run(s)" + (f" on {self.jobs} processes" if self.jobs > 1 else ""))
-        # Timing runs are executed alone, after the others, so that no concurrent run
-        # disturbs what they measure.
-        pooled = [(s, k) for s, k in todo if not s.exclusive]
-        alone = [(s, k) for s, k in todo if s.exclusive]
-        if self.jobs == 1 or len(pooled) <= 1:
-            for spec, key in pooled:
-                results[spec] = execute(spec, key, str(self.data_dir), self.tasks, self.log)
-        else:
-            with ProcessPoolExecutor(self.jobs, mp_context=get_context("fork")) as pool:
-                futures = {pool.submit(execute, spec, key, str(self.data_dir), self.tasks): spec
-                           for spec, key in pooled}
-                for fut in as_completed(futures):
-                    res = fut.result()
-                    self.log(f"  {res.spec.label}: {res.status}"
-                             + (f" in {res.seconds:.1f} s" if res.seconds is not None else "")
-                             + (f" ({res.why})" if res.why else ""))
-                    results[futures[fut]] = res
-        for spec, key in alone:
-            results[spec] = execute(spec, key, str(self.data_dir), self.tasks, self.log)
+            where = (f" on the Dask cluster {self.scheduler}" if self.scheduler else
+                     f" on {self.jobs} processes" if self.jobs > 1 else "")
+            self.log(f"running {len(todo)} run(s){where}")
+            # Timing runs are executed here, alone, after the others, so that no concurrent
+            # run disturbs what they measure.
+            pooled = [(s, k) for s, k in todo if not s.exclusive]
+            alone = [(s, k) for s, k in todo if s.exclusive]
+            workers = self.jobs if not self.scheduler else max(1, self.jobs)
+            with RunProgress(len(todo), workers, live=self.progress) as prog:
+                if self.scheduler:
+                    done = self._run_dask(pooled, prog)
+                elif self.jobs == 1 or len(pooled) <= 1:
+                    done = self._run_here(pooled, prog)
+                else:
+                    done = self._run_pool(pooled, prog)
+                done += self._run_here(alone, prog)
+            for res in done:
+                results[res.spec] = res
         return {s: results[s] for s in dict.fromkeys(specs)}
 
+    def _finish(self, res: RunResult, key: str, prog: RunProgress) -> RunResult:
+        res.key = key
+        self.store(res)
+        prog.finish(res.spec.label, res.status, res.seconds, res.why)
+        return res
 
-def execute(spec: RunSpec, key: str, data_dir: str, tasks: TaskResolver, log=None) -> RunResult:
-    """Run one task and cache its output (module-level so that a process pool can call it)."""
-    say = log or (lambda *a, **k: None)
-    ctx = RunContext(spec, Path(data_dir), log=lambda msg: say(f"    {msg}"))
-    say(f"  {spec.label} …")
-    start = time.perf_counter()
-    try:
-        task = tasks(spec.paper, spec.task)
-        output = jsonable(task(ctx), keep_nan=True)
-    except (DataMissing, DataCorrupt) as exc:
-        return RunResult(spec, "not run", why=f"data: {exc}")
-    except KeyboardInterrupt:
-        raise
-    except Exception as exc:     # a failed run is reported in its table, never cached
-        tb = traceback.format_exc(limit=-3)
-        print(tb, file=sys.stderr)
-        return RunResult(spec, "failed", why=f"{type(exc).__name__}: {exc}")
-    seconds = time.perf_counter() - start
-    finished = time.strftime("%Y-%m-%d %H:%M:%S")
-    entry = {"key": key, "spec": spec.identity, "output": output, "seconds": seconds,
-             "finished": finished, "version": __version__}
-    atomic_write_json(Runner.entry_path(spec, key), entry)
-    say(f"  {spec.label}: done in {seconds:.1f} s")
-    return RunResult(spec, "done", output=output, seconds=seconds, key=key, finished=finished)
+    def _run_here(self, todo, prog: RunProgress) -> list[RunResult]:
+        out = []
+        for spec, key in todo:
+            prog.start(spec.label)
+            fn = self.tasks(spec.paper, spec.task)
+            out.append(self._finish(execute(spec, fn, str(self.data_dir), prog.say), key, prog))
+        return out
+
+    def _run_pool(self, todo, prog: RunProgress) -> list[RunResult]:
+        out = []
+        with ProcessPoolExecutor(self.jobs, mp_context=get_context("fork"),
+                                 initializer=_single_thread_env) as pool:
+            futures = {}
+            for spec, key in todo:
+                ref = task_ref(self.tasks(spec.paper, spec.task))
+                futures[pool.submit(compute, spec, ref, str(self.data_dir))] = (spec, key)
+                prog.start(spec.label)
+            for fut in as_completed(futures):
+                spec, key = futures[fut]
+                out.append(self._finish(fut.result(), key, prog))
+        return out
+
+    def _run_dask(self, todo, prog: RunProgress) -> list[RunResult]:
+        if distributed is None:
+            raise ReproError("--scheduler needs Dask: pip install -e '.[cluster]'")
+        out = []
+        data_dir = str(self.data_dir.resolve())
+        with distributed.Client(self.scheduler) as client:
+            futures = {}
+            for spec, key in todo:
+                fn = self.tasks(spec.paper, spec.task)
+                if fn.__module__.startswith("repro."):
+                    ref = task_ref(fn)             # workers import it from the package
+                else:                              # a paper from outside the package: by value
+                    cloudpickle.register_pickle_by_value(sys.modules[fn.__module__])
+                    ref = fn
+                fut = client.submit(compute, spec, ref, data_dir, key=f"repro-run-{key}",
+                                    pure=False)
+                futures[fut] = (spec, key)
+                prog.start(spec.label)
+            for fut in distributed.as_completed(list(futures)):
+                spec, key = futures[fut]
+                try:
+                    res = fut.result()
+                except Exception as exc:        # e.g. the run killed its workers repeatedly
+                    res = RunResult(spec, "failed", why=f"{type(exc).__name__}: {exc}")
+                out.append(self._finish(res, key, prog))
+        return out
+
+
+def execute(spec: RunSpec, ref, data_dir: str, log=None) -> RunResult:
+    """Run one task in this process (what the in-process backend calls)."""
+    return compute(spec, ref, data_dir, log)

@@ -32,6 +32,36 @@ def task_map(ctx):
     return {"records": [record("feature1", "MAP", evaluate_data(d, scores).map)]}
 
 
+def task_slow(ctx):
+    """Seeded draws after a pause; if ``params["die_once"]`` names a file that does not exist,
+    creates it and kills its own process (a worker dying mid-run), so a resubmitted run
+    completes."""
+    import os
+    import time
+    marker = ctx.params.get("die_once")
+    if marker and not os.path.exists(marker):
+        open(marker, "w").close()
+        os._exit(1)
+    time.sleep(ctx.params.get("sleep", 0.0))
+    rng = ctx.rng()
+    return {"records": [record("draw", "u", float(rng.random())),
+                        record("normal", "z", float(rng.normal()))]}
+
+
+def task_blas(ctx):
+    """Products whose last bits depend on the BLAS thread count when it is not limited
+    (OpenBLAS splits 15,211 × 46 products across threads): a digest of X @ w and Xᵀu."""
+    import hashlib
+
+    import numpy as np
+    rng = ctx.rng()
+    X = rng.normal(size=(15211, 46))
+    z = X @ rng.normal(size=46)
+    g = X.T @ rng.normal(size=15211)
+    digest = hashlib.sha256(z.tobytes() + g.tobytes()).hexdigest()
+    return {"records": [record("blas", "digest", int(digest[:12], 16))]}
+
+
 def figure_noise(art, results, flat, published):
     import matplotlib
     matplotlib.use("Agg")
@@ -49,4 +79,6 @@ ARTIFACTS = [
              folds=(1,)),
     Artifact("fakepaper", "table3", "Not implemented", datasets=("synthetic",)),
     Artifact("fakepaper", "table4", "MAP of a feature", datasets=("synthetic",), task="task_map"),
+    Artifact("fakepaper", "table5", "Slow seeded draws", datasets=("synthetic",),
+             task="task_slow", folds=(1, 2, 3, 4), params={"sleep": 0.2}),
 ]

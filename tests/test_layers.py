@@ -1,7 +1,7 @@
 """The layering rule: a module imports only from its own layer or below.
 
     errors/experiment/cache/published (+ codekey, aggregate, kernels)  →  data  →  metrics
-    →  rankers  →  protocol/timing/plotting/runner  →  papers  →  report
+    →  rankers  →  protocol/timing/plotting/runner/console/reference  →  papers  →  report
     →  bench/pipeline/eval_command  →  cli
 
 Imports are read from the source (every ``import`` statement, also inside functions) by
@@ -18,7 +18,8 @@ LAYERS = [
     ("repro.data",),
     ("repro.metrics",),
     ("repro.rankers",),
-    ("repro.protocol", "repro.timing", "repro.plotting", "repro.runner"),
+    ("repro.protocol", "repro.timing", "repro.plotting", "repro.runner", "repro.console",
+     "repro.reference"),
     ("repro.papers",),
     ("repro.report",),
     ("repro.bench", "repro.pipeline", "repro.eval_command"),

@@ -12,7 +12,7 @@ import hashlib
 import lzma
 from pathlib import Path
 
-from ..errors import DataCorrupt, DataMissing
+from ..errors import DataCorrupt, DataError, DataMissing
 
 COMPRESSED_SUFFIXES = (".xz", ".gz")
 
@@ -20,6 +20,8 @@ COMPRESSED_SUFFIXES = (".xz", ".gz")
 def read_bytes(path: str | Path) -> bytes:
     """Return the uncompressed content of ``path`` (``.xz`` and ``.gz`` are decompressed)."""
     path = Path(path)
+    if path.is_dir():
+        raise DataError(f"{path}: is a directory, not a file")
     if not path.is_file():
         raise DataMissing(f"{path}: no such file")
     try:

@@ -7,46 +7,71 @@ large sets, is skipped when arrays parsed from bytes with the same checksum are 
 from __future__ import annotations
 
 import hashlib
-import io
+import zipfile
+import zlib
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
-from ..cache import atomic_write_bytes, cache_root
+from ..cache import atomic_write_bytes, atomic_writer, cache_root
 from ..errors import DataCorrupt, DataError
 from . import catalog as cat
 from .letor import parse_letor
 from .queries import QueryData
 
-PARSER_VERSION = "1"   # bump when a reader's output changes, to invalidate parsed caches
+PARSER_VERSION = "2"   # bump when a reader's output changes, to invalidate parsed caches
 
 
 def _parsed_path(digest: str, what: str) -> Path:
     return cache_root() / "data" / f"{digest[:40]}-{what}-v{PARSER_VERSION}.npz"
 
 
+def _digest_file(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 22), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 def _save_querydata(path: Path, d: QueryData) -> None:
-    buf = io.BytesIO()
+    """Write the parsed arrays, then their file's sha256 beside them (``.sha256``): an entry
+    is used only if the file still has that digest."""
     arrays = dict(X=d.X, y=d.y, query_ptr=d.query_ptr, qids=d.qids)
     if d.docids is not None:
         arrays["docids"] = d.docids.astype(str)
     if d.line_no is not None:
         arrays["line_no"] = d.line_no
-    np.savez(buf, **arrays)
-    atomic_write_bytes(path, buf.getvalue())
+    with atomic_writer(path) as fh:
+        np.savez(fh, **arrays)
+    atomic_write_bytes(path.with_suffix(".sha256"), _digest_file(path).encode())
+
+
+def _discard(path: Path) -> None:
+    for p in (path, path.with_suffix(".sha256")):
+        try:
+            p.unlink()
+        except FileNotFoundError:
+            pass
 
 
 def _load_querydata(path: Path, source: str) -> QueryData | None:
+    """The cached arrays, or None — after discarding the entry — if it is damaged (truncated,
+    a flipped byte: its digest no longer matches) or unreadable; the caller reparses."""
     try:
+        expected = path.with_suffix(".sha256").read_text().strip()
+        if _digest_file(path) != expected:
+            raise ValueError("digest mismatch")
         with np.load(path, allow_pickle=False) as z:
             return QueryData(X=np.ascontiguousarray(z["X"]), y=z["y"], query_ptr=z["query_ptr"],
                              qids=z["qids"],
                              docids=z["docids"].astype(object) if "docids" in z else None,
                              source=source,
                              line_no=z["line_no"] if "line_no" in z else None)
-    except (OSError, ValueError, KeyError, EOFError):
-        return None   # unreadable cache entry: reparse (and overwrite it)
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile, zlib.error):
+        _discard(path)
+        return None
 
 
 def _parse_cached(data: bytes, source: str, n_features: int | None, use_cache: bool) -> QueryData:

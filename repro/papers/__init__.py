@@ -12,7 +12,9 @@ from __future__ import annotations
 import importlib
 import importlib.util
 
+from .. import reference
 from ..errors import ReproError
+from ..experiment import REFERENCE_TASK
 
 PAPER_IDS = ("stevens2010", "dubey2009", "leelin2014", "lesmola2007", "pahikkala2010")
 _REGISTERED: dict = {}
@@ -57,7 +59,10 @@ def _function(paper: str, part: str, name: str):
 
 
 def task(paper: str, name: str):
-    """The task function ``name`` of ``paper`` (module-level, so process pools can call it)."""
+    """The task function ``name`` of ``paper`` (module-level, so process pools can call it);
+    the modern reference's task is shared by every paper."""
+    if name == REFERENCE_TASK:
+        return reference.task_modern_reference
     return _function(paper, "tasks", name)
 
 

@@ -33,6 +33,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.linalg as sla
 
 from .base import Ranker
 from .progress import SolverResult, SolverTrace
@@ -48,7 +49,6 @@ def simplex_qp(Q: np.ndarray, b: np.ndarray, tol: float = 1e-10,
 
     Returns ``(beta, value, iterations)``; ``beta`` is feasible, so ``value`` is a lower bound
     of the maximum, within about ``tol`` (= βᵀs, the complementarity gap) of it."""
-    import scipy.linalg as sla
     t = b.shape[0]
     c = -np.asarray(b, dtype=np.float64)
     e = np.ones(t)

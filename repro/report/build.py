@@ -3,16 +3,17 @@ records, reproduced beside published), its figures (SVG) and ``<artifact>.meta.j
 the report page needs besides the records: title, notes, data used, seeds, run times)."""
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
 
-from .. import aggregate
+from .. import aggregate, reference
 from .. import papers as registry
 from ..cache import atomic_write_bytes, atomic_write_json
 from ..data import catalog as cat
-from ..experiment import Artifact, matches
-from ..plotting import style
+from ..experiment import REFERENCE_TASK, Artifact, matches
+from ..plotting import plt, style
 from ..published import KEY_FIELDS, PublishedSet, compare
 from ..runner import SYNTHETIC, RunResult, jsonable
 
@@ -42,6 +43,12 @@ def gather_records(art: Artifact, results: list[RunResult],
     for res in sorted(results, key=lambda r: r.spec.dataset in art.stand_ins):
         label = dataset_label(art, res.spec.dataset)
         stand_in = res.spec.dataset in art.stand_ins
+        if res.spec.task == REFERENCE_TASK and res.status != "done":
+            records.append({"dataset": label, "method": reference.METHOD, "metric": None,
+                            "fold": None if res.spec.fold is None else str(res.spec.fold),
+                            "value": None, "modern": True, "not_run": True,
+                            "why": res.why if res.status == "not run" else f"failed: {res.why}"})
+            continue
         if stand_in and label in real_done:
             continue
         if res.status != "done":
@@ -50,7 +57,8 @@ def gather_records(art: Artifact, results: list[RunResult],
             continue
         if stand_in:
             not_run.pop(label, None)
-        outputs.append((res.spec, res.output))
+        if res.spec.task == art.task:           # custom aggregations see the artifact's task
+            outputs.append((res.spec, res.output))
         for r in res.output.get("records", []):
             r = dict(r)
             r.setdefault("dataset", label)
@@ -66,9 +74,11 @@ def gather_records(art: Artifact, results: list[RunResult],
     for label, why in agg_not_run.items():
         not_run.setdefault(label, why)
     out = []
+    not_method = {k: v for k, v in art.select.items() if k != "method"}
     for r in records:
         r["artifact"] = art.name
-        if matches(art.select, r):
+        if matches(art.select, r) or (r.get("modern") and (r.get("not_run")
+                                                           or matches(not_method, r))):
             out.append(r)
     if art.task is None:
         not_run[None] = "not implemented yet"
@@ -80,9 +90,6 @@ def gather_records(art: Artifact, results: list[RunResult],
 
 def save_figure(fig, path: Path) -> None:
     """Deterministic SVG (fixed hash salt, no creation date), in the suite's style."""
-    import io
-
-    import matplotlib.pyplot as plt
     buf = io.BytesIO()
     with style():
         fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")

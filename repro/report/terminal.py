@@ -9,7 +9,12 @@ MAX_ROWS = 40
 
 
 def compact_table(art_id: str, title: str, flat: list[dict], out_path: str) -> str:
-    rows = [r for r in flat if r.get("published") is not None or r["verdict"].startswith("not run")]
+    """Values with a published counterpart or not run first; where an artifact has none (a
+    figure of our own, validation curves), its own values — never a header without rows."""
+    rows = [r for r in flat if r.get("published") is not None or r["verdict"].startswith("not run")
+            or r.get("modern")]
+    if not rows:
+        rows = list(flat)
     head = ("dataset", "method", "metric", "fold", "reproduced", "published", "diff", "verdict")
     lines = [[str(r.get("dataset") or ""), str(r.get("method") or ""), str(r.get("metric") or ""),
               str(r.get("fold") or ""), fmt_value(r.get("value"), r.get("published")),
