@@ -9,7 +9,7 @@ The problem.  Instances are split into *groups* (one LETOR query, a whole pooled
 set, or the images of one keyword) and, within a group, into *layers* G(0) < G(1) < …
 (relevance levels, §3).  Each (group, layer) pair is a *block* ``b``; the blocks of group g
 are ``gptr[g] … gptr[g+1]−1`` in layer order, the instances of block b are
-``rows[bptr[b]:bptr[b+1]]`` and ``block_of[i]`` is the block of instance i (−1: the instance
+``rows[bptr[b]:bptr[b+1]]`` and ``R[i].block`` is the block of instance i (−1: the instance
 takes no part, e.g. a negative left out by sampling).  With the margin
 ``M_i = w·x_i − s(i)`` (§4 with the sign of the errata: a positive i over a negative j asks
 ``w·x_i − w·x_j ≥ s(i) − s(j)``), the loss (eq. 5–7, §3–§4) is
@@ -35,9 +35,10 @@ Each step minimises the bound L(w + δe_r) ≤ L(w) + g_r δ + β_r δ²/2 plus 
 δ = −(g_r − λ)/β_r): soft thresholding.  The bound touches the objective at w, so the
 regularised loss never increases.
 
-Cached state (Alg. 6), all caller-allocated: margins ``M`` (instances), per block a shift
-``c_b`` and ``E_i = e^{M_i − c_b}`` for its instances, ``T_b = Σ_{i∈b} E_i`` and an error bound
-``Terr_b``.  After a step on coordinate r only the instances with x_ir ≠ 0 are touched:
+Cached state (Alg. 6), all caller-allocated: per instance a packed record ``R[i]`` = (margin
+``M_i``, ``E_i = e^{M_i − c_b}``, block ``b``) — one cache line per touched non-zero, which
+keeps a sweep's cost linear as the instances outgrow the caches — and per block a shift
+``c_b``, ``T_b = Σ_{i∈b} E_i`` and an error bound ``Terr_b``.  After a step on coordinate r only the instances with x_ir ≠ 0 are touched:
 M_i += δ x_ir, E_i, T_b updated by difference.  Numerics (the max-shift of §6, per block):
 Z_k is never formed; L_k = log-sum-exp_b (c_b + log T_b) over the lower blocks, and every
 quantity is a ratio (σ_i, ν) bounded by construction, so margins of ±10⁴ (s = 200·r_i, large
@@ -62,6 +63,12 @@ from libc.math cimport exp, log, log1p, fabs, INFINITY
 from libc.stdint cimport int32_t, int64_t
 
 from column_access cimport Slices, make_slices, get_slice, bad_slices
+
+cdef packed struct RowState:
+    double M          # margin M_i = w·x_i − s(i)
+    double E          # e^{M_i − c_b}, b the instance's block
+    int64_t block     # the instance's block (−1: it takes no part)
+
 
 cdef double EPS = 2.220446049250313e-16
 cdef double REL_TOL = 1e-10      # recentre when the rounding bound of T_b exceeds REL_TOL·T_b
@@ -112,18 +119,17 @@ cdef inline double _sigma(double Mi, double Ei, double fb, double Lb) noexcept n
 
 
 cdef inline void _recentre(Py_ssize_t b, const int64_t* rows, const int64_t* bptr,
-                           const double* M, double* E, double* c, double* T,
-                           double* Terr) noexcept nogil:
+                           RowState* R, double* c, double* T, double* Terr) noexcept nogil:
     """c_b = max margin of block b; E_i and T_b recomputed from the margins."""
     cdef Py_ssize_t p, i
     cdef double mx = -INFINITY, t = 0.0
     for p in range(bptr[b], bptr[b + 1]):
-        if M[rows[p]] > mx:
-            mx = M[rows[p]]
+        if R[rows[p]].M > mx:
+            mx = R[rows[p]].M
     for p in range(bptr[b], bptr[b + 1]):
         i = rows[p]
-        E[i] = exp(M[i] - mx)
-        t = t + E[i]
+        R[i].E = exp(R[i].M - mx)
+        t = t + R[i].E
     c[b] = mx
     T[b] = t
     Terr[b] = 0.0                 # rounding bound of the updates since this recentring
@@ -137,7 +143,7 @@ cdef inline void _mark_dominating(Py_ssize_t G, const int64_t* gptr, double* dom
 
 
 cdef void _refresh(Py_ssize_t G, const int64_t* gptr, const int64_t* bptr, const int64_t* rows,
-                   const double* M, const double* E, const double* c, const double* T,
+                   const RowState* R, const double* c, const double* T,
                    double* w, Py_ssize_t B, bint with_S) noexcept nogil:
     """L_b, f_b, up_b, carry_b (and S_b if ``with_S``) from the block sums: O(B + m)."""
     cdef double* L = w + W_L * B
@@ -158,7 +164,7 @@ cdef void _refresh(Py_ssize_t G, const int64_t* gptr, const int64_t* bptr, const
                     s = 0.0
                     for p in range(bptr[b], bptr[b + 1]):
                         i = rows[p]
-                        s = s + _sigma(M[i], E[i], f[b], run)
+                        s = s + _sigma(R[i].M, R[i].E, f[b], run)
                     S[b] = s
             new = _logaddexp(run, lt)
             up[b] = exp(c[b] - new)                  # = exp(c_b − L_{b+1})
@@ -167,8 +173,7 @@ cdef void _refresh(Py_ssize_t G, const int64_t* gptr, const int64_t* bptr, const
 
 
 cdef inline double _gradient(const Slices* X, Py_ssize_t r, Py_ssize_t G, const int64_t* gptr,
-                             const int64_t* block_of, const double* M, const double* E,
-                             double* w, Py_ssize_t B) noexcept nogil:
+                             const RowState* R, double* w, Py_ssize_t B) noexcept nogil:
     """g_r at the cached state (needs a current ``_refresh``); leaves μ_b in the work array."""
     cdef double* L = w + W_L * B
     cdef double* f = w + W_F * B
@@ -179,7 +184,8 @@ cdef inline double _gradient(const Slices* X, Py_ssize_t r, Py_ssize_t G, const 
     cdef double* dom = w + W_DOM * B
     cdef const double* val
     cdef const int32_t* idx
-    cdef Py_ssize_t nnz, p, i, b, g, b0, b1
+    cdef const RowState* ri
+    cdef Py_ssize_t nnz, p, b, g, b0, b1
     cdef double x, xs = 0.0, grad, nu
     for b in range(B):
         mu[b] = 0.0
@@ -188,13 +194,13 @@ cdef inline double _gradient(const Slices* X, Py_ssize_t r, Py_ssize_t G, const 
         x = val[p]
         if x == 0.0:
             continue
-        i = idx[p]
-        b = block_of[i]
+        ri = &R[idx[p]]
+        b = ri.block
         if b < 0:
             continue
-        mu[b] = mu[b] + E[i] * x
+        mu[b] = mu[b] + ri.E * x
         if dom[b] != 0.0:
-            xs = xs + x * _sigma(M[i], E[i], f[b], L[b])
+            xs = xs + x * _sigma(ri.M, ri.E, f[b], L[b])
     grad = -xs
     for g in range(G):
         b0 = gptr[g]
@@ -223,15 +229,14 @@ cdef inline double _delta(double g, double beta, double w, double lam, int reg) 
     return -(g - lam) / beta
 
 
-cdef inline bint _bad_blocks(Py_ssize_t n, const int64_t[::1] block_of,
-                             const int64_t[::1] rows, const int64_t[::1] bptr,
-                             const int64_t[::1] gptr, const double[::1] M, const double[::1] E,
+cdef inline bint _bad_blocks(Py_ssize_t n, const int64_t[::1] rows, const int64_t[::1] bptr,
+                             const int64_t[::1] gptr, const RowState[::1] R,
                              const double[::1] c, const double[::1] T,
                              const double[::1] Terr, const double[::1] work) noexcept nogil:
     cdef Py_ssize_t B = bptr.shape[0] - 1
     if B < 1 or gptr.shape[0] < 2 or gptr[0] != 0 or gptr[gptr.shape[0] - 1] != B:
         return True
-    if block_of.shape[0] != n or M.shape[0] != n or E.shape[0] != n:
+    if R.shape[0] != n:
         return True
     if bptr[0] != 0 or bptr[B] != rows.shape[0] or rows.shape[0] > n:
         return True
@@ -242,15 +247,15 @@ cdef inline bint _bad_blocks(Py_ssize_t n, const int64_t[::1] block_of,
 
 def init_state(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
                Py_ssize_t n_rows, bint dense, const double[::1] w, const double[::1] s,
-               const int64_t[::1] block_of, const int64_t[::1] rows, const int64_t[::1] bptr,
-               const int64_t[::1] gptr, double[::1] M, double[::1] E, double[::1] c,
-               double[::1] T, double[::1] Terr, double[::1] work):
-    """Algorithms 1, 3, 5: margins M = Xw − s of the participating instances (all others 0),
-    every block recentred.  ``X`` is given by columns (see ``column_access.pxd``).
-    Returns 0, or −1 on inconsistent shapes."""
+               const int64_t[::1] rows, const int64_t[::1] bptr, const int64_t[::1] gptr,
+               RowState[::1] R, double[::1] c, double[::1] T, double[::1] Terr,
+               double[::1] work):
+    """Algorithms 1, 3, 5: margins M = Xw − s of the participating instances (those with
+    ``R[i].block`` ≥ 0; all others 0), every block recentred.  ``X`` is given by columns (see
+    ``column_access.pxd``).  Returns 0, or −1 on inconsistent shapes."""
     if bad_slices(xdata, xind, xptr, n_rows, dense) or w.shape[0] != xptr.shape[0] - 1 \
-            or s.shape[0] != n_rows or _bad_blocks(n_rows, block_of, rows, bptr, gptr, M, E, c,
-                                                    T, Terr, work):
+            or s.shape[0] != n_rows or _bad_blocks(n_rows, rows, bptr, gptr, R, c, T, Terr,
+                                                    work):
         return -1
     cdef Slices X = make_slices(xdata, xind, xptr, n_rows, dense)
     cdef Py_ssize_t d = X.n_major, B = bptr.shape[0] - 1
@@ -260,7 +265,7 @@ def init_state(const double[::1] xdata, const int32_t[::1] xind, const int64_t[:
     cdef double wr
     with nogil:
         for i in range(n_rows):
-            M[i] = -s[i] if block_of[i] >= 0 else 0.0
+            R[i].M = -s[i] if R[i].block >= 0 else 0.0
         for r in range(d):
             wr = w[r]
             if wr == 0.0:
@@ -268,26 +273,26 @@ def init_state(const double[::1] xdata, const int32_t[::1] xind, const int64_t[:
             nnz = get_slice(&X, r, &val, &idx)
             for p in range(nnz):
                 i = idx[p]
-                if block_of[i] >= 0:
-                    M[i] = M[i] + wr * val[p]
+                if R[i].block >= 0:
+                    R[i].M = R[i].M + wr * val[p]
         for b in range(B):
-            _recentre(b, &rows[0], &bptr[0], &M[0], &E[0], &c[0], &T[0], &Terr[0])
+            _recentre(b, &rows[0], &bptr[0], &R[0], &c[0], &T[0], &Terr[0])
     return 0
 
 
 cdef double _loss(Py_ssize_t G, const int64_t* gptr, const int64_t* bptr, const int64_t* rows,
-                  const double* M, const double* E, const double* c, const double* T,
+                  const RowState* R, const double* c, const double* T,
                   double* work, Py_ssize_t B) noexcept nogil:
     """Σ_{dominating i} softplus(L_k − M_i) from the cached state: O(B + m)."""
     cdef double* L = work + W_L * B
     cdef Py_ssize_t g, b, p
     cdef double total = 0.0, acc
-    _refresh(G, gptr, bptr, rows, M, E, c, T, work, B, False)
+    _refresh(G, gptr, bptr, rows, R, c, T, work, B, False)
     for g in range(G):
         for b in range(gptr[g] + 1, gptr[g + 1]):
             acc = 0.0
             for p in range(bptr[b], bptr[b + 1]):
-                acc = acc + _softplus(L[b] - M[rows[p]])
+                acc = acc + _softplus(L[b] - R[rows[p]].M)
             total = total + acc
     return total
 
@@ -303,11 +308,9 @@ cdef struct Problem:
     const int64_t* gptr
     const int64_t* bptr
     const int64_t* rows
-    const int64_t* block_of
     const double* beta
     double* w
-    double* M
-    double* E
+    RowState* R
     double* c
     double* T
     double* Terr
@@ -320,7 +323,8 @@ cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bi
                        double* rec_g, double* rec_delta) noexcept nogil:
     """Single-coordinate updates on coords[0..n_steps) (Alg. 2/4 with the cached state of
     Alg. 6); records g and δ when ``rec_g`` is not NULL.  Returns the non-zero updates."""
-    cdef Py_ssize_t B = P.B, t, r, p, nnz, i, b, changed = 0
+    cdef Py_ssize_t B = P.B, t, r, p, nnz, b, changed = 0
+    cdef RowState* ri
     cdef const double* val
     cdef const int32_t* idx
     cdef double* flag = P.work + W_FLAG * B
@@ -328,9 +332,9 @@ cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bi
     for t in range(n_steps):
         r = coords[t]
         if dirty[0]:
-            _refresh(P.G, P.gptr, P.bptr, P.rows, P.M, P.E, P.c, P.T, P.work, B, True)
+            _refresh(P.G, P.gptr, P.bptr, P.rows, P.R, P.c, P.T, P.work, B, True)
             dirty[0] = False
-        g = _gradient(&P.X, r, P.G, P.gptr, P.block_of, P.M, P.E, P.work, B)
+        g = _gradient(&P.X, r, P.G, P.gptr, P.R, P.work, B)
         delta = _delta(g, P.beta[r], P.w[r], P.lam, P.reg)
         if rec_g != NULL:
             rec_g[t] = g
@@ -344,16 +348,16 @@ cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bi
             x = val[p]
             if x == 0.0:
                 continue
-            i = idx[p]
-            b = P.block_of[i]
+            ri = &P.R[idx[p]]
+            b = ri.block
             if b < 0:
                 continue
-            P.M[i] = P.M[i] + delta * x
-            En = exp(P.M[i] - P.c[b])
-            P.T[b] = P.T[b] + (En - P.E[i])
-            P.Terr[b] = P.Terr[b] + EPS * (fabs(P.T[b]) + En + P.E[i])
-            P.E[i] = En
-            if P.M[i] - P.c[b] > SLACK:
+            ri.M = ri.M + delta * x
+            En = exp(ri.M - P.c[b])
+            P.T[b] = P.T[b] + (En - ri.E)
+            P.Terr[b] = P.Terr[b] + EPS * (fabs(P.T[b]) + En + ri.E)
+            ri.E = En
+            if ri.M - P.c[b] > SLACK:
                 flag[b] = 2.0
             elif flag[b] == 0.0:
                 flag[b] = 1.0
@@ -362,18 +366,17 @@ cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bi
             for b in range(B):
                 if flag[b] != 0.0:
                     if flag[b] == 2.0 or P.Terr[b] > REL_TOL * P.T[b] or P.T[b] < TINY:
-                        _recentre(b, P.rows, P.bptr, P.M, P.E, P.c, P.T, P.Terr)
+                        _recentre(b, P.rows, P.bptr, P.R, P.c, P.T, P.Terr)
                     flag[b] = 0.0
     return changed
 
 
 cdef inline Problem _problem(const double[::1] xdata, const int32_t[::1] xind,
                              const int64_t[::1] xptr, Py_ssize_t n_rows, bint dense,
-                             const int64_t[::1] block_of, const int64_t[::1] rows,
-                             const int64_t[::1] bptr, const int64_t[::1] gptr,
-                             const double[::1] beta, double lam, int reg, double[::1] w,
-                             double[::1] M, double[::1] E, double[::1] c, double[::1] T,
-                             double[::1] Terr, double[::1] work) noexcept nogil:
+                             const int64_t[::1] rows, const int64_t[::1] bptr,
+                             const int64_t[::1] gptr, const double[::1] beta, double lam,
+                             int reg, double[::1] w, RowState[::1] R, double[::1] c,
+                             double[::1] T, double[::1] Terr, double[::1] work) noexcept nogil:
     cdef Problem P
     P.X = make_slices(xdata, xind, xptr, n_rows, dense)
     P.B = bptr.shape[0] - 1
@@ -381,11 +384,9 @@ cdef inline Problem _problem(const double[::1] xdata, const int32_t[::1] xind,
     P.gptr = &gptr[0]
     P.bptr = &bptr[0]
     P.rows = &rows[0]
-    P.block_of = &block_of[0]
     P.beta = &beta[0]
     P.w = &w[0]
-    P.M = &M[0]
-    P.E = &E[0]
+    P.R = &R[0]
     P.c = &c[0]
     P.T = &T[0]
     P.Terr = &Terr[0]
@@ -396,51 +397,50 @@ cdef inline Problem _problem(const double[::1] xdata, const int32_t[::1] xind,
 
 
 def objective(const int64_t[::1] rows, const int64_t[::1] bptr, const int64_t[::1] gptr,
-              const double[::1] M, const double[::1] E, const double[::1] c,
-              const double[::1] T, double[::1] work):
+              const RowState[::1] R, const double[::1] c, const double[::1] T,
+              double[::1] work):
     """The loss L(w) (eq. 5–7 with layers and margins) from the cached state:
     Σ_{dominating i} softplus(L_k − M_i).  O(B + m)."""
     cdef Py_ssize_t B = bptr.shape[0] - 1, G = gptr.shape[0] - 1
     if B < 1 or work.shape[0] < N_WORK * B or c.shape[0] != B or T.shape[0] != B \
-            or gptr[G] != B or bptr[B] != rows.shape[0]:
+            or gptr[G] != B or bptr[B] != rows.shape[0] or rows.shape[0] > R.shape[0]:
         return float("nan")
     cdef double total
     with nogil:
-        total = _loss(G, &gptr[0], &bptr[0], &rows[0], &M[0], &E[0], &c[0], &T[0], &work[0], B)
+        total = _loss(G, &gptr[0], &bptr[0], &rows[0], &R[0], &c[0], &T[0], &work[0], B)
     return total
 
 
 def gradient(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
-             Py_ssize_t n_rows, bint dense, const int64_t[::1] block_of,
-             const int64_t[::1] rows, const int64_t[::1] bptr, const int64_t[::1] gptr,
-             const double[::1] M, const double[::1] E, const double[::1] c,
-             const double[::1] T, const double[::1] Terr, double[::1] work, double[::1] out):
+             Py_ssize_t n_rows, bint dense, const int64_t[::1] rows,
+             const int64_t[::1] bptr, const int64_t[::1] gptr, const RowState[::1] R,
+             const double[::1] c, const double[::1] T, const double[::1] Terr,
+             double[::1] work, double[::1] out):
     """∇L(w) at the cached state into ``out`` (one pass over all columns: O(nnz + d·B + m)).
     Returns 0, or −1 on inconsistent shapes."""
     if bad_slices(xdata, xind, xptr, n_rows, dense) or out.shape[0] != xptr.shape[0] - 1 \
-            or _bad_blocks(n_rows, block_of, rows, bptr, gptr, M, E, c, T, Terr, work):
+            or _bad_blocks(n_rows, rows, bptr, gptr, R, c, T, Terr, work):
         return -1
     cdef Slices X = make_slices(xdata, xind, xptr, n_rows, dense)
     cdef Py_ssize_t B = bptr.shape[0] - 1, G = gptr.shape[0] - 1, r
     with nogil:
         _mark_dominating(G, &gptr[0], &work[W_DOM * B])
-        _refresh(G, &gptr[0], &bptr[0], &rows[0], &M[0], &E[0], &c[0], &T[0], &work[0], B, True)
+        _refresh(G, &gptr[0], &bptr[0], &rows[0], &R[0], &c[0], &T[0], &work[0], B, True)
         for r in range(X.n_major):
-            out[r] = _gradient(&X, r, G, &gptr[0], &block_of[0], &M[0], &E[0], &work[0], B)
+            out[r] = _gradient(&X, r, G, &gptr[0], &R[0], &work[0], B)
     return 0
 
 
 cdef inline bint _bad_call(const double[::1] xdata, const int32_t[::1] xind,
                            const int64_t[::1] xptr, Py_ssize_t n_rows, bint dense,
-                           const int64_t[::1] block_of, const int64_t[::1] rows,
-                           const int64_t[::1] bptr, const int64_t[::1] gptr,
-                           const double[::1] beta, const int64_t[::1] coords, int reg,
-                           const double[::1] w, const double[::1] M, const double[::1] E,
-                           const double[::1] c, const double[::1] T, const double[::1] Terr,
-                           const double[::1] work) noexcept nogil:
+                           const int64_t[::1] rows, const int64_t[::1] bptr,
+                           const int64_t[::1] gptr, const double[::1] beta,
+                           const int64_t[::1] coords, int reg, const double[::1] w,
+                           const RowState[::1] R, const double[::1] c, const double[::1] T,
+                           const double[::1] Terr, const double[::1] work) noexcept nogil:
     cdef Py_ssize_t d = xptr.shape[0] - 1, t
     if bad_slices(xdata, xind, xptr, n_rows, dense) or w.shape[0] != d or beta.shape[0] != d \
-            or _bad_blocks(n_rows, block_of, rows, bptr, gptr, M, E, c, T, Terr, work) \
+            or _bad_blocks(n_rows, rows, bptr, gptr, R, c, T, Terr, work) \
             or (reg != 1 and reg != 2):
         return True
     for t in range(coords.shape[0]):
@@ -450,24 +450,24 @@ cdef inline bint _bad_call(const double[::1] xdata, const int32_t[::1] xind,
 
 
 def cd_steps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
-             Py_ssize_t n_rows, bint dense, const int64_t[::1] block_of,
-             const int64_t[::1] rows, const int64_t[::1] bptr, const int64_t[::1] gptr,
-             const double[::1] beta, const int64_t[::1] coords, double lam, int reg,
-             double[::1] w, double[::1] M, double[::1] E, double[::1] c, double[::1] T,
-             double[::1] Terr, double[::1] work, double[::1] rec_g, double[::1] rec_delta):
+             Py_ssize_t n_rows, bint dense, const int64_t[::1] rows, const int64_t[::1] bptr,
+             const int64_t[::1] gptr, const double[::1] beta, const int64_t[::1] coords,
+             double lam, int reg, double[::1] w, RowState[::1] R, double[::1] c,
+             double[::1] T, double[::1] Terr, double[::1] work, double[::1] rec_g,
+             double[::1] rec_delta):
     """Single-coordinate updates on ``coords[0], coords[1], …`` in that order (Alg. 2/4 with
     the cached state of Alg. 6); ``reg`` 1 = ℓ1, 2 = ℓ2² with weight ``lam``.  If ``rec_g`` and
     ``rec_delta`` have one entry per coordinate, the gradient g_r and the step δ of every
     update are recorded.  Returns the number of updates with δ ≠ 0, or −1 on inconsistent
     shapes or coordinates."""
-    if _bad_call(xdata, xind, xptr, n_rows, dense, block_of, rows, bptr, gptr, beta, coords,
-                 reg, w, M, E, c, T, Terr, work):
+    if _bad_call(xdata, xind, xptr, n_rows, dense, rows, bptr, gptr, beta, coords, reg, w, R,
+                 c, T, Terr, work):
         return -1
     cdef Py_ssize_t n_steps = coords.shape[0], b, changed = 0
     cdef bint record = rec_g.shape[0] == n_steps and rec_delta.shape[0] == n_steps
     cdef bint dirty = True
-    cdef Problem P = _problem(xdata, xind, xptr, n_rows, dense, block_of, rows, bptr, gptr,
-                              beta, lam, reg, w, M, E, c, T, Terr, work)
+    cdef Problem P = _problem(xdata, xind, xptr, n_rows, dense, rows, bptr, gptr, beta, lam, reg,
+                              w, R, c, T, Terr, work)
     if n_steps == 0:
         return 0
     with nogil:
@@ -480,11 +480,10 @@ def cd_steps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1
 
 
 def cd_sweeps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
-              Py_ssize_t n_rows, bint dense, const int64_t[::1] block_of,
-              const int64_t[::1] rows, const int64_t[::1] bptr, const int64_t[::1] gptr,
-              const double[::1] beta, const int64_t[::1] coords, double lam, int reg,
-              double tol, Py_ssize_t max_sweeps, Py_ssize_t budget, double first,
-              double[::1] w, double[::1] M, double[::1] E, double[::1] c, double[::1] T,
+              Py_ssize_t n_rows, bint dense, const int64_t[::1] rows, const int64_t[::1] bptr,
+              const int64_t[::1] gptr, const double[::1] beta, const int64_t[::1] coords,
+              double lam, int reg, double tol, Py_ssize_t max_sweeps, Py_ssize_t budget,
+              double first, double[::1] w, RowState[::1] R, double[::1] c, double[::1] T,
               double[::1] Terr, double[::1] work, unsigned char[::1] in_coords,
               double[::1] history, double[::1] out):
     """Cyclic sweeps over ``coords`` (distinct features, in that order) until the stopping
@@ -498,12 +497,12 @@ def cd_sweeps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::
     coordinate updates done, status: 0 converged / 1 max_sweeps / 2 budget, the reference
     decrease).  Returns the number of sweeps, or −1 on inconsistent shapes or coordinates."""
     cdef Py_ssize_t d = xptr.shape[0] - 1, n_coords = coords.shape[0]
-    if _bad_call(xdata, xind, xptr, n_rows, dense, block_of, rows, bptr, gptr, beta, coords,
-                 reg, w, M, E, c, T, Terr, work) or in_coords.shape[0] != d \
+    if _bad_call(xdata, xind, xptr, n_rows, dense, rows, bptr, gptr, beta, coords, reg, w, R,
+                 c, T, Terr, work) or in_coords.shape[0] != d \
             or history.shape[0] < max_sweeps + 1 or out.shape[0] < 4 or max_sweeps < 1:
         return -1
-    cdef Problem P = _problem(xdata, xind, xptr, n_rows, dense, block_of, rows, bptr, gptr,
-                              beta, lam, reg, w, M, E, c, T, Terr, work)
+    cdef Problem P = _problem(xdata, xind, xptr, n_rows, dense, rows, bptr, gptr, beta, lam, reg,
+                              w, R, c, T, Terr, work)
     cdef Py_ssize_t t, r, b, n, sweeps = 0, iters = 0, status = 1
     cdef double fixed = 0.0, f, fn, dec, pen
     cdef bint dirty = True
@@ -521,7 +520,7 @@ def cd_sweeps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::
         pen = fixed
         for t in range(n_coords):
             pen = pen + _penalty(P.w[coords[t]], reg)
-        f = _loss(P.G, P.gptr, P.bptr, P.rows, P.M, P.E, P.c, P.T, P.work, P.B) + lam * pen
+        f = _loss(P.G, P.gptr, P.bptr, P.rows, P.R, P.c, P.T, P.work, P.B) + lam * pen
         history[0] = f
         while True:
             n = n_coords
@@ -535,7 +534,7 @@ def cd_sweeps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::
             pen = fixed
             for t in range(n_coords):
                 pen = pen + _penalty(P.w[coords[t]], reg)
-            fn = _loss(P.G, P.gptr, P.bptr, P.rows, P.M, P.E, P.c, P.T, P.work, P.B) + lam * pen
+            fn = _loss(P.G, P.gptr, P.bptr, P.rows, P.R, P.c, P.T, P.work, P.B) + lam * pen
             dec = f - fn
             f = fn
             sweeps = sweeps + 1

@@ -5,13 +5,13 @@ import dataclasses
 
 import numpy as np
 import pytest
-import scipy.sparse as sp
 
+from repro import papers
 from repro import published as pub
 from repro.bench.domination import numpy_sweep
 from repro.codekey import closure
+from repro.data.load import load_letor_fold
 from repro.experiment import RunContext, RunSpec, canonical
-from repro.metrics import evaluate
 from repro.papers import stevens2010 as paper
 from repro.papers.stevens2010 import figures, tasks
 from repro.papers.stevens2010.complexity import synthetic_problem
@@ -19,6 +19,8 @@ from repro.papers.stevens2010.keywords import query_measures
 from repro.papers.stevens2010.letor import lambda_grid
 from repro.protocol import measures
 from repro.rankers.domination import DominationProblem, DominationRank
+from repro.report.build import gather_records
+from repro.runner import Runner
 
 PUB = pub.load("stevens2010")
 
@@ -92,7 +94,6 @@ def test_letor_fold_quick(data_root):
     params = {**paper.LETOR_PARAMS, "lambda_exponents": [2, 3], "lambda_step": 1.0,
               "regularisers": ["l2"], "margins": [1.0], "variants": ["Layered", "Flat"]}
     out = tasks.task_letor_fold(ctx("task_letor_fold", "OHSUMED", 1, params, data_root))
-    from repro.data.load import load_letor_fold
     f = load_letor_fold("OHSUMED", 1, data_root)
     for v in out["variants"].values():
         vals = [c["NDCG@10"] for c in v["candidates"]]
@@ -107,9 +108,6 @@ def test_letor_fold_quick(data_root):
 
 
 def test_gov_and_mq2007_rows_say_data_missing(tmp_path):
-    from repro.report.build import gather_records
-    from repro.runner import Runner
-    from repro import papers
     a = art("figure4")
     specs = [s for s in a.runs(quick=True) if s.dataset != "OHSUMED"]
     results = Runner(tmp_path, papers.task, log=lambda *x, **k: None).run(specs)

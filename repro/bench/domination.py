@@ -1,7 +1,11 @@
 """Benchmark group ``domination``: one coordinate-descent sweep of the domination-loss kernel
 (Stevens 2010, Alg. 2/4 with the cached margins, Z and μ of Alg. 6) against the same sweep in
 NumPy recomputing the margins at every update (its peer, here); the empirical exponent of the
-sweep time in the number of non-zeros."""
+sweep time in the number of non-zeros.
+
+A NumPy update recomputes all margins, O(nnz); ours touches the rows of one column, O(nnz/d
++ m) with m dominating instances: the ratio grows with the number of features d (500 in the
+synthetic case; OHSUMED's 45 dense features leave it small)."""
 from __future__ import annotations
 
 import numpy as np

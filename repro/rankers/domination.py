@@ -50,6 +50,8 @@ from .base import Ranker, expand_grid
 from .progress import SolverResult, SolverTrace
 
 REGULARISERS = {"l1": 1, "l2": 2}
+# the kernel's per-instance record (``RowState`` in kernels/domination.pyx)
+ROW_STATE = np.dtype([("M", np.float64), ("E", np.float64), ("block", np.int64)])
 
 
 # -- data access -------------------------------------------------------------------------------
@@ -285,8 +287,8 @@ class DominationProblem:
         self.n_dominating = int(m.sum())
         self.n_groups = n_groups
         self.n_blocks = B
-        self._M = np.zeros(self.cols.n_rows)
-        self._E = np.zeros(self.cols.n_rows)
+        self._R = np.zeros(self.cols.n_rows, dtype=ROW_STATE)
+        self._R["block"] = block_of
         self._c = np.zeros(B)
         self._T = np.zeros(B)
         self._Terr = np.zeros(B)
@@ -297,7 +299,7 @@ class DominationProblem:
         return c.data, c.indices, c.indptr, c.n_rows, c.dense
 
     def _blk(self):
-        return self.block_of, self.rows, self.bptr, self.gptr
+        return self.rows, self.bptr, self.gptr
 
     # -- low-level access to the kernel (also used by the tests) ------------------------------
     def reset(self, w=None) -> None:
@@ -306,20 +308,20 @@ class DominationProblem:
         if w.shape != (self.n_features,) or not np.all(np.isfinite(w)):
             raise DataError(f"w: expected {self.n_features} finite weights, got shape {w.shape}")
         self.w = w
-        if _kernel.init_state(*self._x(), self.w, self.margin, *self._blk(), self._M, self._E,
-                              self._c, self._T, self._Terr, self._work) < 0:
+        if _kernel.init_state(*self._x(), self.w, self.margin, *self._blk(), self._R, self._c,
+                              self._T, self._Terr, self._work) < 0:
             raise ValueError("domination kernel: inconsistent array shapes")
 
     def loss(self) -> float:
         """L(w) at the current weights (from the cached state)."""
-        return float(_kernel.objective(self.rows, self.bptr, self.gptr, self._M, self._E,
-                                       self._c, self._T, self._work))
+        return float(_kernel.objective(self.rows, self.bptr, self.gptr, self._R, self._c,
+                                       self._T, self._work))
 
     def gradient(self) -> np.ndarray:
         """∇L(w) at the current weights (one pass over all columns)."""
         out = np.empty(self.n_features)
-        if _kernel.gradient(*self._x(), *self._blk(), self._M, self._E, self._c, self._T,
-                            self._Terr, self._work, out) < 0:
+        if _kernel.gradient(*self._x(), *self._blk(), self._R, self._c, self._T, self._Terr,
+                            self._work, out) < 0:
             raise ValueError("domination kernel: inconsistent array shapes")
         return out
 
@@ -332,7 +334,7 @@ class DominationProblem:
         k = coords.shape[0] if record else 0
         rg, rd = np.zeros(k), np.zeros(k)
         done = _kernel.cd_steps(*self._x(), *self._blk(), self.beta, coords, lam, code, self.w,
-                                self._M, self._E, self._c, self._T, self._Terr, self._work,
+                                self._R, self._c, self._T, self._Terr, self._work,
                                 rg, rd)
         if done < 0:
             raise DataError(f"coords: coordinates must be feature indices in "
@@ -381,9 +383,8 @@ class DominationProblem:
                 left = -1 if budget < 0 else budget - st["iters"]
                 hist = np.empty(ms + 1)
                 n = _kernel.cd_sweeps(*self._x(), *self._blk(), self.beta, coords, lam, code,
-                                      tol, ms, left, st["first"], self.w, self._M, self._E,
-                                      self._c, self._T, self._Terr, self._work, mask, hist,
-                                      out)
+                                      tol, ms, left, st["first"], self.w, self._R, self._c,
+                                      self._T, self._Terr, self._work, mask, hist, out)
                 if n < 0:
                     raise ValueError("domination kernel: inconsistent array shapes")
                 if st["f"] is None:
