@@ -26,7 +26,8 @@ def test_updates_equal_pa1_replay(sparse, C):
     res = pamir_models(X, Y, 3000, C, seed=11, record=rec)
     model, row = res.entries[rec[:, 0]].T
     triplets = np.stack([model, row, rec[:, 1]], axis=1)
-    assert np.all(Y[triplets[:, 1], triplets[:, 0]]) and not np.any(Y[triplets[:, 2], triplets[:, 0]])
+    assert np.all(Y[triplets[:, 1], triplets[:, 0]])
+    assert not np.any(Y[triplets[:, 2], triplets[:, 0]])
     np.testing.assert_allclose(res.W, pa_replay(X, triplets, C, Y.shape[1]), rtol=1e-10,
                                atol=1e-12)
     assert list(res.trained) == [True, True, True, False]        # model 3: no relevant instance

@@ -143,7 +143,8 @@ def check_lambda(lam, name: str = "lam") -> float:
     try:
         lam = float(lam)
     except (TypeError, ValueError):
-        raise DataError(f"{name}: the regularisation weight must be a number, got {lam!r}") from None
+        raise DataError(f"{name}: the regularisation weight must be a number, "
+                        f"got {lam!r}") from None
     if not np.isfinite(lam) or lam < 0:
         raise DataError(f"{name}: the regularisation weight must be a finite λ ≥ 0, got {lam!r}")
     return lam
