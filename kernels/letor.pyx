@@ -15,6 +15,10 @@ Two passes over the bytes, both without the GIL:
   so that the wrapper can allocate outputs of the right size;
 * :func:`fill` parses every number into the caller's arrays (dense rows or CSR).
 
+A large file is parsed the same way one chunk at a time (chunks cut after a newline): the
+wrapper scans every chunk, allocates once, then fills each chunk at its row offset
+(``row0``/``line0``/``nnz0``), so the whole text is never in memory.
+
 Numbers use an exact fast path (at most 15 significant digits and a decimal exponent within
 ±22: one correctly rounded multiplication or division of two exactly representable doubles,
 Clinger 1990) and fall back to the C library's correctly rounded ``strtod`` otherwise, so a
@@ -267,7 +271,7 @@ def fill(const unsigned char[::1] buf, bint numeric_label, bint require_qid, bin
          double[:, ::1] X, int64_t[::1] indptr, int32_t[::1] indices, double[::1] data,
          double[::1] labels, int64_t[:, ::1] label_span, int64_t[::1] qid,
          int64_t[:, ::1] docid_span, int64_t[::1] line_no, int64_t[::1] seen,
-         int64_t[::1] err):
+         int64_t[::1] err, int64_t row0=0, int64_t line0=0, int64_t nnz0=0):
     """Parse every row into caller-allocated arrays.
 
     Dense mode writes ``X[row, index - 1] = value`` (X zero-filled by the caller, with at
@@ -277,16 +281,22 @@ def fill(const unsigned char[::1] buf, bint numeric_label, bint require_qid, bin
     gets the query id (``-1`` when the row has none and ``require_qid`` is false).
     ``seen`` has one slot per column, initialised to -1, for duplicate-index detection.
     ``err`` (length 2) receives the line number and byte offset of an error.
+
+    Streaming (``buf`` one chunk of a file, cut at line boundaries): the chunk's first row is
+    row ``row0`` of the outputs (every per-row array, ``X`` and ``indptr``), its first line is
+    line ``line0 + 1`` of the file, and its first non-zero goes to ``indices/data[nnz0]``.
+    Byte spans (``label_span``, ``docid_span``, ``err[1]``) stay offsets into ``buf``.
+    ``err[0]`` is the file's line number; on success it is that of the chunk's last line.
     """
     cdef Py_ssize_t n = buf.shape[0]
     cdef Py_ssize_t ncol = seen.shape[0]
     cdef Py_ssize_t p = 0, e, t, c
-    cdef int64_t line = 0, row = -1, k = 0, idx, q
+    cdef int64_t line = line0, row = row0 - 1, k = nnz0, idx, q
     cdef double v
     cdef bint has_qid
     cdef int status = OK
     with nogil:
-        if not dense:
+        if not dense and row0 == 0:
             indptr[0] = 0
         while p < n:
             line += 1

@@ -17,6 +17,7 @@ from . import __version__, eval_command
 from . import papers as registry
 from .bench import command as bench_command
 from .data import catalog as cat
+from .data.fetch import fetch
 from .errors import ReproError
 from .pipeline import run_artifacts
 
@@ -105,8 +106,18 @@ def cmd_data(argv) -> int:
                                 "where to obtain it. Verifies every file's checksum.")
     _common(p)
     p.add_argument("names", nargs="*", help="only these datasets")
+    p.add_argument("--fetch", action="store_true",
+                   help="download the named datasets that have a stable public download (UCI, "
+                        "MULAN), verify and lay them out; print the manual steps for the others")
+    p.add_argument("--mirror", metavar="URL",
+                   help="with --fetch: fetch every file from URL/<dataset>/<file name> instead "
+                        "(default: $REPRO_DOWNLOAD_MIRROR, else the catalog's URLs)")
     args = p.parse_args(argv)
     root = cat.data_dir(args.data_dir)
+    if args.fetch:
+        if not args.names:
+            p.error("--fetch needs dataset names (see `python -m repro data`)")
+        return fetch(args.names, root, args.mirror)
     need = defaultdict(list)
     for art in registry.artifacts():
         for ds in art.datasets:

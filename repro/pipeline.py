@@ -6,16 +6,25 @@ but their JSON already exists (e.g. committed reports on a fresh clone), those f
 """
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from . import papers as registry
 from . import published as pubmod
 from .experiment import Artifact
 from .data.catalog import data_state
-from .report.build import build_artifact, read_artifact
-from .report.html import render_index, render_paper
+from .report.build import artifact_dir, build_artifact, read_artifact
+from .report.html import render_benchmarks, render_index, render_paper
 from .report.terminal import compact_table
 from .runner import Runner
+
+
+def _drop_moved(paper_dir: Path, name: str) -> None:
+    """Timing artifacts live in ``<paper>/timing/``: remove what an older version wrote for
+    them beside the reproduced values (so the paper's counts and page never include them)."""
+    for path in [paper_dir / f"{name}.json", paper_dir / f"{name}.meta.json",
+                 *paper_dir.glob(f"{name}.svg"), *paper_dir.glob(f"{name}-*.svg")]:
+        path.unlink(missing_ok=True)
 
 
 class Outcome(dict):
@@ -42,8 +51,10 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
     for paper in dict.fromkeys(a.paper for a in targets):
         mod = registry.module(paper)
         published = pubmod.load(paper, getattr(mod, "PUBLISHED_PATH", None))
-        out_dir = out_root / paper
         for art in mod.ARTIFACTS:
+            out_dir = artifact_dir(out_root, art)
+            if art.timing:
+                _drop_moved(out_root / paper, art.name)
             art_specs = art.runs(quick)
             if art.id in target_ids:
                 rs = [results[s] for s in art_specs]
@@ -61,5 +72,17 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
                 log(compact_table(art.id, art.title, flat, str(out_dir / f"{art.name}.json")))
         page = render_paper(mod, out_root, list(getattr(mod, "NOTES", ())), pdf=pdf, log=log)
         log(f"wrote {page}" + (f" and {page.parent / (paper + '.pdf')}" if pdf else ""))
+    rerender_benchmarks(out_root)
     render_index([registry.module(p) for p in registry.paper_ids()], out_root)
     return out
+
+
+def rerender_benchmarks(out_root: Path) -> None:
+    """The benchmarks page follows the current renderer too (from its ``benchmarks.json``,
+    whose measurements ``python -m repro bench`` alone writes)."""
+    path = Path(out_root) / "benchmarks.json"
+    try:
+        results = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return
+    render_benchmarks(results, path.with_suffix(".html"))

@@ -23,12 +23,33 @@ File layout (``repro/papers/<paper>.toml``)::
     [[explain]]                     # why a value deviates (shown beside it)
     artifact = "table7"; fold = "2"; why = "..."
 
+    [[kind]]                        # values that are not reproductions (matched like rules)
+    artifact = "sectionII"; kind = "consistency"; why = "labels rebuilt from these counts"
+
     [dataset_parent]                # a sub-labelled dataset takes its parent's not-run reason
     "corel-pamir:Small-Easy" = "corel-pamir"
 
 Values are kept as the paper prints them (text): the number of decimals gives the rounding
 against which a reproduced value "agrees"; ``2^8`` style powers are read as numbers; cells
 marked ``?`` are unreadable in the source and listed as such.
+
+A value is a *reproduction* unless a ``[[kind]]`` entry says otherwise:
+
+* ``consistency``: a check, not a reproduction — its input was rebuilt from the numbers it is
+  compared with (or it verifies the data, not a result); verdicts "consistent (check, not a
+  reproduction)" / "inconsistent (check)".
+* ``derived``: the paper states the value only in words or as a claim (``O(kmn)`` → exponent
+  1, "Tree-TRON is faster" → 1); verdicts "derived value: agrees …" / "… within tolerance" /
+  "… deviates".
+
+A tolerance rule with ``rounding = false`` compares by its ``tol`` alone: the published text is
+a claim, not a rounded measurement (an exponent "1" claimed by ``O(n)`` does not mean ±0.5).
+
+Tables keep the paper's layout (:class:`TableLayout`): rows and columns as printed.  Several
+``[[table]]`` entries with the same artifact, source, row/column fields and columns form one
+table (e.g. rows whose fold differs); a ``[[value]]`` whose source begins with a table's source
+and whose fields fit that table's fixed fields and columns is shown as a cell of it (cells
+transcribed one by one because the text is garbled, say).
 """
 from __future__ import annotations
 
@@ -44,6 +65,11 @@ KEY_FIELDS = ("artifact", "dataset", "method", "metric", "fold")
 AGREES = "agrees (paper's rounding)"
 WITHIN = "within tolerance"
 DEVIATES = "deviates"
+CONSISTENT = "consistent (check, not a reproduction)"
+INCONSISTENT = "inconsistent (check)"
+DERIVED = "derived value: "          # prefix of AGREES / WITHIN / DEVIATES for derived values
+STAND_IN = "stand-in data: "         # prefix of any verdict computed on substitute data
+KINDS = ("reproduction", "consistency", "derived")
 NO_PUBLISHED = "no published value"
 BASELINE = "published baseline (not rerun)"
 UNREADABLE = "published value unreadable"
@@ -74,6 +100,34 @@ class PublishedValue:
     @property
     def decimals(self) -> int:
         return decimals_of(self.text)
+
+
+@dataclass(frozen=True)
+class LayoutRow:
+    label: str                      # as printed
+    value: str                      # the value of the table's row field (after row_labels)
+    cells: tuple                    # per column: the key of its published value, or None (blank)
+
+
+@dataclass
+class TableLayout:
+    """A published table as the paper prints it: ``rows`` × ``columns`` (labels as printed),
+    each cell the key of one published value.  ``fixed``: the field values every cell of a
+    ``[[table]]`` entry shares (besides the row and column fields), one dict per entry."""
+    artifact: str
+    source: str
+    rows_field: str
+    cols_field: str
+    columns: list[str]
+    rows: list[LayoutRow]
+    fixed: list[dict]
+    note: str = ""
+
+    def fits(self, rec: dict) -> bool:
+        """Whether a record (or value key as a dict) belongs in this table's grid."""
+        if rec.get("artifact") != self.artifact or rec.get(self.cols_field) not in self.columns:
+            return False
+        return any(all(rec.get(k) == v for k, v in f.items()) for f in self.fixed)
 
 
 def decimals_of(text: str | None) -> int:
@@ -109,6 +163,8 @@ class PublishedSet:
     protocol: dict = field(default_factory=dict)
     notes: dict = field(default_factory=dict)
     parents: dict = field(default_factory=dict)     # dataset label -> parent dataset
+    kinds: list[dict] = field(default_factory=list)
+    layouts: list[TableLayout] = field(default_factory=list)
 
     def for_artifact(self, name: str) -> list[PublishedValue]:
         return [v for v in self.values if v.artifact == name]
@@ -117,10 +173,22 @@ class PublishedSet:
         return all(rule[k] == rec.get(k) for k in KEY_FIELDS if k in rule)
 
     def tolerance(self, rec: dict) -> tuple[float, str]:
-        for rule in self.rules:
-            if self._match(rule, rec):
-                return float(rule["tol"]), rule.get("why", "")
-        return self.default_tol, ""
+        rule = self.rule(rec)
+        return (float(rule["tol"]), rule.get("why", "")) if rule else (self.default_tol, "")
+
+    def rule(self, rec: dict) -> dict | None:
+        """The first tolerance rule matching ``rec``."""
+        return next((r for r in self.rules if self._match(r, rec)), None)
+
+    def kind(self, rec: dict) -> tuple[str, str]:
+        """``(kind, why)``: "reproduction" unless a ``[[kind]]`` entry matches."""
+        for k in self.kinds:
+            if self._match(k, rec):
+                return k["kind"], k.get("why", "")
+        return "reproduction", ""
+
+    def layouts_for(self, artifact: str) -> list[TableLayout]:
+        return [t for t in self.layouts if t.artifact == artifact]
 
     def explanation(self, rec: dict) -> str:
         return " ".join(e["why"] for e in self.explanations if self._match(e, rec))
@@ -141,38 +209,83 @@ def load(paper: str, path=None) -> PublishedSet:
         return PublishedSet(paper, [])
     raw = tomllib.loads(path.read_text(encoding="utf-8"))
     values: list[PublishedValue] = []
+    layouts: dict[tuple, TableLayout] = {}
     for t in raw.get("table", []):
         relabel = t.get("row_labels", {})
         baseline = set(t.get("baseline", []))
+        columns = [str(c) for c in t["columns"]]
+        ident = (t["artifact"], t["source"], t["rows"], t["cols"], tuple(columns))
+        layout = layouts.setdefault(ident, TableLayout(
+            t["artifact"], t["source"], t["rows"], t["cols"], columns, [], [], t.get("note", "")))
+        layout.fixed.append({k: t.get(k) for k in KEY_FIELDS[1:]
+                             if k not in (t["rows"], t["cols"])})
         for row in t["data"]:
-            label, cells = row[0], row[1:]
-            if len(cells) != len(t["columns"]):
+            label, cells = str(row[0]), row[1:]
+            if len(cells) != len(columns):
                 raise ValueError(f"{path}: table {t['source']}, row {label!r} has {len(cells)} "
-                                 f"cells for {len(t['columns'])} columns")
-            for col, text in zip(t["columns"], cells):
+                                 f"cells for {len(columns)} columns")
+            row_value = str(relabel.get(label, label))
+            keys = []
+            for col, text in zip(columns, cells):
                 if text is None or str(text).strip() in ("", "-"):
+                    keys.append(None)
                     continue
-                key = _cell_key(t, str(relabel.get(label, label)), col)
-                values.append(PublishedValue(
+                key = _cell_key(t, row_value, col)
+                pv = PublishedValue(
                     artifact=t["artifact"], text=str(text),
                     source=f"{t['source']}, row {label}, column {col}",
-                    baseline=col in baseline, note=t.get("note", ""), **key))
+                    baseline=col in baseline, note=t.get("note", ""), **key)
+                values.append(pv)
+                keys.append(pv.key)
+            layout.rows.append(LayoutRow(label, row_value, tuple(keys)))
     for v in raw.get("value", []):
-        values.append(PublishedValue(
+        pv = PublishedValue(
             artifact=v["artifact"], dataset=v.get("dataset"), method=v.get("method"),
             metric=v.get("metric"), fold=v.get("fold"), text=str(v["value"]),
-            source=v["source"], baseline=v.get("baseline", False), note=v.get("note", "")))
+            source=v["source"], baseline=v.get("baseline", False), note=v.get("note", ""))
+        values.append(pv)
+        _place_in_layout(pv, layouts.values())
     dup = {k for k, n in Counter(v.key for v in values).items() if n > 1}
     if dup:
         raise ValueError(f"{path}: published value given twice for {sorted(dup)[0]}")
     tol = raw.get("tolerance", {})
+    kinds = list(raw.get("kind", []))
+    for k in kinds:
+        if k.get("kind") not in KINDS[1:]:
+            raise ValueError(f"{path}: [[kind]] {k} must have kind = one of {KINDS[1:]}")
     return PublishedSet(paper, values, float(tol.get("default", 0.0)), list(tol.get("rule", [])),
                         list(raw.get("explain", [])), dict(raw.get("protocol", {})),
-                        dict(raw.get("notes", {})), dict(raw.get("dataset_parent", {})))
+                        dict(raw.get("notes", {})), dict(raw.get("dataset_parent", {})),
+                        kinds, list(layouts.values()))
 
 
-def judge(value, pub: PublishedValue | None, tol: float, stand_in: bool = False):
-    """``(diff, verdict)`` for a reproduced value against a published one."""
+def _place_in_layout(pv: PublishedValue, layouts) -> None:
+    """Put a single published value into the table it was printed in (if any): the first
+    table of its artifact whose source begins its source and whose grid it fits — as a cell
+    of the row of its row field's value (a new row if the table has none)."""
+    rec = dict(zip(KEY_FIELDS, pv.key))
+    for t in layouts:
+        if not (pv.source.startswith(t.source) and t.fits(rec)):
+            continue
+        value = str(rec[t.rows_field])
+        col = t.columns.index(rec[t.cols_field])
+        for i, row in enumerate(t.rows):
+            if row.value == value and row.cells[col] is None:
+                cells = list(row.cells)
+                cells[col] = pv.key
+                t.rows[i] = LayoutRow(row.label, row.value, tuple(cells))
+                return
+        cells = [None] * len(t.columns)
+        cells[col] = pv.key
+        t.rows.append(LayoutRow(value, value, tuple(cells)))
+        return
+
+
+def judge(value, pub: PublishedValue | None, tol: float, stand_in: bool = False,
+          kind: str = "reproduction", rounding: bool = True):
+    """``(diff, verdict)`` for a reproduced value against a published one.  ``rounding``:
+    whether agreement at the published text's rounding counts (False for claims such as an
+    exponent "1", compared by ``tol`` alone)."""
     if pub is None:
         return None, NO_PUBLISHED
     p = pub.value
@@ -182,15 +295,19 @@ def judge(value, pub: PublishedValue | None, tol: float, stand_in: bool = False)
         return None, None            # the caller says why it was not run
     diff = float(value) - p
     # A power such as "2^8" is exact (a grid value), not a rounded decimal.
-    half_unit = 0.0 if "^" in pub.text else 0.5 * 10.0 ** (-pub.decimals)
+    half_unit = 0.0 if ("^" in pub.text or not rounding) else 0.5 * 10.0 ** (-pub.decimals)
     if abs(diff) <= half_unit * (1 + 1e-9) + 1e-12 * max(1.0, abs(p)):
         verdict = AGREES
-    elif abs(diff) <= tol:
+    elif abs(diff) <= tol * (1 + 1e-9):
         verdict = WITHIN
     else:
         verdict = DEVIATES
+    if kind == "consistency":
+        verdict = INCONSISTENT if verdict == DEVIATES else CONSISTENT
+    elif kind == "derived":
+        verdict = DERIVED + verdict
     if stand_in:
-        verdict = f"stand-in data: {verdict}"
+        verdict = STAND_IN + verdict
     return diff, verdict
 
 
@@ -205,8 +322,12 @@ def compare(paper: str, artifact: str, records: list[dict], published: Published
         key = tuple(r.get(k) for k in KEY_FIELDS)
         seen.add(key)
         pub = pubs.get(key)
-        tol, tol_why = published.tolerance(r)
-        diff, verdict = judge(r["value"], pub, tol, bool(r.get("stand_in")))
+        rule = published.rule(r)
+        tol, tol_why = (float(rule["tol"]), rule.get("why", "")) if rule else \
+            (published.default_tol, "")
+        kind, kind_why = published.kind(r) if pub else ("reproduction", "")
+        diff, verdict = judge(r["value"], pub, tol, bool(r.get("stand_in")), kind,
+                              rounding=bool(rule.get("rounding", True)) if rule else True)
         if r.get("not_run"):
             verdict = "not run: " + r.get("why", "no value")
         elif r.get("modern") and verdict == NO_PUBLISHED:
@@ -219,10 +340,12 @@ def compare(paper: str, artifact: str, records: list[dict], published: Published
                "published": pub.text if pub else None, "diff": diff, "verdict": verdict,
                "source": pub.source if pub else None}
         rec.update({k: v for k, v in r.items() if k not in rec})
-        if verdict.endswith(DEVIATES):
+        if verdict.endswith(DEVIATES) or verdict.endswith(INCONSISTENT):
             rec["explanation"] = published.explanation(rec)
-        if verdict == WITHIN and tol_why:
+        if tol_why and pub is not None and not verdict.startswith("not run"):
             rec["tolerance_why"] = tol_why
+        if kind != "reproduction":
+            rec["kind"], rec["kind_why"] = kind, kind_why
         out.append(rec)
     for key, pub in pubs.items():
         if key in seen:
@@ -237,7 +360,9 @@ def compare(paper: str, artifact: str, records: list[dict], published: Published
                    or not_run.get(None)
                    or "no reproduced value")
             verdict = f"not run: {why}"
+        kind, kind_why = published.kind(dict(zip(KEY_FIELDS, key)))
         out.append({"paper": paper, **dict(zip(KEY_FIELDS, key)), "value": None,
                     "published": pub.text, "diff": None, "verdict": verdict,
-                    "source": pub.source, **({"note": pub.note} if pub.note else {})})
+                    "source": pub.source, **({"note": pub.note} if pub.note else {}),
+                    **({"kind": kind, "kind_why": kind_why} if kind != "reproduction" else {})})
     return out

@@ -5,7 +5,8 @@ evaluation (LETOR 3.0 or 4.0 conventions) — and labelled "modern reference, no
 so a reader sees where the 2007–2010 methods stand today.
 
 An artifact asks for it with ``Artifact.reference = {"version": 4, "criterion": "MAP",
-"metrics": [...]}``: its runs then include one ``task_modern_reference`` run per dataset and
+"metrics": [...]}`` (``version`` may map datasets to conventions: ``{"OHSUMED": 3, "*": 4}``; ``fields``: fields
+every record carries, e.g. the table part a paper's ``select`` filters on): its runs then include one ``task_modern_reference`` run per dataset and
 fold, and its fold averages are added when records are gathered.  Without the ``modern`` extra
 these runs are "not run" and say how to install it.
 
@@ -31,13 +32,17 @@ def task_modern_reference(ctx) -> dict:
     ``params["criterion"]``, test measures ``params["metrics"]`` with LETOR
     ``params["version"]`` conventions."""
     p = ctx.params
+    version = p["version"]
+    if isinstance(version, dict):                  # per dataset: {"OHSUMED": 3, "*": 4}
+        version = version.get(ctx.dataset, version.get("*"))
     splits = load_letor_fold(ctx.dataset, int(ctx.fold), ctx.data_dir)
     grid = p.get("grid") or (QUICK_GRID if p.get("quick_grid") else GRID)
     sel = select(LambdaMART(seed=ctx.seed % (2 ** 31)), splits["train"], splits["vali"], grid,
-                 criterion=p["criterion"], prefer=PREFER, version=p["version"])
+                 criterion=p["criterion"], prefer=PREFER, version=version)
     test = measures(splits["test"], sel.model.predict(splits["test"].X), p["metrics"],
-                    version=p["version"])
-    recs = [record(METHOD, m, v, ctx.fold, modern=True) for m, v in test.items()]
+                    version=version)
+    extra = dict(p.get("fields", {}))             # fields the table's records carry
+    recs = [record(METHOD, m, v, ctx.fold, modern=True, **extra) for m, v in test.items()]
     recs.append(record(METHOD, f"validation {p['criterion']}", sel.score, ctx.fold,
-                       modern=True, chosen=sel.params))
+                       modern=True, chosen=sel.params, **extra))
     return {"records": recs, "chosen": sel.params, "candidates": sel.candidates}

@@ -39,6 +39,9 @@ GRIDS = {
     "RankSVM": ({"eps": 1e-10}, {"C": [10.0, 0.1, 1.0]}),          # warm-started over C
     "CuttingPlaneRankSVM": ({"eps": 1e-9}, {"C": [0.1, 1.0]}),
     "DominationRank": ({"tol": 1e-8}, {"lam": [0.1, 10.0], "reg": ["l1", "l2"]}),
+    "ConditionalRanker": ({"sample_size": 20}, {"C": [0.1, 10.0]}),   # one sample Ŷ per grid
+    "RankBoost": ({}, {"n_rounds": [3, 10]}),                          # prefixes of one run
+    "SVMMAP": ({"eps": 1e-6}, {"C": [0.1, 1.0]}),
     "LambdaMART": ({"num_leaves": 4}, {"n_estimators": [5, 2], "learning_rate": [0.1, 0.3]}),
 }
 

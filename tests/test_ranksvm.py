@@ -198,3 +198,44 @@ def test_mq2008_default_tolerance(mq2008):
     assert m.result_.status == "converged"
     assert m.result_.relative_gnorm <= 1e-3
     assert (m.result_.f - OPT_C1) / OPT_C1 < 1e-3
+
+
+def test_all_finite_needs_no_copy_and_survives_overflowing_sums():
+    from repro.rankers.base import all_finite
+    assert all_finite(np.full((4, 3), 1e308))                 # the sum overflows: checked again
+    assert not all_finite(np.array([[1.0, np.nan]]))
+    assert not all_finite(np.array([np.inf, -np.inf]))          # the sum is NaN, not inf
+    assert all_finite(np.zeros((0, 5)))
+    X = np.ones((6, 2))
+    X[4, 1] = np.inf
+    with pytest.raises(DataError, match="document 4, feature 1"):
+        RankSVM().fit(X, np.arange(6.0), np.zeros(6))
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("block_bytes", [1, 300, 5000])
+def test_cache_blocked_hessian_products_equal_two_pass_ones(method, block_bytes, monkeypatch):
+    """Large dense X gets Hv block by block (whole queries per block: one query, a few, or
+    many); the products equal the two-pass ones up to rounding, and so does the TRON fit."""
+    from repro.rankers import ranksvm
+    from repro.rankers.tron import tron
+    rng = np.random.default_rng(5)
+    sizes = rng.integers(1, 30, size=40)                       # one-document queries too
+    qp = np.r_[0, np.cumsum(sizes)]
+    X = rng.normal(size=(qp[-1], 6))
+    y = rng.integers(0, 4, size=qp[-1]).astype(float)
+    w, d = rng.normal(size=6), rng.normal(size=6)
+    plain = L2RankSVMObjective(X, y, qp, 0.7, method)
+    assert plain._blocks is None                               # small data: untouched
+    plain.fun(w), plain.grad(w)
+    monkeypatch.setattr(ranksvm, "HV_BLOCKED_ABOVE", 0)
+    monkeypatch.setattr(ranksvm, "HV_BLOCK_BYTES", block_bytes)
+    blocked = L2RankSVMObjective(X, y, qp, 0.7, method)
+    assert blocked._blocks is not None and blocked._blocks[-1][1] == qp[-1]
+    blocked.fun(w + 1.0), blocked.grad(w + 1.0)                # another point first
+    blocked.fun(w), blocked.grad(w)
+    for v in (d, -2 * d, np.ones(6)):
+        np.testing.assert_allclose(blocked.hv(v), plain.hv(v), rtol=1e-12, atol=1e-12)
+    a = tron(L2RankSVMObjective(X, y, qp, 0.7, method), n=6, eps=1e-8)
+    b = tron(blocked, n=6, eps=1e-8)
+    np.testing.assert_allclose(b.w, a.w, rtol=1e-7, atol=1e-9)

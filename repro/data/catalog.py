@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import DataCorrupt, DataError, DataMissing
-from .io import find_file, matches, read_bytes
+from .io import file_checksums, find_file, matches, matches_digests, read_bytes
 
 SPLITS = ("train", "vali", "test")
 
@@ -37,6 +37,8 @@ class DatasetInfo:
     stand_in: str | None = None
     partitions: dict = field(default_factory=dict)
     files: dict = field(default_factory=dict)
+    download: dict = field(default_factory=dict)   # file -> {url, sha256?, compression?}
+    fetch_note: str = ""                           # why it cannot be fetched, what to do
 
     @property
     def public(self) -> bool:
@@ -102,9 +104,21 @@ class FileCheck:
 
 
 def verify_bytes(data: bytes, expected: list[str], path: Path) -> FileCheck:
+    found = matches(data, expected)
+    return verify_digests({"found": found} if found else {}, expected, path)
+
+
+def checksum_kinds(expected: list[str]) -> tuple[str, ...]:
+    """The checksum kinds among ``expected`` (sha256 when none is recorded)."""
+    kinds = tuple(dict.fromkeys(e.split(":", 1)[0] for e in expected))
+    return kinds or ("sha256",)
+
+
+def verify_digests(digests: dict[str, str], expected: list[str], path: Path) -> FileCheck:
+    """:func:`verify_bytes` for content checksummed as a stream (``kind -> "kind:<hex>"``)."""
     if not expected:
         return FileCheck(path.name, path, "unverified", "no checksum recorded in the catalog")
-    if matches(data, expected):
+    if matches_digests(digests, expected):
         return FileCheck(path.name, path, "verified")
     return FileCheck(path.name, path, "corrupt",
                      f"checksum mismatch (expected one of: {', '.join(e[:23] for e in expected)}…)")
@@ -224,8 +238,8 @@ def status(name: str, root: Path) -> DatasetStatus:
         if path is None:
             checks.append(FileCheck(rel, None, "missing"))
             continue
-        try:
-            check = verify_bytes(read_bytes(path), sums, path)
+        try:       # checksummed in chunks: memory independent of the file's size
+            check = verify_digests(file_checksums(path, checksum_kinds(sums)), sums, path)
         except DataCorrupt as exc:
             check = FileCheck(rel, path, "corrupt", str(exc).split(": ", 1)[-1])
         check.name = rel

@@ -38,6 +38,88 @@ def read_bytes(path: str | Path) -> bytes:
         raise DataCorrupt(f"{path}: cannot be decompressed ({exc})") from exc
 
 
+def open_binary(path: str | Path):
+    """A binary file object over the uncompressed content of ``path`` (plain, .xz, .gz)."""
+    path = Path(path)
+    if not path.is_file():
+        raise DataMissing(f"{path}: no such file")
+    if path.suffix == ".xz":
+        return lzma.open(path, "rb")
+    if path.suffix == ".gz":
+        return gzip.open(path, "rb")
+    return open(path, "rb")
+
+
+def iter_line_chunks(path: str | Path, chunk_bytes: int):
+    """The uncompressed content of ``path`` as consecutive chunks of about ``chunk_bytes``
+    bytes, each cut just after a newline (only the last may end without one; a line longer
+    than ``chunk_bytes`` makes its chunk longer).  Joined, they are the file's bytes."""
+    path = Path(path)
+    chunk_bytes = max(int(chunk_bytes), 1)
+    try:
+        with open_binary(path) as fh:
+            carry = b""
+            while True:
+                block = fh.read(chunk_bytes)
+                if not block:
+                    if carry:
+                        yield carry
+                    return
+                cut = block.rfind(b"\n")
+                if cut < 0:
+                    carry += block
+                    continue
+                chunk = carry + block[:cut + 1] if carry else block[:cut + 1]
+                carry = block[cut + 1:]
+                yield chunk
+    except (lzma.LZMAError, EOFError, OSError) as exc:
+        if isinstance(exc, (FileNotFoundError, DataMissing)):
+            raise DataMissing(f"{path}: no such file") from exc
+        raise DataCorrupt(f"{path}: cannot be decompressed ({exc})") from exc
+
+
+def uncompressed_size(path: str | Path) -> int | None:
+    """Size of the uncompressed content when known without reading it (plain files)."""
+    path = Path(path)
+    return path.stat().st_size if path.suffix not in COMPRESSED_SUFFIXES else None
+
+
+class Checksums:
+    """Streaming checksums of content fed in pieces (:meth:`update`); ``gitblob`` needs the
+    total size up front (``size``), so it is computed only when the size is known."""
+
+    def __init__(self, kinds=("sha256",), size: int | None = None):
+        self._h = {}
+        for kind in kinds:
+            if kind == "sha256":
+                self._h[kind] = hashlib.sha256()
+            elif kind == "gitblob":
+                if size is not None:
+                    self._h[kind] = hashlib.sha1(b"blob %d\0" % size)
+            else:
+                raise ValueError(f"unknown checksum kind {kind!r} (expected 'sha256' or 'gitblob')")
+
+    def update(self, data) -> None:
+        for h in self._h.values():
+            h.update(data)
+
+    def digests(self) -> dict[str, str]:
+        return {k: f"{k}:{h.hexdigest()}" for k, h in self._h.items()}
+
+
+def file_checksums(path: str | Path, kinds=("sha256",), chunk_bytes: int = 1 << 24) -> dict[str, str]:
+    """Checksums (``kind -> "kind:<hex>"``) of the uncompressed content of ``path``, read in
+    chunks (memory independent of the file's size)."""
+    path = Path(path)
+    size = uncompressed_size(path)
+    if "gitblob" in kinds and size is None:        # compressed: one pass for the size
+        size = sum(len(c) for c in iter_line_chunks(path, chunk_bytes))
+    sums = Checksums(kinds, size)
+    for chunk in iter_line_chunks(path, chunk_bytes):
+        sums.update(chunk)
+    return sums.digests()
+
+
 def find_file(folder: Path, name: str) -> Path | None:
     """``folder/name`` itself or a compressed variant (``name.xz``, ``name.gz``), if present."""
     for suffix in ("",) + COMPRESSED_SUFFIXES:
@@ -56,6 +138,12 @@ def checksum(data: bytes, kind: str) -> str:
         h.update(data)
         return "gitblob:" + h.hexdigest()
     raise ValueError(f"unknown checksum kind {kind!r} (expected 'sha256' or 'gitblob')")
+
+
+def matches_digests(digests: dict[str, str], expected) -> str | None:
+    """The first of the ``expected`` checksums among ``digests`` (from :class:`Checksums`)."""
+    have = set(digests.values())
+    return next((e for e in expected if e in have), None)
 
 
 def matches(data: bytes, expected: list[str] | tuple[str, ...]) -> str | None:

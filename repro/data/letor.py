@@ -7,6 +7,13 @@ that reappears after another query is an error naming both lines, because silent
 would reorder documents and change tie-breaking in the metrics.
 
 The wrapper does every check and allocation; the kernel only loops over bytes.
+
+Large files are parsed as a stream (:class:`LetorStream`, used by :func:`read_letor` and the
+loaders above :data:`STREAM_BYTES`): a first pass scans line-aligned chunks (counting rows and
+features, checksumming the content), the feature matrix is allocated once, and a second pass
+tokenizes each chunk straight into its rows.  Peak memory is the matrix plus one chunk and
+56 bytes a row; the result, the numbers and every error message (file, line, token) are those
+of the in-memory parse.
 """
 from __future__ import annotations
 
@@ -16,8 +23,13 @@ import numpy as np
 
 from .._kernels import letor as _kernel
 from ..errors import DataError
-from .io import read_bytes
+from .io import Checksums, iter_line_chunks, read_bytes, uncompressed_size
 from .queries import QueryData
+
+#: Files larger than this (on disk) are parsed as a stream by :func:`read_letor` and the loaders.
+STREAM_BYTES = 256 << 20
+#: Size of the chunks a stream is read in.
+CHUNK_BYTES = 32 << 20
 
 _MESSAGES = {
     1: "label is not a number",
@@ -31,8 +43,9 @@ _MESSAGES = {
 }
 
 
-def _error(status: int, err, buf: bytes, source: str, extra: str = "") -> DataError:
-    line, offset = int(err[0]), int(err[1])
+def _error(status: int, err, buf: bytes, source: str, extra: str = "",
+           line0: int = 0) -> DataError:
+    line, offset = int(err[0]) + line0, int(err[1])
     start = buf.rfind(b"\n", 0, max(offset, 0)) + 1
     stop = buf.find(b"\n", offset)
     stop = len(buf) if stop < 0 else stop
@@ -129,10 +142,113 @@ def parse_letor(buf: bytes, source: str = "<bytes>", n_features: int | None = No
                      line_no=raw["line_no"])
 
 
-def read_letor(path: str | Path, n_features: int | None = None) -> QueryData:
-    """Read a LETOR file (plain, ``.xz`` or ``.gz``) into :class:`QueryData`."""
+def read_letor(path: str | Path, n_features: int | None = None, *,
+               stream: bool | None = None) -> QueryData:
+    """Read a LETOR file (plain, ``.xz`` or ``.gz``) into :class:`QueryData`.
+
+    ``stream``: parse chunk by chunk (:class:`LetorStream`); by default when the file is
+    larger than :data:`STREAM_BYTES` on disk.  The result is the same either way."""
     path = Path(path)
+    if stream is None:
+        stream = path.is_file() and path.stat().st_size > STREAM_BYTES
+    if stream:
+        return LetorStream(path).read(n_features)
     return parse_letor(read_bytes(path), str(path), n_features)
+
+
+class LetorStream:
+    """Two-pass parse of a LETOR file without holding its text in memory.
+
+    :meth:`scan` reads the file once in line-aligned chunks of ``chunk_bytes``: it counts rows,
+    lines and the largest feature index of each chunk (reporting a malformed index token as the
+    in-memory parse does) and computes the content's checksums (``kinds``, plus any
+    ``extra_hashers`` fed the same bytes, e.g. for a concatenation of several files).
+    :meth:`read` (scanning first if needed) allocates X once and fills it chunk by chunk; a
+    file that changed between the passes is refused.
+    """
+
+    def __init__(self, path: str | Path, chunk_bytes: int | None = None,
+                 source: str | None = None):
+        self.path = Path(path)
+        self.chunk_bytes = int(CHUNK_BYTES if chunk_bytes is None else chunk_bytes)
+        self.source = str(self.path) if source is None else source
+        self.chunks: list[tuple[int, int]] | None = None     # (rows, lines) per chunk
+        self.max_index = 0
+        self.digests: dict[str, str] = {}
+
+    @property
+    def n_rows(self) -> int:
+        return sum(r for r, _ in self.scan_result())
+
+    def scan_result(self) -> list[tuple[int, int]]:
+        if self.chunks is None:
+            self.scan()
+        return self.chunks
+
+    def scan(self, kinds=("sha256",), extra_hashers=()) -> dict[str, str]:
+        """First pass: per-chunk row and line counts, the largest index, the checksums."""
+        sums = Checksums(kinds, uncompressed_size(self.path))
+        chunks, max_index, line0 = [], 0, 0
+        counts = np.zeros(6, dtype=np.int64)
+        for buf in iter_line_chunks(self.path, self.chunk_bytes):
+            sums.update(buf)
+            for h in extra_hashers:
+                h.update(buf)
+            status = _kernel.scan(np.frombuffer(buf, dtype=np.uint8), True, counts)
+            if status:
+                raise _error(status, counts[4:6], buf, self.source, line0=line0)
+            chunks.append((int(counts[0]), int(counts[4])))
+            max_index = max(max_index, int(counts[2]))
+            line0 += int(counts[4])
+        self.chunks, self.max_index = chunks, max_index
+        self.digests = sums.digests()
+        return self.digests
+
+    def read(self, n_features: int | None = None) -> QueryData:
+        """Second pass: the file's :class:`QueryData` (dense X), equal to :func:`parse_letor`
+        of its bytes."""
+        chunks = self.scan_result()
+        rows = sum(r for r, _ in chunks)
+        nf = self.max_index if n_features is None else int(n_features)
+        X = np.zeros((rows, nf), dtype=np.float64)
+        labels = np.zeros(rows, dtype=np.float64)
+        label_span = np.zeros((rows, 2), dtype=np.int64)
+        qid = np.zeros(rows, dtype=np.int64)
+        docid_span = np.zeros((rows, 2), dtype=np.int64)
+        line_no = np.zeros(rows, dtype=np.int64)
+        seen = np.full(nf, -1, dtype=np.int64)
+        err = np.zeros(2, dtype=np.int64)
+        dummy_i64, dummy_i32, dummy_f = (np.zeros(1, np.int64), np.zeros(0, np.int32),
+                                         np.zeros(0, np.float64))
+        docids, any_docid = [], False
+        row0 = line0 = k = 0
+        for buf in iter_line_chunks(self.path, self.chunk_bytes):
+            if k >= len(chunks):
+                raise DataError(f"{self.source}: the file changed while it was read")
+            n_rows, n_lines = chunks[k]
+            arr = np.frombuffer(buf, dtype=np.uint8)
+            status = _kernel.fill(arr, True, True, True, X, dummy_i64, dummy_i32, dummy_f,
+                                  labels, label_span, qid, docid_span, line_no, seen, err,
+                                  row0, line0, 0)
+            if status:
+                extra = f" ({nf})" if status == 8 else ""
+                raise _error(status, err, buf, self.source, extra)   # err[0]: file line
+            if int(err[0]) - line0 != n_lines:
+                raise DataError(f"{self.source}: the file changed while it was read")
+            spans = docid_span[row0:row0 + n_rows]
+            has = bool(n_rows) and bool(np.any(spans[:, 0] >= 0))
+            any_docid |= has
+            docids.append(_docids(buf, spans) if has else np.full(n_rows, "", dtype=object))
+            row0 += n_rows
+            line0 += n_lines
+            k += 1
+        if k != len(chunks):
+            raise DataError(f"{self.source}: the file changed while it was read")
+        del label_span, docid_span
+        query_ptr, qids = _group_queries(qid, line_no, self.source)
+        return QueryData(X=X, y=labels, query_ptr=query_ptr, qids=qids,
+                         docids=np.concatenate(docids) if any_docid else None,
+                         source=self.source, line_no=line_no)
 
 
 def format_letor(data: QueryData, decimals: int = 6) -> bytes:

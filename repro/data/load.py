@@ -17,7 +17,9 @@ import numpy as np
 from ..cache import atomic_write_bytes, atomic_writer, cache_root
 from ..errors import DataCorrupt, DataError
 from . import catalog as cat
-from .letor import parse_letor
+from . import letor
+from .io import file_checksums, matches_digests
+from .letor import LetorStream, parse_letor
 from .queries import QueryData
 
 PARSER_VERSION = "2"   # bump when a reader's output changes, to invalidate parsed caches
@@ -74,18 +76,36 @@ def _load_querydata(path: Path, source: str) -> QueryData | None:
         return None
 
 
-def _parse_cached(data: bytes, source: str, n_features: int | None, use_cache: bool) -> QueryData:
-    """Parsed arrays of verified ``data`` (from the parse cache when present)."""
-    digest = hashlib.sha256(data).hexdigest()
+def _parse_cached(data: bytes, source: str, n_features: int | None, use_cache: bool,
+                  digest: str | None = None, stream: LetorStream | None = None) -> QueryData:
+    """Parsed arrays of verified ``data`` (from the parse cache when present); a large file
+    comes as a scanned ``stream`` (and its sha256 ``digest``) instead of its bytes."""
+    digest = digest or hashlib.sha256(data).hexdigest()
     cpath = _parsed_path(digest, f"letor{n_features or ''}")
     if use_cache and cpath.is_file():
         d = _load_querydata(cpath, source)
         if d is not None:
             return d
-    d = parse_letor(data, source, n_features)
+    d = stream.read(n_features) if stream is not None else parse_letor(data, source, n_features)
     if use_cache:
         _save_querydata(cpath, d)
     return d
+
+
+def _scan_verified(path: Path, sums: list[str], whole) -> LetorStream:
+    """A large file, scanned as a stream (its checksums computed on the way, ``whole`` fed
+    its bytes) and refused, like :func:`repro.data.catalog.read_verified`, unless it matches
+    one of the expected checksums."""
+    stream = LetorStream(path)
+    kinds = ("sha256", "gitblob") if any(e.startswith("gitblob:") for e in sums) else ("sha256",)
+    digests = stream.scan(kinds, extra_hashers=[whole])
+    if sums and not matches_digests(digests, sums) and "gitblob" in kinds \
+            and "gitblob" not in digests:              # compressed: gitblob needs the size
+        digests.update(file_checksums(path, ("gitblob",)))
+    check = cat.verify_digests(digests, sums, path)
+    if check.state == "corrupt":
+        raise DataCorrupt(f"{path}: {check.detail}; refusing to load it")
+    return stream
 
 
 def load_letor(name: str, fold: int, split: str, data_dir=None,
@@ -108,6 +128,12 @@ def load_letor(name: str, fold: int, split: str, data_dir=None,
     whole = hashlib.sha256()
     parts = []
     for path, sums in sources:
+        if path.stat().st_size > letor.STREAM_BYTES:     # never the whole text in memory
+            stream = _scan_verified(path, sums, whole)
+            parts.append(_parse_cached(b"", str(path), info.n_features, use_cache,
+                                       digest=stream.digests["sha256"][len("sha256:"):],
+                                       stream=stream))
+            continue
         data = cat.read_verified(path, sums)
         whole.update(data)
         parts.append(_parse_cached(data, str(path), info.n_features, use_cache))
@@ -126,7 +152,7 @@ def load_letor_fold(name: str, fold: int, data_dir=None) -> dict[str, QueryData]
 
 @lru_cache(maxsize=256)
 def _file_digest(path: str, size: int, mtime_ns: int) -> str:
-    return hashlib.sha256(cat.read_bytes(Path(path))).hexdigest()
+    return file_checksums(Path(path))["sha256"][len("sha256:"):]    # read in chunks
 
 
 def fingerprint(name: str, data_dir=None) -> str:

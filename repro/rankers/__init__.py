@@ -3,14 +3,20 @@
 * :class:`RankRLS`, :class:`GreedyRankRLS` — Pahikkala et al. (2010);
 * :class:`RankSVM` (L2-loss linear RankSVM by TRON, Lee & Lin 2014) and
   :class:`CuttingPlaneRankSVM` (1-slack L1-loss, TreeRankSVM-style) — baselines for the others;
+* :class:`ConditionalRanker` — MLE, ExpGain, L₃, ConvexLoss (Dubey et al. 2009), with its
+  baselines :class:`RankBoost` (Freund et al. 2003) and :class:`SVMMAP` (Yue et al. 2007).
 * :class:`DominationRank` — Stevens (2010), coordinate descent on the domination loss
   (``domination``; per-keyword models and PAMIR's baseline in ``domination``/``pamir``).
 """
 from .base import Ranker, group_by_query
+from .conditional import ConditionalRanker
 from .cutting_plane import CuttingPlaneRankSVM
 from .domination import DominationRank
+from .rankboost import RankBoost
 from .rankrls import GreedyRankRLS, RankRLS
 from .ranksvm import RankSVM
+from .svmmap import SVMMAP
 
 __all__ = ["Ranker", "group_by_query", "RankRLS", "GreedyRankRLS", "RankSVM",
-           "CuttingPlaneRankSVM", "DominationRank"]
+           "CuttingPlaneRankSVM", "ConditionalRanker", "RankBoost", "SVMMAP",
+           "DominationRank"]

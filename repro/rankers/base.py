@@ -61,6 +61,17 @@ def expand_grid(grid) -> list[dict]:
     return out
 
 
+def all_finite(a) -> bool:
+    """Whether every value of array ``a`` is finite, without a boolean copy of ``a`` (a large
+    feature matrix): a sum of finite values is finite unless it overflows; only then (or when
+    something is not finite) are the values tested one by one."""
+    a = np.asarray(a)
+    with np.errstate(over="ignore", invalid="ignore"):
+        if np.isfinite(np.sum(a)):
+            return True
+    return bool(np.isfinite(a).all())
+
+
 class Ranker:
     """Base class: subclasses implement ``_fit_grouped`` and ``predict``."""
 
@@ -136,7 +147,7 @@ class Ranker:
         if not np.all(np.isfinite(y)):
             bad = int(np.flatnonzero(~np.isfinite(y))[0])
             raise DataError(f"y: label {y[bad]} at document {bad} is not finite")
-        if not hasattr(X, "tocsr") and not np.all(np.isfinite(X)):
+        if not hasattr(X, "tocsr") and not all_finite(X):
             Xa = np.asarray(X)
             r, c = (int(i) for i in np.argwhere(~np.isfinite(Xa))[0])
             raise DataError(f"X: value {Xa[r, c]} at document {r}, feature {c} is not finite")

@@ -161,21 +161,33 @@ class PairCounter:
                          np.empty(n), np.empty(n), None)
         lp = out.l_plus if want_counts else self._dummy_counts()
         lm = out.l_minus if want_counts else lp
-        if self.method == "direct":
-            tot = _kernel.direct_count(z, v, self.level, self.n_levels, self.query_ptr,
-                                       self.order, want_counts, lp, lm, out.s_plus,
-                                       out.s_minus, self._wc, self._ws)
-        elif self.method == "joachims":
-            tot = _kernel.joachims_count(z, v, self.level, self.n_levels, self.query_ptr,
-                                         self.order, want_counts, lp, lm, out.s_plus,
-                                         out.s_minus)
-        else:
-            tot = _kernel.tree_count(z, v, self.level, self.n_levels, self.query_ptr,
-                                     self.order, want_counts, lp, lm, out.s_plus, out.s_minus,
-                                     self._wc, self._ws)
-        _check(tot, f"{self.method} counting")
+        tot = self._run(z, v, self.level, self.n_levels, self.query_ptr, self.order,
+                        want_counts, lp, lm, out.s_plus, out.s_minus)
         out.n_violations = int(tot) if want_counts else None
         return out
+
+    def block_sums(self, z, v, a: int, b: int, qa: int, qb: int, query_ptr, order,
+                   s_plus, s_minus) -> None:
+        """The sums of ``v`` over SV_i^± (α_i^±) for the documents ``a:b`` only, which must be
+        whole queries ``qa:qb``: ``z`` and ``v`` are those documents' values, ``query_ptr``
+        their query offsets from 0 and ``order`` each query's sort (the saved order of the
+        point minus ``a``).  Lets a Hessian-vector product work one cache-sized block of
+        rows at a time; the same kernel, so the same sums as :meth:`count`."""
+        self._run(z, v, self.level[a:b], self.n_levels[qa:qb], query_ptr, order, False,
+                  self._dummy_counts()[a:b], self._dummy_counts()[a:b], s_plus, s_minus)
+
+    def _run(self, z, v, level, n_levels, query_ptr, order, want_counts, lp, lm, sp, sm):
+        if self.method == "direct":
+            tot = _kernel.direct_count(z, v, level, n_levels, query_ptr, order, want_counts,
+                                       lp, lm, sp, sm, self._wc, self._ws)
+        elif self.method == "joachims":
+            tot = _kernel.joachims_count(z, v, level, n_levels, query_ptr, order, want_counts,
+                                         lp, lm, sp, sm)
+        else:
+            tot = _kernel.tree_count(z, v, level, n_levels, query_ptr, order, want_counts,
+                                     lp, lm, sp, sm, self._wc, self._ws)
+        _check(tot, f"{self.method} counting")
+        return tot
 
     def _dummy_counts(self) -> np.ndarray:
         if not hasattr(self, "_dummy"):

@@ -1,11 +1,17 @@
 """From run results to an artifact's outputs: ``reports/<paper>/<artifact>.json`` (flat
-records, reproduced beside published), its figures (SVG) and ``<artifact>.meta.json`` (what
-the report page needs besides the records: title, notes, data used, seeds, run times)."""
+records, reproduced beside published), its figures (SVG), ``<artifact>.meta.json`` (what the
+report page needs besides the records: title, notes, data used, seeds) and
+``<artifact>.runs.json`` (run times, cache hits, finishing times: the sidecar pages link to but
+never show, so that records, meta files and pages are byte-identical across runs).
+
+Timing artifacts (``Artifact.timing``: their values are measured times) are written to
+``reports/<paper>/timing/`` with their own page, apart from the reproduced values."""
 from __future__ import annotations
 
 import io
 import json
 import re
+from datetime import datetime, timezone
 from pathlib import Path
 
 from .. import aggregate, reference
@@ -88,6 +94,23 @@ def gather_records(art: Artifact, results: list[RunResult],
     return out, not_run
 
 
+TIMING_DIR = "timing"
+
+
+def artifact_dir(out_root: Path, art: Artifact) -> Path:
+    """Where an artifact's files go: ``<out>/<paper>/``, or ``<out>/<paper>/timing/`` for
+    timing artifacts."""
+    base = Path(out_root) / art.paper
+    return base / TIMING_DIR if art.timing else base
+
+
+def shows_published(fig) -> bool:
+    """Whether a figure draws published values: an artist with gid "published" (see
+    :func:`repro.plotting.mark_published`)."""
+    return any(a.get_gid() == "published" for ax in fig.axes
+               for a in [*ax.lines, *ax.collections, *ax.patches, *ax.texts])
+
+
 def save_figure(fig, path: Path) -> None:
     """Deterministic SVG (fixed hash salt, no creation date), in the suite's style."""
     buf = io.BytesIO()
@@ -116,40 +139,69 @@ def build_artifact(art: Artifact, results: list[RunResult], published: Published
     out_dir.mkdir(parents=True, exist_ok=True)
     atomic_write_json(out_dir / f"{art.name}.json", flat)
 
-    figures = []
+    figures, overlaid = [], []
     if art.figure and any(r.status == "done" for r in results):
         fn = registry.figure(art.paper, art.figure)
         with style():
             drawn = fn(art, {r.spec: r for r in results}, flat, published)
         for suffix, fig in (drawn or {}).items():
             name = f"{art.name}{'-' + suffix if suffix else ''}.svg"
+            if shows_published(fig):
+                overlaid.append(name)
             save_figure(fig, out_dir / name)
             figures.append(name)
 
-    used = []
-    for ds in dict.fromkeys(r.spec.dataset for r in results) if results else art.datasets:
-        if ds == SYNTHETIC:
-            used.append({"dataset": "synthetic", "status": "generated (seeded)", "stand_in_for": None})
-            continue
-        info = cat.dataset(ds)
-        used.append({"dataset": ds, "title": info.title,
-                     "stand_in_for": art.stand_ins.get(ds)})
     meta = {
         "paper": art.paper, "artifact": art.name, "title": art.title, "kind": art.kind,
         "description": art.description, "choices": list(art.choices), "quick": quick,
         "methods": list(art.methods), "metrics": list(art.metrics),
-        "datasets": used, "figures": figures,
+        "datasets": datasets_used(art, results, not_run), "figures": figures,
+        "figures_with_published": overlaid,
         "params": jsonable(art.effective(quick).params),
-        "runs": [{"run": r.spec.label, "status": r.status, "why": r.why, "seed": r.spec.seed,
-                  "seconds": r.seconds, "cached": r.cached, "finished": r.finished}
+        "runs": [{"run": r.spec.label, "status": r.status, "why": r.why, "seed": r.spec.seed}
                  for r in results],
-        "implemented": art.task is not None,
+        "implemented": art.task is not None, "timing": art.timing,
+        "runs_file": f"{art.name}.runs.json",
     }
     atomic_write_json(out_dir / f"{art.name}.meta.json", meta)
+    atomic_write_json(out_dir / f"{art.name}.runs.json", {
+        "artifact": art.id, "written": _now(),
+        "runs": [{"run": r.spec.label, "status": r.status, "seconds": r.seconds,
+                  "cached": r.cached, "finished": r.finished} for r in results]})
     return flat
 
 
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def datasets_used(art: Artifact, results: list[RunResult], not_run: dict) -> list[dict]:
+    """Per declared dataset: whether its values are on the page ("used"), and if not why —
+    a stand-in is named only where its runs were used."""
+    done = {r.spec.dataset for r in results if r.status == "done"}
+    out = []
+    for ds in art.datasets:
+        label = dataset_label(art, ds)
+        entry = {"dataset": "synthetic" if ds == SYNTHETIC else ds,
+                 "title": None if ds == SYNTHETIC else cat.dataset(ds).title,
+                 "stand_in_for": art.stand_ins.get(ds)}
+        real_done = label in done and ds in art.stand_ins
+        if ds in done and not real_done:
+            entry["status"] = "used"
+        else:
+            entry["status"] = "not run"
+            failed = [r.why if r.status == "not run" else f"failed: {r.why}"
+                      for r in results if r.spec.dataset == ds and r.status != "done"]
+            entry["why"] = ("the paper's own data was used" if real_done else
+                            (failed[0] if failed else None) or not_run.get(label)
+                            or not_run.get(None) or "not run")
+            entry["stand_in_for"] = None
+        out.append(entry)
+    return out
+
+
 def read_artifact(out_dir: Path, name: str) -> tuple[list[dict], dict] | None:
+    """The flat records and meta of an artifact written to ``out_dir`` (None if absent)."""
     try:
         flat = json.loads((out_dir / f"{name}.json").read_text())
         meta = json.loads((out_dir / f"{name}.meta.json").read_text())

@@ -1,9 +1,8 @@
 """The compact reproduced-vs-published table printed when an artifact finishes."""
 from __future__ import annotations
 
-from collections import Counter
-
-from .html import fmt_diff, fmt_value, verdict_class
+from .tables import fmt_diff, fmt_value
+from .verdicts import Tally, headline
 
 MAX_ROWS = 40
 
@@ -18,7 +17,8 @@ def compact_table(art_id: str, title: str, flat: list[dict], out_path: str) -> s
     head = ("dataset", "method", "metric", "fold", "reproduced", "published", "diff", "verdict")
     lines = [[str(r.get("dataset") or ""), str(r.get("method") or ""), str(r.get("metric") or ""),
               str(r.get("fold") or ""), fmt_value(r.get("value"), r.get("published")),
-              str(r.get("published") or ""), fmt_diff(r.get("diff"), r.get("published")),
+              str(r.get("published") or ""),
+              fmt_diff(r.get("diff"), r.get("published"), r.get("value")).removeprefix("Δ "),
               r["verdict"]] for r in rows[:MAX_ROWS]]
     widths = [max([len(h)] + [len(l[i]) for l in lines]) for i, h in enumerate(head)]
     fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
@@ -26,7 +26,5 @@ def compact_table(art_id: str, title: str, flat: list[dict], out_path: str) -> s
     out += [fmt(l) for l in lines]
     if len(rows) > MAX_ROWS:
         out.append(f"… {len(rows) - MAX_ROWS} more rows")
-    counts = Counter(verdict_class(r["verdict"]) for r in flat)
-    out.append("summary: " + ", ".join(f"{n} {k}" for k, n in sorted(counts.items()))
-               + f"  ({len(flat)} values in {out_path})")
+    out.append(headline(Tally().add(flat))[0] + f"  ({len(flat)} values in {out_path})")
     return "\n".join(out)

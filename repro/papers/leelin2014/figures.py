@@ -1,62 +1,64 @@
 """Figures of leelin2014: Figure (II) and the complexity figure."""
 from __future__ import annotations
 
-from ...plotting import figure, size_ticks
+from ...plotting import figure, legend_outside, size_ticks
 from ...timing import fit_exponent
 
 
 def figure_ii(art, results, flat, published):
+    """One figure per data set (a row of three panels: relative function value, pairwise
+    accuracy, NDCG against iterations), so that each fits a page; one legend under each row."""
     done = [r for r in results.values() if r.status == "done"]
-    if not done:
-        return {}
-    fig, axes = figure(3, len(done), height=2.6)
-    for row, res in enumerate(done):
+    figs = {}
+    for res in done:
         o = res.output
         ds = res.spec.dataset
+        fig, axes = figure(3, 1, height=2.7)
         tr = o["tron"][1:] or o["tron"]          # iterates after the first Newton step
         fstar = o["tron_fstar"]
         dflt = o["tron"][o["tron_default_index"]]
         cg = [max(c["cg"], 1) for c in tr]
-        ax = axes[row, 0]
+        ax = axes[0, 0]
         rel = [((c["f"] - fstar) / fstar, x) for c, x in zip(tr, cg)]
         ax.loglog([x for r, x in rel if r > 0], [r for r, x in rel if r > 0], "o-", ms=2.5,
-                  label=f"Tree-TRON (L2, C={o['C_L2']})")
+                  color="C0", label="Tree-TRON (L2 loss)")
         if "cp" in o:
             cp = o["cp"][1:]
             cst = o["cp_fstar"]
             relc = [((c["f"] - cst) / cst, c["iter"]) for c in cp]
             ax.loglog([x for r, x in relc if r > 0], [r for r, x in relc if r > 0], "-",
-                      lw=1, color="C3", label=f"cutting plane (L1, C={o['C_L1']})")
+                      lw=1, color="C3", label="cutting plane (L1 loss)")
         ax.axhline(max((dflt["f"] - fstar) / fstar, 1e-16), color="k", ls="--", lw=0.8,
                    label="Tree-TRON default stopping")
         ax.set_ylabel("relative function value")
-        ax.set_title(ds)
+        cs = f"C = {o['C_L2']}" + (f" (TRON), {o['C_L1']} (cutting plane)" if "cp" in o else "")
+        ax.set_title(f"{ds}: {cs}")
         for col, key in ((1, "pairwise accuracy"), (2, "NDCG")):
-            ax = axes[row, col]
+            ax = axes[0, col]
             if key not in tr[0]:
                 ax.text(0.5, 0.5, f"{key}: not used for {ds}\n(labels are ranks)",
                         ha="center", va="center", transform=ax.transAxes)
                 ax.set_axis_off()
                 continue
-            ax.semilogx(cg, [c[key] for c in tr], "o-", ms=2.5, label="Tree-TRON")
+            ax.semilogx(cg, [c[key] for c in tr], "o-", ms=2.5, color="C0")
             if "cp" in o:
                 pts = [c for c in o["cp"][1:] if key in c]
                 ax.semilogx([max(c["iter"], 1) for c in pts], [c[key] for c in pts], "-", lw=1,
-                            color="C3", label="cutting plane")
-            ax.axhline(dflt[key], color="k", ls="--", lw=0.8, label="Tree-TRON default stopping")
+                            color="C3")
+            ax.axhline(dflt[key], color="k", ls="--", lw=0.8)
             vals = [c[key] for c in tr] + [dflt[key]]
             ax.set_ylim(max(0.0, min(vals) - 0.05), min(1.0, max(vals) + 0.02))
             ax.set_ylabel(f"{key} (test)" if key != "NDCG" else
                           ("NDCG@10 (Yahoo)" if ds.startswith("Yahoo") else "mean NDCG (LETOR)"))
             ax.set_title(ds)
-        for ax in axes[row]:
+        for ax in axes[0]:
             if ax.axison:
                 ax.set_xlabel("iterations (CG iterations for Tree-TRON)")
-        axes[row, 0].legend()
-        if axes[row, 1].axison:
-            axes[row, 1].legend()
-    fig.tight_layout()
-    return {"": fig}
+        handles, labels = axes[0, 0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
+        fig.tight_layout(rect=(0, 0.09, 1, 1))
+        figs[ds] = fig
+    return figs
 
 
 def figure_complexity(art, results, flat, published):
@@ -68,7 +70,7 @@ def figure_complexity(art, results, flat, published):
     ks = o.get("levels", list(o["curves"]))
     ncol = 2 if len(ks) > 2 else len(ks)
     nrow = -(-len(ks) // ncol)
-    fig, axes = figure(ncol, nrow, height=3.1)
+    fig, axes = figure(ncol, nrow, height=3.6)
     for ax in axes.ravel()[len(ks):]:
         ax.set_axis_off()
     names = {"direct": "(a) direct", "joachims": "(b) Joachims", "tree": "(c) tree",
@@ -91,6 +93,6 @@ def figure_complexity(art, results, flat, published):
         ax.set_title(f"{kt}, one query")
         ax.set_xlabel("documents l")
         ax.set_ylabel("seconds per f + ∇f + Hv")
-        ax.legend(loc="lower right")
+        legend_outside(ax, ncol=2)
     fig.tight_layout()
     return {"": fig}

@@ -1,0 +1,326 @@
+"""Benchmark group ``scale``: the size of the largest sets the papers use (MSLR-WEB30K Fold1
+train: 2,270,296 documents, 136 features, 18,919 queries, labels 0-4).
+
+MSLR-WEB30K is not shipped (and may not be redistributed), but its size is known: a synthetic
+LETOR-format file of that size is written once into the cache (``<cache>/scale/``, seeded,
+atomically, reused while its recorded size and sha256 match), then, each in a fresh child
+process so that only its own memory counts:
+
+* the streaming parse (:class:`repro.data.letor.LetorStream`): time, MB/s and the peak
+  resident memory (``VmHWM``), against the float64 feature matrix it must stay within 1.5×
+  of;
+* one Tree-TRON fit (:class:`repro.rankers.RankSVM`, ``method="tree"``) at C = 1 with the
+  default ε = 0.001, single-threaded: time, Newton and CG iterations, peak memory.
+
+When the catalog's MSLR-WEB30K is in the data directory, the same command also runs
+leelin2014's Figure (II) task on its Fold1 (in a child, timed, with its peak memory).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+from ..cache import atomic_writer, cache_root
+from ..data import catalog as cat
+from ..data.io import file_checksums
+from ..data.letor import LetorStream
+from ..errors import ReproError
+from ..experiment import RunContext
+from ..papers import artifacts, task
+from ..provenance import machine
+from ..rankers import RankSVM
+from ..timing import single_thread_blas
+
+#: MSLR-WEB30K Fold1 train (the numbers of the official fold file).
+MSLR30K_FOLD1_TRAIN = {"documents": 2_270_296, "queries": 18_919, "features": 136}
+#: Label frequencies of MSLR-WEB30K (0..4), rounded.
+LABEL_P = (0.515, 0.325, 0.134, 0.019, 0.007)
+SEED = 20140301
+FORMAT_VERSION = 1
+#: Peak resident memory allowed to the parse, as a multiple of the float64 feature matrix.
+PARSE_MEMORY_BOUND = 1.5
+
+
+def spec(documents: int, queries: int, features: int, seed: int = SEED) -> dict:
+    return {"documents": int(documents), "queries": int(queries), "features": int(features),
+            "seed": int(seed), "format": FORMAT_VERSION}
+
+
+def query_sizes(rng: np.random.Generator, documents: int, queries: int) -> np.ndarray:
+    """Skewed query sizes (lognormal, each ≥ 2) summing exactly to ``documents``."""
+    raw = rng.lognormal(0.0, 0.8, size=queries)
+    sizes = np.maximum(2, np.floor(raw / raw.sum() * documents)).astype(np.int64)
+    diff = documents - int(sizes.sum())
+    while diff:
+        q = rng.integers(0, queries, size=abs(diff))
+        if diff > 0:
+            np.add.at(sizes, q, 1)
+        else:
+            ok = q[sizes[q] > 2]
+            np.add.at(sizes, ok, -1)
+            sizes = np.maximum(sizes, 2)
+        diff = documents - int(sizes.sum())
+    return sizes
+
+
+def _column_pools(rng: np.random.Generator, features: int, k: int = 512) -> np.ndarray:
+    """For each feature, ``k`` value tokens ``"<index>:<value>"`` sorted by value, formatted
+    as MSLR's are: counts as integers, scores as decimals with up to 6 places (trailing zeros
+    dropped), some negative (language-model scores), some large (PageRank-like)."""
+    pools = np.empty((features, k), dtype=object)
+    for j in range(features):
+        kind = j % 5
+        if kind in (0, 1):                                  # term counts, lengths
+            v = np.sort(np.floor(rng.exponential(3.0 if kind == 0 else 400.0, k)))
+            text = [f"{int(x)}" for x in v]
+        elif kind == 2:                                      # ratios in [0, 1]
+            v = np.sort(rng.beta(0.6, 2.0, k))
+            text = [f"{x:.6f}".rstrip("0").rstrip(".") for x in v]
+        elif kind == 3:                                      # BM25/TF-IDF-like scores
+            v = np.sort(rng.gamma(2.0, 8.0, k))
+            text = [f"{x:.6f}".rstrip("0").rstrip(".") for x in v]
+        else:                                                # LM scores (negative), large
+            v = np.sort(-rng.gamma(3.0, 300.0, k) if j % 10 == 4 else rng.pareto(1.5, k) * 1e4)
+            text = [f"{x:.6f}".rstrip("0").rstrip(".") for x in v]
+        pools[j] = [f"{j + 1}:{t}" for t in text]
+    return pools
+
+
+def write_synthetic(path: Path, sp: dict, rows_per_block: int = 20_000, log=print) -> dict:
+    """Write the synthetic set of ``sp`` to ``path`` (atomically); return its sidecar record
+    (spec, size, sha256).  Features 1-20 carry signal about the label, the rest are noise."""
+    rng = np.random.default_rng(sp["seed"])
+    n, nq, nf = sp["documents"], sp["queries"], sp["features"]
+    sizes = query_sizes(rng, n, nq)
+    qid = np.repeat(np.arange(1, nq + 1), sizes)
+    labels = rng.choice(len(LABEL_P), size=n, p=LABEL_P)
+    pools = _column_pools(rng, nf)
+    k = pools.shape[1]
+    cols = np.arange(nf)
+    informative = min(20, nf)
+    h = hashlib.sha256()
+    size = 0
+    t0 = time.perf_counter()
+    with atomic_writer(path) as fh:
+        for a in range(0, n, rows_per_block):
+            b = min(n, a + rows_per_block)
+            idx = rng.integers(0, k, size=(b - a, nf))
+            shift = (labels[a:b, None] * (k // 8) + rng.normal(0, k / 6, (b - a, informative)))
+            idx[:, :informative] = np.clip(k // 4 + shift, 0, k - 1).astype(np.int64)
+            toks = pools[cols, idx].tolist()
+            head = [f"{y} qid:{q} " for y, q in zip(labels[a:b].tolist(), qid[a:b].tolist())]
+            text = "".join(hd + " ".join(t) + "\n" for hd, t in zip(head, toks)).encode("ascii")
+            fh.write(text)
+            h.update(text)
+            size += len(text)
+            if log and (a // rows_per_block) % 25 == 0:
+                log(f"  writing synthetic set: {b:,} / {n:,} documents "
+                    f"({time.perf_counter() - t0:.0f} s)")
+    record = {"spec": sp, "bytes": size, "sha256": "sha256:" + h.hexdigest()}
+    with atomic_writer(path.with_suffix(".json")) as fh:
+        fh.write(json.dumps(record, indent=1).encode())
+    return record
+
+
+def synthetic_set(sp: dict | None = None, root: Path | None = None, log=print) -> tuple[Path, dict]:
+    """The synthetic set's path and record: reused when its sidecar has the same spec and the
+    file's size and sha256 match it, written (again) otherwise."""
+    sp = sp or spec(**MSLR30K_FOLD1_TRAIN)
+    log = log or (lambda *a: None)
+    root = Path(root) if root is not None else cache_root() / "scale"
+    name = f"letor-{sp['documents']}x{sp['features']}-q{sp['queries']}-s{sp['seed']}-v{sp['format']}"
+    path = root / f"{name}.txt"
+    side = path.with_suffix(".json")
+    if path.is_file() and side.is_file():
+        try:
+            record = json.loads(side.read_text())
+        except ValueError:
+            record = {}
+        if (record.get("spec") == sp and record.get("bytes") == path.stat().st_size
+                and file_checksums(path)["sha256"] == record.get("sha256")):
+            return path, record
+        log(f"  {path}: size or checksum differs from {side.name}; rewriting it")
+    log(f"  writing {path} (once; reused by later runs)")
+    return path, write_synthetic(path, sp, log=log)
+
+
+# --- measurements in child processes ------------------------------------------------------
+
+def _status_kb(field: str) -> int | None:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return None
+
+
+def peak_rss() -> int:
+    """Peak resident memory of this process so far, bytes (VmHWM, else ru_maxrss)."""
+    kb = _status_kb("VmHWM")
+    if kb is None:
+        kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return kb * 1024
+
+
+def current_rss() -> int:
+    kb = _status_kb("VmRSS")
+    return (kb or 0) * 1024
+
+
+def reset_peak() -> bool:
+    """Reset VmHWM to the current RSS (Linux ≥ 4.0); False where that is not possible."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+        return True
+    except OSError:
+        return False
+
+
+def _child_parse(path: str, n_features: int) -> dict:
+    rss0 = current_rss()
+    t0, c0 = time.perf_counter(), time.process_time()
+    s = LetorStream(path)
+    s.scan()
+    t1 = time.perf_counter()
+    d = s.read(n_features)
+    t2 = time.perf_counter()
+    return {"seconds": t2 - t0, "cpu_seconds": time.process_time() - c0,
+            "scan_seconds": t1 - t0, "fill_seconds": t2 - t1,
+            "peak_rss": peak_rss(), "rss_before": rss0, "documents": d.n_docs,
+            "queries": d.n_queries, "features": d.n_features, "matrix_bytes": int(d.X.nbytes)}
+
+
+def _child_tron(path: str, n_features: int, C: float, eps: float) -> dict:
+    d = LetorStream(path).read(n_features)
+    rss_data = current_rss()
+    resettable = reset_peak()
+    with single_thread_blas():
+        t0, c0 = time.perf_counter(), time.process_time()
+        model = RankSVM(C=C, eps=eps, method="tree").fit_data(d)
+        seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
+    r = model.result_
+    return {"seconds": seconds, "cpu_seconds": cpu, "peak_rss": peak_rss(),
+            "rss_with_data": rss_data,
+            "peak_is_fit_only": resettable, "newton_iterations": r.n_iter, "cg_iterations": r.n_cg,
+            "function_evaluations": r.n_fun, "status": r.status, "f": r.f,
+            "relative_gnorm": r.relative_gnorm, "pairs": int(model.n_pairs_),
+            "matrix_bytes": int(d.X.nbytes)}
+
+
+def _child_figure_ii(data_dir: str, dataset: str = "MSLR-WEB30K", quick: bool = False) -> dict:
+    """leelin2014's Figure (II) task on Fold1 of ``dataset`` (as the artifact declares it)."""
+    art = next(a for a in artifacts("leelin2014") if a.name == "figureII")
+    spec_ = next(s for s in art.runs(quick) if s.dataset == dataset
+                 and s.fold in (None, 1, "1"))
+    ctx = RunContext(spec_, Path(data_dir), log=lambda *a, **k: None)
+    with single_thread_blas():
+        t0 = time.perf_counter()
+        out = task(spec_.paper, spec_.task)(ctx)
+        seconds = time.perf_counter() - t0
+    return {"seconds": seconds, "peak_rss": peak_rss(), "run": spec_.label,
+            "records": out["records"], "tron_status": out.get("tron_status")}
+
+
+CHILDREN = {"parse": _child_parse, "tron": _child_tron, "figure_ii": _child_figure_ii}
+
+
+def run_child(name: str, *args, timeout: float = 3600) -> dict:
+    """Run ``CHILDREN[name](*args)`` in a fresh interpreter; its JSON result."""
+    env = dict(os.environ)
+    root = str(Path(__file__).resolve().parents[2])
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    cmd = [sys.executable, "-m", "repro.bench.scale", name, json.dumps(list(args))]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=timeout)
+    if proc.returncode != 0:
+        raise ReproError(f"bench scale: the {name} child failed:\n{proc.stderr[-3000:]}")
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def _gib(b: float) -> float:
+    return round(b / 2**30, 3)
+
+
+def load_average() -> list[float] | None:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return None
+
+
+def bench(data_dir, quick: bool, sp: dict | None = None) -> list[dict]:
+    """The measurements above, as benchmark rows (``ours_s`` = the time; no peers: the
+    reference point is the matrix size and the 1.5× memory bound).  ``quick``: a set 1/20 of
+    the size (for smoke runs; the figures then do not speak for MSLR's size)."""
+    if sp is None:
+        sp = spec(**MSLR30K_FOLD1_TRAIN)
+        if quick:
+            sp = spec(sp["documents"] // 20, sp["queries"] // 20, sp["features"])
+    path, record = synthetic_set(sp)
+    mb = record["bytes"] / 1e6
+    where = {"machine": machine(), "load_average_before": load_average()}
+    parse = run_child("parse", str(path), sp["features"])
+    print(f"  parse: {json.dumps(parse)}", flush=True)
+    bound = PARSE_MEMORY_BOUND * parse["matrix_bytes"]
+    rows = [{
+        "name": f"streaming LETOR parse, {sp['documents']:,} × {sp['features']} "
+                f"({mb:,.0f} MB text)",
+        "params": {"input": f"synthetic, MSLR-WEB30K Fold1 train size, seed {sp['seed']}",
+                   "documents": parse["documents"], "queries": parse["queries"],
+                   "features": parse["features"], "MB": round(mb, 1)},
+        "ours_s": parse["seconds"], "peers_s": {}, "ratios": {},
+        "cpu_s": round(parse["cpu_seconds"], 2),
+        "throughput_MB_s": round(mb / parse["seconds"], 1),
+        "throughput_MB_per_cpu_s": round(mb / parse["cpu_seconds"], 1),
+        "scan_s": round(parse["scan_seconds"], 2), "fill_s": round(parse["fill_seconds"], 2),
+        "peak_rss_GiB": _gib(parse["peak_rss"]),
+        "matrix_GiB": _gib(parse["matrix_bytes"]),
+        "peak_over_matrix": round(parse["peak_rss"] / parse["matrix_bytes"], 3),
+        "memory_bound": f"≤ {PARSE_MEMORY_BOUND}× the matrix ({_gib(bound)} GiB): "
+                        + ("met" if parse["peak_rss"] <= bound else "NOT met"),
+        "interpreter_rss_GiB": _gib(parse["rss_before"]),
+        **where}]
+    tr = run_child("tron", str(path), sp["features"], 1.0, 1e-3)
+    print(f"  tron: {json.dumps(tr)}", flush=True)
+    rows.append({
+        "name": f"Tree-TRON fit, C = 1, ε = 0.001, {sp['documents']:,} documents",
+        "params": {"input": "the same synthetic set", "C": 1.0, "eps": 1e-3,
+                   "method": "tree", "threads": 1, "pairs": tr["pairs"]},
+        "ours_s": tr["seconds"], "peers_s": {}, "ratios": {},
+        "cpu_s": round(tr["cpu_seconds"], 2),
+        "newton_iterations": tr["newton_iterations"], "cg_iterations": tr["cg_iterations"],
+        "status": tr["status"], "relative_gnorm": tr["relative_gnorm"],
+        "peak_rss_GiB": _gib(tr["peak_rss"]), "rss_with_data_GiB": _gib(tr["rss_with_data"]),
+        "peak_note": ("peak of the fit alone (VmHWM reset after loading)"
+                      if tr["peak_is_fit_only"] else "peak of the whole child (parse included)"),
+        "matrix_GiB": _gib(tr["matrix_bytes"]),
+        "time_bound": (f"under 5 minutes: wall {tr['seconds']:.0f} s "
+                       f"({'met' if tr['seconds'] < 300 else 'NOT met'}), CPU "
+                       f"{tr['cpu_seconds']:.0f} s ({'met' if tr['cpu_seconds'] < 300 else 'NOT met'})"
+                       "; wall time is only representative on an otherwise idle machine "
+                       "(see the load averages)"),
+        **where, "load_average_after": load_average()})
+    root = cat.data_dir(data_dir)
+    ok, _ = cat.data_state("MSLR-WEB30K", root)
+    if ok and not quick:
+        fig = run_child("figure_ii", str(root.resolve()), timeout=6 * 3600)
+        rows.append({
+            "name": "leelin2014 Figure (II) on MSLR-WEB30K Fold1 (the user's copy)",
+            "params": {"run": fig["run"]}, "ours_s": fig["seconds"], "peers_s": {},
+            "ratios": {}, "peak_rss_GiB": _gib(fig["peak_rss"]),
+            "records": fig["records"], **where})
+    return rows
+
+
+if __name__ == "__main__":          # a child: python -m repro.bench.scale NAME '[args]'
+    result = CHILDREN[sys.argv[1]](*json.loads(sys.argv[2]))
+    print(json.dumps(result, default=float))

@@ -1,0 +1,240 @@
+"""What a record's verdict means to a reader: its class (colour, short word), the bucket it is
+counted in, and the headline of a page — so that every count a page shows adds up to the
+records of the JSON files it was rendered from.
+
+Buckets (every record is in exactly one):
+
+* comparable published values (a published number, not a quoted baseline, readable):
+  ``agrees`` · ``within`` · ``deviates`` (reproductions), ``stand-in`` (computed on substitute
+  data), ``check`` (consistency checks), ``derived`` (values derived from the paper's words),
+  ``undefined`` (our value is NaN), ``not run`` (with its reason);
+* not comparable: ``baseline`` (copied by the paper from elsewhere, not rerun), ``unreadable``
+  (the source's value cannot be read), ``ours only`` (our values without a published
+  counterpart), ``modern`` (the modern reference beside the paper's methods,
+  :mod:`repro.reference`), ``empty`` (a dataset not run that has no published values: a placeholder
+  saying why).
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from ..published import (AGREES, BASELINE, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT, MODERN,
+                         NO_PUBLISHED, STAND_IN, UNDEFINED, UNREADABLE, WITHIN)
+
+COMPARABLE = ("agrees", "within", "deviates", "stand-in", "check", "derived", "undefined",
+              "not run")
+NOT_COMPARABLE = ("baseline", "unreadable", "ours only", "modern", "empty")
+BUCKETS = COMPARABLE + NOT_COMPARABLE
+LABELS = {"agrees": "agrees", "within": "within tolerance", "deviates": "deviates",
+          "stand-in": "on stand-in data", "check": "consistency checks",
+          "derived": "derived values", "undefined": "undefined (NaN)", "not run": "not run",
+          "baseline": "published baselines (not rerun)", "unreadable": "unreadable in the source",
+          "ours only": "ours only (no published value)",
+          "modern": "modern reference (LambdaMART, not in the paper)",
+          "empty": "placeholders of data not run (nothing published)"}
+
+HEADERS = {"agrees": "agree", "within": "within tol.", "deviates": "deviate",
+           "stand-in": "stand-in", "check": "checks", "derived": "derived", "undefined": "NaN",
+           "not run": "not run", "baseline": "baseline", "unreadable": "unreadable",
+           "ours only": "ours only", "modern": "modern reference",
+           "empty": "not run, none published"}
+ALWAYS = ("agrees", "within", "deviates", "not run")
+
+
+def shown_buckets(counts: dict) -> list[str]:
+    """The count columns of a page: the reproduction verdicts and "not run" always, the other
+    buckets where the page has any (every record is still in ``records``)."""
+    return [b for b in BUCKETS if b in ALWAYS or counts.get(b)]
+
+
+def verdict_class(verdict: str) -> str:
+    """The colour class of a verdict: agrees, within, deviates, stand-in, consistent,
+    inconsistent, derived-agrees / derived-within / derived-deviates, undefined, not-run,
+    baseline, unreadable, no-published."""
+    if verdict.startswith(STAND_IN):
+        return "stand-in"
+    if verdict.startswith(DERIVED):
+        inner = verdict[len(DERIVED):]
+        return "derived-" + {AGREES: "agrees", WITHIN: "within"}.get(inner, "deviates")
+    return {AGREES: "agrees", WITHIN: "within", DEVIATES: "deviates",
+            CONSISTENT: "consistent", INCONSISTENT: "inconsistent", BASELINE: "baseline",
+            UNREADABLE: "unreadable", NO_PUBLISHED: "no-published", MODERN: "modern"}.get(
+        verdict, "undefined" if verdict.startswith(UNDEFINED) else "not-run")
+
+
+SHORT = {"agrees": "agrees", "within": "within tol.", "deviates": "DEVIATES",
+         "stand-in": "stand-in", "consistent": "consistent", "inconsistent": "INCONSISTENT",
+         "derived-agrees": "derived: agrees", "derived-within": "derived: within tol.",
+         "derived-deviates": "derived: DEVIATES", "undefined": "undefined", "not-run": "not run",
+         "baseline": "baseline", "unreadable": "unreadable", "no-published": "ours only",
+         "modern": "modern reference"}
+
+
+def bucket(rec: dict) -> str:
+    """The one bucket a record is counted in (see the module docstring)."""
+    cls = verdict_class(rec["verdict"])
+    if cls in ("baseline", "unreadable", "modern"):
+        return cls
+    if rec.get("published") is None:
+        return "empty" if cls == "not-run" else "ours only"
+    if cls in ("consistent", "inconsistent"):
+        return "check"
+    if cls.startswith("derived"):
+        return "derived"
+    if cls == "not-run":
+        return "not run"
+    return cls
+
+
+def not_run_reason(verdict: str) -> str:
+    return verdict.split(": ", 1)[1] if verdict.startswith("not run: ") else verdict
+
+
+@dataclass
+class Tally:
+    """Counts of one page (or one artifact, or all pages)."""
+    buckets: Counter = field(default_factory=Counter)
+    classes: Counter = field(default_factory=Counter)       # verdict classes of comparable values
+    reasons: Counter = field(default_factory=Counter)       # why comparable values were not run
+    stand_in: Counter = field(default_factory=Counter)      # inner verdicts on stand-in data
+    records: int = 0
+
+    def add(self, flat: list[dict]) -> "Tally":
+        for r in flat:
+            b = bucket(r)
+            self.records += 1
+            self.buckets[b] += 1
+            if b in COMPARABLE:
+                self.classes[verdict_class(r["verdict"])] += 1
+            if b == "not run":
+                self.reasons[not_run_reason(r["verdict"])] += 1
+            if b == "stand-in":
+                self.stand_in[verdict_class(r["verdict"][len(STAND_IN):])] += 1
+        return self
+
+    def __iadd__(self, other: "Tally") -> "Tally":
+        self.buckets.update(other.buckets)
+        self.classes.update(other.classes)
+        self.reasons.update(other.reasons)
+        self.stand_in.update(other.stand_in)
+        self.records += other.records
+        return self
+
+    @property
+    def comparable(self) -> int:
+        return sum(self.buckets[b] for b in COMPARABLE)
+
+    @property
+    def reproduced(self) -> int:
+        return sum(self.buckets[b] for b in ("agrees", "within", "deviates"))
+
+    def row(self) -> dict:
+        """Counts per bucket plus ``records`` and ``comparable`` (for tables)."""
+        return {"records": self.records, "comparable": self.comparable,
+                **{b: self.buckets[b] for b in BUCKETS}}
+
+
+def _plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def _split(text: str) -> tuple[str, str, str]:
+    """"data missing: MQ2007 (see …)" → ("data missing: ", "MQ2007", " (see …)")."""
+    kind, sep, item = text.partition(": ")
+    if not sep:
+        return "", text, ""
+    i = item.find(" (")
+    return kind + sep, (item[:i] if i > 0 else item), (item[i:] if i > 0 else "")
+
+
+def _merge(texts: list[str], sep: str = "; ") -> str:
+    """Texts that differ only in their item said once: "data missing: A, B (see …)"."""
+    parts = [_split(t) for t in texts]
+    if len(texts) > 1 and len({(k, t) for k, _, t in parts}) == 1 and parts[0][0]:
+        return parts[0][0] + ", ".join(i for _, i, _ in parts) + parts[0][2]
+    return sep.join(texts)
+
+
+def reasons_text(reasons: Counter, limit: int = 8) -> str:
+    """Not-run reasons grouped by their first clause, e.g. "393 × not implemented yet (also
+    data missing: TD2003, HP2004 (see …))"; reasons differing only in their data set merged
+    ("4 × data missing: MQ2007, Yahoo-set2 (see …)"); a single reason without its count."""
+    groups: dict[str, list] = {}
+    for why, n in reasons.items():
+        head, _, rest = why.partition("; ")
+        groups.setdefault(head, []).append((n, rest))
+    simple: dict[tuple, list] = {}          # heads without further clauses, by kind and tail
+    for head, items in list(groups.items()):
+        if all(not rest for _, rest in items):
+            k, _, t = _split(head)
+            simple.setdefault((k, t), []).append((head, sum(n for n, _ in items)))
+    merged = []
+    for (k, t), heads in simple.items():
+        if k and len(heads) > 1:
+            for h, _ in heads:
+                del groups[h]
+            merged.append((sum(n for _, n in heads), _merge(sorted(h for h, _ in heads))))
+    entries = merged + [(sum(n for n, _ in items), head, sorted({r for _, r in items if r}))
+                        for head, items in groups.items()]
+    parts = []
+    for e in sorted(entries, key=lambda e: (-e[0], e[1])):
+        total, head = e[0], e[1]
+        extra = e[2] if len(e) > 2 else []
+        shown = _merge(extra[:limit]) + ("; …" if len(extra) > limit else "")
+        text = head + (f" (also {shown})" if extra else "")
+        parts.append(text if len(entries) == 1 else f"{total} × {text}")
+    return "; ".join(parts)
+
+
+def headline(t: Tally) -> list[str]:
+    """The headline sentences of a page: the first says what was reproduced (or that nothing
+    was); the counts add up to the records the page was rendered from."""
+    n, c = t.comparable, t.buckets
+    if t.reproduced + c["stand-in"] == 0:
+        if not n:
+            first = "No comparable published values."
+        elif c["check"] + c["derived"]:
+            kinds = [f"{_plural(c['check'], 'consistency check')} ({t.classes['consistent']} "
+                     f"consistent, {t.classes['inconsistent']} inconsistent)" if c["check"] else "",
+                     f"{_plural(c['derived'], 'value')} derived from the paper's statements "
+                     f"({t.classes['derived-agrees']} agree, {t.classes['derived-within']} within "
+                     f"tolerance, {t.classes['derived-deviates']} deviate)" if c["derived"] else ""]
+            first = (f"No reproduction here (checks and derived values only): of the {n} "
+                     f"comparable published values, " + " and ".join(k for k in kinds if k)
+                     + (f"; {c['not run']} not run: {reasons_text(t.reasons)}"
+                        if c["not run"] else "") + ".")
+        else:
+            first = (f"Nothing reproduced yet: none of the {n} comparable published values has "
+                     f"a reproduced counterpart"
+                     + (f" — {c['not run']} not run: {reasons_text(t.reasons)}"
+                        if c["not run"] else "") + ".")
+    else:
+        first = (f"Reproduced {t.reproduced} of {n} comparable published values: "
+                 f"{c['agrees']} agree at the paper's rounding, {c['within']} within tolerance, "
+                 f"{c['deviates']} deviate.")
+    lines = [first]
+    rest = []
+    if t.reproduced + c["stand-in"] and c["not run"]:  # else said in the first line
+        rest.append(f"{c['not run']} not run: {reasons_text(t.reasons)}")
+    if c["stand-in"]:
+        inner = ", ".join(f"{n} {SHORT[k]}" for k, n in sorted(t.stand_in.items()))
+        rest.append(f"{c['stand-in']} computed on stand-in data ({inner}; substitutes for the "
+                    f"paper's data, not reproductions)")
+    said = t.reproduced + c["stand-in"] == 0       # the first line gave checks and derived
+    if c["check"] and not said:
+        rest.append(f"{_plural(c['check'], 'consistency check')} "
+                    f"({t.classes['consistent']} consistent, {t.classes['inconsistent']} "
+                    f"inconsistent; checks of our reading, not reproductions)")
+    if c["derived"] and not said:
+        rest.append(f"{_plural(c['derived'], 'value')} derived from the paper's statements "
+                    f"({t.classes['derived-agrees']} agree, {t.classes['derived-within']} within "
+                    f"tolerance, {t.classes['derived-deviates']} deviate)")
+    if c["undefined"]:
+        rest.append(f"{c['undefined']} undefined (our value is NaN)")
+    if rest:
+        lines.append("Of the other comparable values: " + "; ".join(rest) + ".")
+    other = [f"{c[b]} {LABELS[b]}" for b in NOT_COMPARABLE if c[b]]
+    if other:
+        lines.append("Not comparable: " + ", ".join(other) + f" — {t.records} records in all.")
+    return lines

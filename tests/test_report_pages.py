@@ -1,0 +1,306 @@
+"""What report pages say: headlines and totals that add up to the JSON, the paper's own table
+layouts, verdict kinds (reproduction / consistency check / derived value) and tolerances read
+from the TOML, byte-identical pages and records across runs (run times only in sidecars,
+timing artifacts apart), an index without broken links in a fresh directory, and a readable
+benchmarks page."""
+from __future__ import annotations
+
+import json
+import re
+import time
+import types
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import fakepaper
+from repro import papers
+from repro.experiment import Artifact, record
+from repro.pipeline import run_artifacts
+from repro.published import (AGREES, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT, WITHIN,
+                             PublishedValue, compare, judge, load)
+from repro.report.verdicts import BUCKETS, Tally, bucket, headline
+from report_pages import REPORTS
+
+QUIET = dict(log=lambda *a, **k: None)
+
+
+@pytest.fixture(autouse=True)
+def registered(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
+    papers.register(fakepaper)
+    yield
+    papers.unregister("fakepaper")
+
+
+# --- verdicts and tolerances from the TOML ------------------------------------------------------
+
+def _pv(text):
+    return PublishedValue("complexity", "synthetic", "m", "exponent", None, text, "src")
+
+
+def test_claimed_exponent_uses_its_tolerance_not_integer_rounding():
+    assert judge(1.4, _pv("1"), 0.0)[1] == AGREES                        # the old ±0.5
+    assert judge(1.4, _pv("1"), 0.15, kind="derived", rounding=False)[1] == DERIVED + DEVIATES
+    assert judge(1.1, _pv("1"), 0.15, kind="derived", rounding=False)[1] == DERIVED + WITHIN
+    assert judge(2.0, _pv("1"), 0.15, kind="derived", rounding=False)[1] == DERIVED + DEVIATES
+    assert judge(4.0, _pv("4"), 0.0, kind="consistency")[1] == CONSISTENT
+    assert judge(5.0, _pv("4"), 0.0, kind="consistency")[1] == INCONSISTENT
+
+
+@pytest.mark.parametrize("paper", ["pahikkala2010", "leelin2014"])
+def test_complexity_exponents_are_derived_values_within_015(paper):
+    pub = load(paper)
+    rec = {"artifact": "complexity", "dataset": "synthetic", "method": "x", "metric": "y"}
+    tol, why = pub.tolerance(rec)
+    assert tol == 0.15 and why and pub.rule(rec)["rounding"] is False
+    assert pub.kind(rec)[0] == "derived"
+
+
+def test_leelin_section_ii_is_a_consistency_check_and_table_i_a_reproduction():
+    pub = load("leelin2014")
+    ex = [v for v in pub.values if v.artifact == "sectionII"]
+    recs = [dict(zip(("artifact", "dataset", "method", "metric", "fold"), v.key),
+                 value=v.value) for v in ex]
+    out = compare("leelin2014", "sectionII", recs, pub, {})
+    assert {r["verdict"] for r in out} == {CONSISTENT}
+    assert all(r["kind"] == "consistency" and "rebuilt" in r["kind_why"] for r in out)
+    row = {"artifact": "tableI", "dataset": "MQ2008", "method": "TRON, C = 2^20",
+           "metric": "zero dual variables (%)", "fold": "1", "value": 22.4385}
+    assert compare("leelin2014", "tableI", [row], pub, {})[0]["verdict"] == AGREES
+
+
+# --- the paper's own table layouts --------------------------------------------------------------
+
+def test_layouts_follow_the_toml_tables():
+    pub = load("pahikkala2010")
+    t1 = pub.layouts_for("table1")[0]
+    assert (t1.rows_field, t1.cols_field, t1.columns) == ("metric", "fold", ["1", "2", "3", "4", "5"])
+    assert [r.label for r in t1.rows][:3] == ["λ", "k", "selected 1"]
+    leelin = load("leelin2014")
+    table_i = [t for t in leelin.layouts_for("tableI") if t.source == "Table (I)"][0]
+    assert [r.value for r in table_i.rows] == ["MQ2007", "MQ2008", "Yahoo-set2", "MQ2007-list",
+                                              "MQ2008-list"]        # three entries, one table
+    dubey = load("dubey2009")
+    map_table = [t for t in dubey.layouts_for("figure3") if t.source.endswith("subtable MAP")][0]
+    rows = {r.value: r for r in map_table.rows}
+    assert "ListNet" in rows and sum(k is not None for k in rows["ListNet"].cells) == 2
+
+
+def _fake_layout_pages(tmp_path):
+    out = tmp_path / "reports"
+    run_artifacts(papers.resolve("fakepaper"), tmp_path, out, pdf=False, **QUIET)
+    return out
+
+
+def test_tables_are_laid_out_as_printed_with_notes_once(tmp_path):
+    page = (_fake_layout_pages(tmp_path) / "fakepaper" / "index.html").read_text()
+    caption = page.index("<caption>Table 1</caption>")
+    table = page[caption:page.index("</table>", caption)]
+    labels = [re.sub(r"<[^>]+>", "", m) for m in re.findall(r'<td class="rl[^"]*">(.*?)</td>',
+                                                           table)]
+    assert labels == ["Fold 1", "Fold 2", "Fold 3"]       # the paper's row labels, in order
+    assert "(2.00)" in table and "(2.1)" in table and "Δ ±0" in table
+    why = "the paper printed 2.1 for a constant 2"
+    text = re.sub(r"<[^>]+>", "", page)
+    assert text.count(why) == 2            # once under the table, once in the records list
+
+
+# --- headlines and totals -----------------------------------------------------------------------
+
+def _records(root: Path) -> list[dict]:
+    out = []
+    for f in sorted(root.glob("*/*.json")):
+        if f.name.endswith((".meta.json", ".runs.json")):
+            continue
+        data = json.loads(f.read_text())
+        if isinstance(data, list):
+            out += data
+    return out
+
+
+def _index_totals(index_html: str) -> dict[str, int]:
+    total = re.search(r'<tr class="total">(.*?)</tr>', index_html, re.S).group(1)
+    return {b: int(n) for b, n in re.findall(r'data-bucket="([^"]+)">(\d+)<', total)}
+
+
+def check_index_totals(root: Path) -> None:
+    recs = _records(root)
+    totals = _index_totals((root / "index.html").read_text())
+    counts = Counter(bucket(r) for r in recs)
+    assert totals["records"] == len(recs)
+    assert sum(totals[b] for b in BUCKETS) == len(recs)
+    for b in BUCKETS:
+        assert totals[b] == counts[b], b
+    not_run = sum(1 for r in recs if r["verdict"].startswith("not run")
+                  and r.get("published") is not None)
+    assert totals["not run"] == not_run
+
+
+@pytest.mark.skipif(not (REPORTS / "index.html").is_file(), reason="no committed reports")
+def test_committed_index_totals_equal_counts_over_the_json():
+    check_index_totals(REPORTS)
+
+
+def test_fresh_index_totals_equal_counts_over_the_json(tmp_path):
+    check_index_totals(_fake_layout_pages(tmp_path))
+
+
+def test_headline_says_when_nothing_is_reproduced():
+    flat = [{"verdict": "not run: not implemented yet", "published": "0.5"},
+            {"verdict": "published baseline (not rerun)", "published": "0.4"}]
+    lines = headline(Tally().add(flat))
+    assert lines[0].startswith("Nothing reproduced yet: none of the 1 comparable")
+    assert "not implemented yet" in lines[0]
+    done = flat + [{"verdict": AGREES, "published": "0.5", "value": 0.5},
+                   {"verdict": DERIVED + WITHIN, "published": "1", "value": 1.1}]
+    lines = headline(Tally().add(done))
+    assert lines[0].startswith("Reproduced 1 of 3 comparable published values: 1 agree")
+    assert "1 value derived from the paper's statements" in lines[1]
+
+
+@pytest.mark.skipif(not (REPORTS / "index.html").is_file(), reason="no committed reports")
+@pytest.mark.parametrize("paper", ["stevens2010", "dubey2009", "lesmola2007"])
+def test_committed_unimplemented_papers_say_so_first(paper):
+    page = REPORTS / paper / "index.html"
+    recs = [r for r in _records(REPORTS) if r["paper"] == paper]
+    if any(bucket(r) in ("agrees", "within", "deviates", "stand-in") for r in recs):
+        pytest.skip(f"{paper} has reproduced values now")
+    text = page.read_text()
+    first = re.search(r'<p class="first">([^<]*)</p>', text).group(1)
+    assert first.startswith(("Nothing reproduced yet", "No reproduction here")), first
+    assert "(stand-in" not in text and "0.0 s" not in text
+
+
+# --- determinism, sidecars, timing apart, fresh directories -------------------------------------
+
+CLOCK = []
+
+
+def task_clock(ctx):
+    """A timing task: its value changes on every run."""
+    CLOCK.append(1)
+    return {"records": [record("ours", "seconds", time.perf_counter() + len(CLOCK))]}
+
+
+@pytest.fixture
+def timed_paper(registered):
+    mod = types.ModuleType("fakepaper")
+    for name in dir(fakepaper):
+        if not name.startswith("__"):
+            setattr(mod, name, getattr(fakepaper, name))
+    mod.task_clock = task_clock
+    mod.ARTIFACTS = list(fakepaper.ARTIFACTS) + [
+        Artifact("fakepaper", "speed", "Measured time", kind="figure", datasets=("synthetic",),
+                 task="task_clock", timing=True)]
+    papers.register(mod)
+    yield mod
+    papers.unregister("fakepaper")
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file()}
+
+
+def test_pages_and_records_are_byte_identical_across_runs_and_jobs(timed_paper, tmp_path,
+                                                                   monkeypatch):
+    a, b = tmp_path / "a", tmp_path / "b"
+    run_artifacts(papers.resolve("fakepaper"), tmp_path, a, pdf=False, jobs=1, **QUIET)
+    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache2"))       # empty cache
+    run_artifacts(papers.resolve("fakepaper"), tmp_path, b, pdf=False, jobs=2, **QUIET)
+    ta, tb = _tree(a), _tree(b)
+    assert ta.keys() == tb.keys()
+    differ = {k for k in ta if ta[k] != tb[k]}
+    assert differ and all(k.endswith(".runs.json") or "/timing/" in k for k in differ), differ
+    page = ta["fakepaper/index.html"].decode()
+    assert not re.search(r"\b\d+\.\d+ s\b|cached|finished", page)
+    meta = json.loads(ta["fakepaper/table1.meta.json"])
+    assert all(set(r) == {"run", "status", "why", "seed"} for r in meta["runs"])
+    runs = json.loads(ta["fakepaper/table1.runs.json"])
+    assert all("seconds" in r and "cached" in r for r in runs["runs"])
+    assert 'href="table1.runs.json"' in page
+
+
+def test_timing_artifacts_are_kept_apart(timed_paper, tmp_path):
+    out = tmp_path / "out"
+    run_artifacts(papers.resolve("fakepaper"), tmp_path, out, pdf=False, **QUIET)
+    main = (out / "fakepaper" / "index.html").read_bytes()
+    first = json.loads((out / "fakepaper" / "timing" / "speed.json").read_text())
+    run_artifacts(papers.resolve("fakepaper.speed"), tmp_path, out, pdf=False, force=True,
+                  **QUIET)
+    again = json.loads((out / "fakepaper" / "timing" / "speed.json").read_text())
+    assert first[0]["value"] != again[0]["value"]          # measured: changes
+    assert (out / "fakepaper" / "index.html").read_bytes() == main
+    assert not (out / "fakepaper" / "speed.json").exists()
+    timing_page = (out / "fakepaper" / "timing" / "index.html").read_text()
+    assert 'id="speed"' in timing_page and 'href="timing/index.html#speed"' in main.decode()
+
+
+def test_fresh_out_directory_index_links_only_what_exists(tmp_path):
+    out = _fake_layout_pages(tmp_path)
+    index = (out / "index.html").read_text()
+    hrefs = re.findall(r'href="([^"#]+)', index)
+    assert hrefs and all((out / h).exists() for h in hrefs), hrefs
+    assert "pahikkala2010/index.html" not in index and "benchmarks.html" not in index
+    assert "Not rendered into this directory." in index
+
+
+def test_unrun_artifact_shows_no_stand_in_and_no_time(tmp_path):
+    from dataclasses import replace
+    from repro.report.build import build_artifact
+    art = replace(papers.resolve("fakepaper.table3")[0], datasets=("synthetic",),
+                  stand_ins={"synthetic": "MQ2007"})
+    build_artifact(art, [], load("fakepaper", fakepaper.PUBLISHED_PATH), tmp_path / "fakepaper",
+                   False)
+    meta = json.loads((tmp_path / "fakepaper" / "table3.meta.json").read_text())
+    assert meta["datasets"][0]["status"] == "not run" and meta["datasets"][0]["stand_in_for"] is None
+    from repro.report.html import render_paper
+    page = render_paper(types.SimpleNamespace(PAPER=fakepaper.PAPER, ARTIFACTS=[art],
+                                              PUBLISHED_PATH=fakepaper.PUBLISHED_PATH),
+                        tmp_path, [], pdf=False, **QUIET).read_text()
+    assert "stand-in for" not in page and "0.0 s" not in page and "not implemented yet" in page
+
+
+# --- figures ------------------------------------------------------------------------------------
+
+def test_caption_says_published_values_are_overlaid_only_where_they_are(tmp_path):
+    import matplotlib.pyplot as plt
+    from repro.report.build import shows_published
+    fig, ax = plt.subplots()
+    ax.plot([1, 2], [1, 2])
+    assert not shows_published(fig)
+    ax.plot([1, 2], [1, 2], gid="published")
+    assert shows_published(fig)
+    plt.close(fig)
+    page = (_fake_layout_pages(tmp_path) / "fakepaper" / "index.html").read_text()
+    assert "the published values are not drawn" in page and "overlaid" not in page
+
+
+# --- the benchmarks page ------------------------------------------------------------------------
+
+def test_benchmarks_page_is_a_readable_table(tmp_path):
+    from repro.report.html import render_benchmarks
+    results = {"version": "0.1.0", "machine": {"platform": "Linux-x", "cpus": 2, "python": "3.11",
+                                               "numpy": "2.0", "processor": "x86_64"},
+               "cases": [{"group": "tron", "name": "case A", "params": {"l": 64000, "eps": 1e-6},
+                          "ours_s": 0.012345678901234, "peers_s": {"direct": 0.00876543210987},
+                          "ratios": {"direct": 0.710012345678}, "exponents": {"a": 1.123456789},
+                          "note": "k = 5"}]}
+    path = tmp_path / "benchmarks.html"
+    render_benchmarks(results, path)
+    page = path.read_text()
+    text = re.sub(r"<[^>]+>", " ", page.split("</style>")[-1])
+    assert "{" not in text and not re.search(r"\d\.\d{7,}", text)
+    assert "×0.71" in page and "below 1" in page
+    assert "commit" in page and "Linux-x" in page and "12.3 ms" in page
+
+
+@pytest.mark.skipif(not (REPORTS / "benchmarks.json").is_file(), reason="no committed benchmarks")
+def test_committed_benchmarks_page_names_its_origin():
+    page = (REPORTS / "benchmarks.html").read_text()
+    text = re.sub(r"<[^>]+>", " ", page.split("</style>")[-1])
+    assert "commit" in text and "{" not in text and not re.search(r"\d\.\d{7,}", text)
+    ratios = [float(x) for x in re.findall(r"×(\d+\.\d+)", text)]
+    assert ratios and all(r >= 1 or "below 1" in text for r in ratios)
