@@ -286,7 +286,9 @@ ARTIFACTS = [
            "ListNet, AdaRank-NDCG, AdaRank-MAP and RankBoost as published with LETOR. Per fold: "
            "the chosen regulariser, λ (and κ), the validation NDCG@10 and the sweeps; the "
            "per-query grouping is shown as the labelled variant 'DR-Layered (per-query)'.",
-           aggregate=LETOR_AGG),
+           aggregate=LETOR_AGG,
+           reference={"version": {"MQ2007": 4, "*": 3}, "criterion": "NDCG@10",
+                      "metrics": ["NDCG@5", "NDCG@10", "P@10"]}),
     _letor("figure5",
            "LETOR: average ranks of the methods over the eight sets (derived from Figure 4)",
            "For each measure of Figure 4, each of 7 methods (RankSVM-Struct excluded) is ranked "
