@@ -38,6 +38,7 @@ GRIDS = {
     "GreedyRankRLS": ({}, {"lam": [0.5, 4.0], "k": [1, 3]}),
     "RankSVM": ({"eps": 1e-10}, {"C": [10.0, 0.1, 1.0]}),          # warm-started over C
     "CuttingPlaneRankSVM": ({"eps": 1e-9}, {"C": [0.1, 1.0]}),
+    "DominationRank": ({"tol": 1e-8}, {"lam": [0.1, 10.0], "reg": ["l1", "l2"]}),
     "ConditionalRanker": ({"sample_size": 20}, {"C": [0.1, 10.0]}),   # one sample Ŷ per grid
     "RankBoost": ({}, {"n_rounds": [3, 10]}),                          # prefixes of one run
     "SVMMAP": ({"eps": 1e-6}, {"C": [0.1, 1.0]}),

@@ -17,13 +17,14 @@ from ..cache import atomic_write_json
 from ..data import catalog as cat
 from ..report.html import render_benchmarks
 from ..timing import single_thread_blas
-from . import assignment, letor, lqo, sampler, scale, tron
+from . import assignment, domination, letor, lqo, sampler, scale, tron
 from .common import machine
 
 GROUPS = {"letor": letor.bench, "lqo": lqo.bench, "tron": tron.bench, "scale": scale.bench,
-          "sampler": sampler.bench, "assignment": assignment.bench}
+          "sampler": sampler.bench, "domination": domination.bench,
+          "assignment": assignment.bench}
 #: Run when no group is named (``scale`` writes a 2.6 GB set and takes minutes: name it).
-DEFAULT = ("letor", "lqo", "tron", "sampler", "assignment")
+DEFAULT = ("letor", "lqo", "tron", "sampler", "domination", "assignment")
 
 
 def main(argv) -> int:

@@ -5,12 +5,15 @@
   :class:`CuttingPlaneRankSVM` (1-slack L1-loss, TreeRankSVM-style) — baselines for the others;
 * :class:`ConditionalRanker` — MLE, ExpGain, L₃, ConvexLoss (Dubey et al. 2009), with its
   baselines :class:`RankBoost` (Freund et al. 2003) and :class:`SVMMAP` (Yue et al. 2007);
+* :class:`DominationRank` — Stevens (2010), coordinate descent on the domination loss
+  (``domination``; per-keyword models and PAMIR's baseline in ``domination``/``pamir``);
 * :class:`DORM` — Le & Smola (2007), with the baselines :class:`ROCAreaSVM`,
   :class:`PrecisionAtKSVM` (Joachims 2005), :class:`LinearSVM` and :class:`SingleFeature`.
 """
 from .base import Ranker, group_by_query
 from .conditional import ConditionalRanker
 from .cutting_plane import CuttingPlaneRankSVM
+from .domination import DominationRank
 from .rankboost import RankBoost
 from .rankrls import GreedyRankRLS, RankRLS
 from .dorm import DORM
@@ -21,5 +24,6 @@ from .svmmap import SVMMAP
 from .svmperf import PrecisionAtKSVM, ROCAreaSVM
 
 __all__ = ["Ranker", "group_by_query", "RankRLS", "GreedyRankRLS", "RankSVM",
-           "CuttingPlaneRankSVM", "ConditionalRanker", "RankBoost", "SVMMAP", "DORM",
-           "ROCAreaSVM", "PrecisionAtKSVM", "LinearSVM", "SingleFeature"]
+           "CuttingPlaneRankSVM", "ConditionalRanker", "RankBoost", "SVMMAP",
+           "DominationRank", "DORM", "ROCAreaSVM", "PrecisionAtKSVM", "LinearSVM",
+           "SingleFeature"]

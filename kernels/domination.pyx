@@ -1,0 +1,557 @@
+# cython: language_level=3
+"""Coordinate descent for the domination loss with cached margins (Stevens 2010, §2–§6,
+Algorithms 1–6, with the corrections of ``../shared/papers/README.md``).
+
+Kernel of ``repro.rankers.domination`` (which checks the input, builds the blocks, computes
+the curvature bounds β_r and runs the sweeps, the stopping rule and feature induction).
+
+The problem.  Instances are split into *groups* (one LETOR query, a whole pooled training
+set, or the images of one keyword) and, within a group, into *layers* G(0) < G(1) < …
+(relevance levels, §3).  Each (group, layer) pair is a *block* ``b``; the blocks of group g
+are ``gptr[g] … gptr[g+1]−1`` in layer order, the instances of block b are
+``rows[bptr[b]:bptr[b+1]]`` and ``R[i].block`` is the block of instance i (−1: the instance
+takes no part, e.g. a negative left out by sampling).  With the margin
+``M_i = w·x_i − s(i)`` (§4 with the sign of the errata: a positive i over a negative j asks
+``w·x_i − w·x_j ≥ s(i) − s(j)``), the loss (eq. 5–7, §3–§4) is
+
+    L(w) = Σ_g Σ_{k≥1} Σ_{i∈G_g(k)} log(1 + Σ_{j∈D(i)} e^{M_j − M_i})
+         = Σ_{dominating i} softplus(L_k − M_i),      L_k = log Z_k,  Z_k = Σ_{j∈D(k)} e^{M_j},
+
+D(k) = all instances of the group's layers below k.  Its partial derivative (§3, §6.2) is
+
+    g_r = Σ_k Σ_{i∈G(k)} (μ_{k,r} − Z_k x_ir) / (Z_k + e^{M_i})
+        = Σ_k [ν_{k,r} S_k − Σ_{i∈G(k), x_ir≠0} x_ir σ_i],
+
+with σ_i = Z_k/(Z_k + e^{M_i}) = 1/(1 + e^{M_i − L_k}), S_k = Σ_{i∈G(k)} σ_i and
+ν_{k,r} = μ_{k,r}/Z_k (the mean of x_r under p ∝ e^{M_j} on D(k)).  The errata's readings are
+built in: m_q counts dominating instances (Alg. 1), μ sums over the dominated set D(k) of all
+lower layers (Alg. 2, Alg. 4 / §3), Z_k = Z_{k−1} + Σ_{G(k−1)} e^{M} (Alg. 3), the margins
+of positives are updated too (Alg. 2).  The μ-term runs over *all* i ∈ G(k) (the printed
+loops' "x_ir ≠ 0" would drop −μ/(Z + e^{M_i}) for the instances without feature r).
+
+Each step minimises the bound L(w + δe_r) ≤ L(w) + g_r δ + β_r δ²/2 plus the regulariser
+(§2, §5): β_r = Σ_g m_g B_{g,r} (B_{g,r} = max_{j∈g} x_jr², computed by the wrapper);
+ℓ2²: δ = −(g_r + 2λw_r)/(β_r + 2λ); ℓ1 (Lemmas 1–2, the third case corrected to
+δ = −(g_r − λ)/β_r): soft thresholding.  The bound touches the objective at w, so the
+regularised loss never increases.
+
+Cached state (Alg. 6), all caller-allocated: per instance a packed record ``R[i]`` = (margin
+``M_i``, ``E_i = e^{M_i − c_b}``, block ``b``) — one cache line per touched non-zero, which
+keeps a sweep's cost linear as the instances outgrow the caches — and per block a shift
+``c_b``, ``T_b = Σ_{i∈b} E_i`` and an error bound ``Terr_b``.  After a step on coordinate r only the instances with x_ir ≠ 0 are touched:
+M_i += δ x_ir, E_i, T_b updated by difference.  Numerics (the max-shift of §6, per block):
+Z_k is never formed; L_k = log-sum-exp_b (c_b + log T_b) over the lower blocks, and every
+quantity is a ratio (σ_i, ν) bounded by construction, so margins of ±10⁴ (s = 200·r_i, large
+weights) give neither overflow nor 0/0.  A block is *recentred* (c_b = max M, E and T
+recomputed, O(|b|)) when a margin exceeds c_b by 300, when T_b < 1e−200, or when the
+accumulated rounding bound of its updates exceeds 1e−10·T_b (cancellation): the cached sums
+stay within 1e−10 (relative) of a fresh computation.
+
+Entry points: ``init_state`` (margins and blocks from w), ``objective`` (the loss),
+``gradient`` (∇L, one pass over the columns), ``cd_steps`` (a given sequence of coordinate
+updates, optionally recording g and δ — what the tests compare with the reference) and
+``cd_sweeps`` (cyclic sweeps over a set of coordinates with the stopping rule of §7.1 and an
+update budget, the objective evaluated after every sweep — what the solver calls).
+
+Cost of a step on r: O(nnz_r) for μ, the x-part of g_r and the margin updates, plus, when the
+previous step changed w, O(B + m) to refresh L_k, σ and S_k (the μ-term needs S_k over all
+dominating instances; S_k depends on every Z_k, which changes with almost every update).  A
+sweep over d features is O(nnz + d·(B + m)): linear in the number of instances (m ≤ n), not
+in the number of pairs.
+"""
+from libc.math cimport exp, log, log1p, fabs, INFINITY
+from libc.stdint cimport int32_t, int64_t
+
+from column_access cimport Slices, make_slices, get_slice, bad_slices
+
+cdef packed struct RowState:
+    double M          # margin M_i = w·x_i − s(i)
+    double E          # e^{M_i − c_b}, b the instance's block
+    int64_t block     # the instance's block (−1: it takes no part)
+
+
+cdef double EPS = 2.220446049250313e-16
+cdef double REL_TOL = 1e-10      # recentre when the rounding bound of T_b exceeds REL_TOL·T_b
+cdef double SLACK = 300.0        # recentre when M_i − c_b exceeds this
+cdef double TINY = 1e-200        # recentre when T_b falls below this
+
+# layout of the work array (B = number of blocks): 9 arrays of length B
+cdef enum:
+    W_L = 0        # L_b = log Z of the blocks below b in its group (dominating blocks)
+    W_F = 1        # f_b = exp(c_b − L_b)
+    W_S = 2        # S_b = Σ_{i∈b} σ_i
+    W_UP = 3       # up_b = exp(c_b − L_{b+1})
+    W_CARRY = 4    # carry_b = exp(L_b − L_{b+1})
+    W_MU = 5       # μ_b of the current coordinate (shifted by c_b)
+    W_DOM = 6      # 1 if b is a dominating block (not the group's lowest layer)
+    W_FLAG = 7     # touched by the last update (1) / must be recentred (2)
+    W_SPARE = 8
+    N_WORK = 9
+
+
+cdef inline double _logaddexp(double a, double b) noexcept nogil:
+    if a == -INFINITY:
+        return b
+    if b == -INFINITY:
+        return a
+    if a > b:
+        return a + log1p(exp(b - a))
+    return b + log1p(exp(a - b))
+
+
+cdef inline double _softplus(double z) noexcept nogil:
+    """log(1 + e^z) without overflow."""
+    if z > 0:
+        return z + log1p(exp(-z))
+    return log1p(exp(z))
+
+
+cdef inline double _sigma(double Mi, double Ei, double fb, double Lb) noexcept nogil:
+    """σ_i = 1/(1 + e^{M_i − L_b}); fast path E_i·f_b = e^{M_i − c_b}·e^{c_b − L_b}."""
+    cdef double e
+    if Ei > 0.0 and fb < INFINITY:
+        return 1.0 / (1.0 + Ei * fb)
+    e = Mi - Lb
+    if e > 0:
+        e = exp(-e)
+        return e / (1.0 + e)
+    return 1.0 / (1.0 + exp(e))
+
+
+cdef inline void _recentre(Py_ssize_t b, const int64_t* rows, const int64_t* bptr,
+                           RowState* R, double* c, double* T, double* Terr) noexcept nogil:
+    """c_b = max margin of block b; E_i and T_b recomputed from the margins."""
+    cdef Py_ssize_t p, i
+    cdef double mx = -INFINITY, t = 0.0
+    for p in range(bptr[b], bptr[b + 1]):
+        if R[rows[p]].M > mx:
+            mx = R[rows[p]].M
+    for p in range(bptr[b], bptr[b + 1]):
+        i = rows[p]
+        R[i].E = exp(R[i].M - mx)
+        t = t + R[i].E
+    c[b] = mx
+    T[b] = t
+    Terr[b] = 0.0                 # rounding bound of the updates since this recentring
+
+
+cdef inline void _mark_dominating(Py_ssize_t G, const int64_t* gptr, double* dom) noexcept nogil:
+    cdef Py_ssize_t g, b
+    for g in range(G):
+        for b in range(gptr[g], gptr[g + 1]):
+            dom[b] = 1.0 if b > gptr[g] else 0.0
+
+
+cdef void _refresh(Py_ssize_t G, const int64_t* gptr, const int64_t* bptr, const int64_t* rows,
+                   const RowState* R, const double* c, const double* T,
+                   double* w, Py_ssize_t B, bint with_S) noexcept nogil:
+    """L_b, f_b, up_b, carry_b (and S_b if ``with_S``) from the block sums: O(B + m)."""
+    cdef double* L = w + W_L * B
+    cdef double* f = w + W_F * B
+    cdef double* S = w + W_S * B
+    cdef double* up = w + W_UP * B
+    cdef double* carry = w + W_CARRY * B
+    cdef Py_ssize_t g, b, p, i
+    cdef double run, lt, new, s
+    for g in range(G):
+        run = -INFINITY
+        for b in range(gptr[g], gptr[g + 1]):
+            lt = c[b] + log(T[b])
+            if b > gptr[g]:
+                L[b] = run
+                f[b] = exp(c[b] - run)
+                if with_S:
+                    s = 0.0
+                    for p in range(bptr[b], bptr[b + 1]):
+                        i = rows[p]
+                        s = s + _sigma(R[i].M, R[i].E, f[b], run)
+                    S[b] = s
+            new = _logaddexp(run, lt)
+            up[b] = exp(c[b] - new)                  # = exp(c_b − L_{b+1})
+            carry[b] = exp(run - new) if b > gptr[g] else 0.0
+            run = new
+
+
+cdef inline double _gradient(const Slices* X, Py_ssize_t r, Py_ssize_t G, const int64_t* gptr,
+                             const RowState* R, double* w, Py_ssize_t B) noexcept nogil:
+    """g_r at the cached state (needs a current ``_refresh``); leaves μ_b in the work array."""
+    cdef double* L = w + W_L * B
+    cdef double* f = w + W_F * B
+    cdef double* S = w + W_S * B
+    cdef double* up = w + W_UP * B
+    cdef double* carry = w + W_CARRY * B
+    cdef double* mu = w + W_MU * B
+    cdef double* dom = w + W_DOM * B
+    cdef const double* val
+    cdef const int32_t* idx
+    cdef const RowState* ri
+    cdef Py_ssize_t nnz, p, b, g, b0, b1
+    cdef double x, xs = 0.0, grad, nu
+    for b in range(B):
+        mu[b] = 0.0
+    nnz = get_slice(X, r, &val, &idx)
+    for p in range(nnz):
+        x = val[p]
+        if x == 0.0:
+            continue
+        ri = &R[idx[p]]
+        b = ri.block
+        if b < 0:
+            continue
+        mu[b] = mu[b] + ri.E * x
+        if dom[b] != 0.0:
+            xs = xs + x * _sigma(ri.M, ri.E, f[b], L[b])
+    grad = -xs
+    for g in range(G):
+        b0 = gptr[g]
+        b1 = gptr[g + 1]
+        nu = up[b0] * mu[b0]
+        for b in range(b0 + 1, b1):
+            grad = grad + S[b] * nu
+            nu = carry[b] * nu + up[b] * mu[b]
+    return grad
+
+
+cdef inline double _delta(double g, double beta, double w, double lam, int reg) noexcept nogil:
+    """argmin_δ g δ + β δ²/2 + λ R(w + δ): ℓ2² (reg = 2, §5) or ℓ1 (reg = 1, Lemmas 1–2)."""
+    cdef double u
+    if reg == 2:
+        if beta + 2.0 * lam == 0.0:
+            return 0.0
+        return (-g - 2.0 * lam * w) / (beta + 2.0 * lam)
+    if beta == 0.0:                     # the loss does not depend on w_r (then g = 0)
+        return -w if lam > 0.0 else 0.0
+    u = beta * w - g
+    if lam >= fabs(u):
+        return -w
+    if u > 0.0:
+        return -(g + lam) / beta
+    return -(g - lam) / beta
+
+
+cdef inline bint _bad_blocks(Py_ssize_t n, const int64_t[::1] rows, const int64_t[::1] bptr,
+                             const int64_t[::1] gptr, const RowState[::1] R,
+                             const double[::1] c, const double[::1] T,
+                             const double[::1] Terr, const double[::1] work) noexcept nogil:
+    cdef Py_ssize_t B = bptr.shape[0] - 1
+    if B < 1 or gptr.shape[0] < 2 or gptr[0] != 0 or gptr[gptr.shape[0] - 1] != B:
+        return True
+    if R.shape[0] != n:
+        return True
+    if bptr[0] != 0 or bptr[B] != rows.shape[0] or rows.shape[0] > n:
+        return True
+    if c.shape[0] != B or T.shape[0] != B or Terr.shape[0] != B or work.shape[0] < N_WORK * B:
+        return True
+    return False
+
+
+def init_state(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
+               Py_ssize_t n_rows, bint dense, const double[::1] w, const double[::1] s,
+               const int64_t[::1] rows, const int64_t[::1] bptr, const int64_t[::1] gptr,
+               RowState[::1] R, double[::1] c, double[::1] T, double[::1] Terr,
+               double[::1] work):
+    """Algorithms 1, 3, 5: margins M = Xw − s of the participating instances (those with
+    ``R[i].block`` ≥ 0; all others 0), every block recentred.  ``X`` is given by columns (see
+    ``column_access.pxd``).  Returns 0, or −1 on inconsistent shapes."""
+    if bad_slices(xdata, xind, xptr, n_rows, dense) or w.shape[0] != xptr.shape[0] - 1 \
+            or s.shape[0] != n_rows or _bad_blocks(n_rows, rows, bptr, gptr, R, c, T, Terr,
+                                                    work):
+        return -1
+    cdef Slices X = make_slices(xdata, xind, xptr, n_rows, dense)
+    cdef Py_ssize_t d = X.n_major, B = bptr.shape[0] - 1
+    cdef Py_ssize_t i, r, p, nnz, b
+    cdef const double* val
+    cdef const int32_t* idx
+    cdef double wr
+    with nogil:
+        for i in range(n_rows):
+            R[i].M = -s[i] if R[i].block >= 0 else 0.0
+        for r in range(d):
+            wr = w[r]
+            if wr == 0.0:
+                continue
+            nnz = get_slice(&X, r, &val, &idx)
+            for p in range(nnz):
+                i = idx[p]
+                if R[i].block >= 0:
+                    R[i].M = R[i].M + wr * val[p]
+        for b in range(B):
+            _recentre(b, &rows[0], &bptr[0], &R[0], &c[0], &T[0], &Terr[0])
+    return 0
+
+
+cdef double _loss(Py_ssize_t G, const int64_t* gptr, const int64_t* bptr, const int64_t* rows,
+                  const RowState* R, const double* c, const double* T,
+                  double* work, Py_ssize_t B) noexcept nogil:
+    """Σ_{dominating i} softplus(L_k − M_i) from the cached state: O(B + m)."""
+    cdef double* L = work + W_L * B
+    cdef Py_ssize_t g, b, p
+    cdef double total = 0.0, acc
+    _refresh(G, gptr, bptr, rows, R, c, T, work, B, False)
+    for g in range(G):
+        for b in range(gptr[g] + 1, gptr[g + 1]):
+            acc = 0.0
+            for p in range(bptr[b], bptr[b + 1]):
+                acc = acc + _softplus(L[b] - R[rows[p]].M)
+            total = total + acc
+    return total
+
+
+cdef inline double _penalty(double wr, int reg) noexcept nogil:
+    return fabs(wr) if reg == 1 else wr * wr
+
+
+cdef struct Problem:
+    Slices X
+    Py_ssize_t G
+    Py_ssize_t B
+    const int64_t* gptr
+    const int64_t* bptr
+    const int64_t* rows
+    const double* beta
+    double* w
+    RowState* R
+    double* c
+    double* T
+    double* Terr
+    double* work
+    double lam
+    int reg
+
+
+cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bint* dirty,
+                       double* rec_g, double* rec_delta) noexcept nogil:
+    """Single-coordinate updates on coords[0..n_steps) (Alg. 2/4 with the cached state of
+    Alg. 6); records g and δ when ``rec_g`` is not NULL.  Returns the non-zero updates."""
+    cdef Py_ssize_t B = P.B, t, r, p, nnz, b, changed = 0
+    cdef RowState* ri
+    cdef const double* val
+    cdef const int32_t* idx
+    cdef double* flag = P.work + W_FLAG * B
+    cdef double g, delta, x, En
+    for t in range(n_steps):
+        r = coords[t]
+        if dirty[0]:
+            _refresh(P.G, P.gptr, P.bptr, P.rows, P.R, P.c, P.T, P.work, B, True)
+            dirty[0] = False
+        g = _gradient(&P.X, r, P.G, P.gptr, P.R, P.work, B)
+        delta = _delta(g, P.beta[r], P.w[r], P.lam, P.reg)
+        if rec_g != NULL:
+            rec_g[t] = g
+            rec_delta[t] = delta
+        if delta == 0.0:
+            continue
+        changed = changed + 1
+        P.w[r] = P.w[r] + delta
+        nnz = get_slice(&P.X, r, &val, &idx)
+        for p in range(nnz):
+            x = val[p]
+            if x == 0.0:
+                continue
+            ri = &P.R[idx[p]]
+            b = ri.block
+            if b < 0:
+                continue
+            ri.M = ri.M + delta * x
+            En = exp(ri.M - P.c[b])
+            P.T[b] = P.T[b] + (En - ri.E)
+            P.Terr[b] = P.Terr[b] + EPS * (fabs(P.T[b]) + En + ri.E)
+            ri.E = En
+            if ri.M - P.c[b] > SLACK:
+                flag[b] = 2.0
+            elif flag[b] == 0.0:
+                flag[b] = 1.0
+            dirty[0] = True
+        if dirty[0]:
+            for b in range(B):
+                if flag[b] != 0.0:
+                    if flag[b] == 2.0 or P.Terr[b] > REL_TOL * P.T[b] or P.T[b] < TINY:
+                        _recentre(b, P.rows, P.bptr, P.R, P.c, P.T, P.Terr)
+                    flag[b] = 0.0
+    return changed
+
+
+cdef inline Problem _problem(const double[::1] xdata, const int32_t[::1] xind,
+                             const int64_t[::1] xptr, Py_ssize_t n_rows, bint dense,
+                             const int64_t[::1] rows, const int64_t[::1] bptr,
+                             const int64_t[::1] gptr, const double[::1] beta, double lam,
+                             int reg, double[::1] w, RowState[::1] R, double[::1] c,
+                             double[::1] T, double[::1] Terr, double[::1] work) noexcept nogil:
+    cdef Problem P
+    P.X = make_slices(xdata, xind, xptr, n_rows, dense)
+    P.B = bptr.shape[0] - 1
+    P.G = gptr.shape[0] - 1
+    P.gptr = &gptr[0]
+    P.bptr = &bptr[0]
+    P.rows = &rows[0]
+    P.beta = &beta[0]
+    P.w = &w[0]
+    P.R = &R[0]
+    P.c = &c[0]
+    P.T = &T[0]
+    P.Terr = &Terr[0]
+    P.work = &work[0]
+    P.lam = lam
+    P.reg = reg
+    return P
+
+
+def objective(const int64_t[::1] rows, const int64_t[::1] bptr, const int64_t[::1] gptr,
+              const RowState[::1] R, const double[::1] c, const double[::1] T,
+              double[::1] work):
+    """The loss L(w) (eq. 5–7 with layers and margins) from the cached state:
+    Σ_{dominating i} softplus(L_k − M_i).  O(B + m)."""
+    cdef Py_ssize_t B = bptr.shape[0] - 1, G = gptr.shape[0] - 1
+    if B < 1 or work.shape[0] < N_WORK * B or c.shape[0] != B or T.shape[0] != B \
+            or gptr[G] != B or bptr[B] != rows.shape[0] or rows.shape[0] > R.shape[0]:
+        return float("nan")
+    cdef double total
+    with nogil:
+        total = _loss(G, &gptr[0], &bptr[0], &rows[0], &R[0], &c[0], &T[0], &work[0], B)
+    return total
+
+
+def gradient(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
+             Py_ssize_t n_rows, bint dense, const int64_t[::1] rows,
+             const int64_t[::1] bptr, const int64_t[::1] gptr, const RowState[::1] R,
+             const double[::1] c, const double[::1] T, const double[::1] Terr,
+             double[::1] work, double[::1] out):
+    """∇L(w) at the cached state into ``out`` (one pass over all columns: O(nnz + d·B + m)).
+    Returns 0, or −1 on inconsistent shapes."""
+    if bad_slices(xdata, xind, xptr, n_rows, dense) or out.shape[0] != xptr.shape[0] - 1 \
+            or _bad_blocks(n_rows, rows, bptr, gptr, R, c, T, Terr, work):
+        return -1
+    cdef Slices X = make_slices(xdata, xind, xptr, n_rows, dense)
+    cdef Py_ssize_t B = bptr.shape[0] - 1, G = gptr.shape[0] - 1, r
+    with nogil:
+        _mark_dominating(G, &gptr[0], &work[W_DOM * B])
+        _refresh(G, &gptr[0], &bptr[0], &rows[0], &R[0], &c[0], &T[0], &work[0], B, True)
+        for r in range(X.n_major):
+            out[r] = _gradient(&X, r, G, &gptr[0], &R[0], &work[0], B)
+    return 0
+
+
+cdef inline bint _bad_call(const double[::1] xdata, const int32_t[::1] xind,
+                           const int64_t[::1] xptr, Py_ssize_t n_rows, bint dense,
+                           const int64_t[::1] rows, const int64_t[::1] bptr,
+                           const int64_t[::1] gptr, const double[::1] beta,
+                           const int64_t[::1] coords, int reg, const double[::1] w,
+                           const RowState[::1] R, const double[::1] c, const double[::1] T,
+                           const double[::1] Terr, const double[::1] work) noexcept nogil:
+    cdef Py_ssize_t d = xptr.shape[0] - 1, t
+    if bad_slices(xdata, xind, xptr, n_rows, dense) or w.shape[0] != d or beta.shape[0] != d \
+            or _bad_blocks(n_rows, rows, bptr, gptr, R, c, T, Terr, work) \
+            or (reg != 1 and reg != 2):
+        return True
+    for t in range(coords.shape[0]):
+        if coords[t] < 0 or coords[t] >= d:
+            return True
+    return False
+
+
+def cd_steps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
+             Py_ssize_t n_rows, bint dense, const int64_t[::1] rows, const int64_t[::1] bptr,
+             const int64_t[::1] gptr, const double[::1] beta, const int64_t[::1] coords,
+             double lam, int reg, double[::1] w, RowState[::1] R, double[::1] c,
+             double[::1] T, double[::1] Terr, double[::1] work, double[::1] rec_g,
+             double[::1] rec_delta):
+    """Single-coordinate updates on ``coords[0], coords[1], …`` in that order (Alg. 2/4 with
+    the cached state of Alg. 6); ``reg`` 1 = ℓ1, 2 = ℓ2² with weight ``lam``.  If ``rec_g`` and
+    ``rec_delta`` have one entry per coordinate, the gradient g_r and the step δ of every
+    update are recorded.  Returns the number of updates with δ ≠ 0, or −1 on inconsistent
+    shapes or coordinates."""
+    if _bad_call(xdata, xind, xptr, n_rows, dense, rows, bptr, gptr, beta, coords, reg, w, R,
+                 c, T, Terr, work):
+        return -1
+    cdef Py_ssize_t n_steps = coords.shape[0], b, changed = 0
+    cdef bint record = rec_g.shape[0] == n_steps and rec_delta.shape[0] == n_steps
+    cdef bint dirty = True
+    cdef Problem P = _problem(xdata, xind, xptr, n_rows, dense, rows, bptr, gptr, beta, lam, reg,
+                              w, R, c, T, Terr, work)
+    if n_steps == 0:
+        return 0
+    with nogil:
+        _mark_dominating(P.G, P.gptr, P.work + W_DOM * P.B)
+        for b in range(P.B):
+            P.work[W_FLAG * P.B + b] = 0.0
+        changed = _steps(&P, &coords[0], n_steps, &dirty,
+                         &rec_g[0] if record else NULL, &rec_delta[0] if record else NULL)
+    return changed
+
+
+def cd_sweeps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
+              Py_ssize_t n_rows, bint dense, const int64_t[::1] rows, const int64_t[::1] bptr,
+              const int64_t[::1] gptr, const double[::1] beta, const int64_t[::1] coords,
+              double lam, int reg, double tol, Py_ssize_t max_sweeps, Py_ssize_t budget,
+              double first, double[::1] w, RowState[::1] R, double[::1] c, double[::1] T,
+              double[::1] Terr, double[::1] work, unsigned char[::1] in_coords,
+              double[::1] history, double[::1] out):
+    """Cyclic sweeps over ``coords`` (distinct features, in that order) until the stopping
+    rule of §7.1 — a sweep's decrease of the regularised objective F = L + λR at most
+    ``tol`` times the reference decrease ``first`` (``first`` < 0: the first sweep of this
+    call is the reference) — or ``max_sweeps`` sweeps, or ``budget`` single-coordinate
+    updates in all (< 0: none; the last sweep is cut at the budget).
+
+    ``history[0]`` receives F at entry and ``history[s]`` F after sweep s; ``in_coords`` is a
+    zeroed scratch array of length d (left zeroed).  ``out`` receives (sweeps done,
+    coordinate updates done, status: 0 converged / 1 max_sweeps / 2 budget, the reference
+    decrease).  Returns the number of sweeps, or −1 on inconsistent shapes or coordinates."""
+    cdef Py_ssize_t d = xptr.shape[0] - 1, n_coords = coords.shape[0]
+    if _bad_call(xdata, xind, xptr, n_rows, dense, rows, bptr, gptr, beta, coords, reg, w, R,
+                 c, T, Terr, work) or in_coords.shape[0] != d \
+            or history.shape[0] < max_sweeps + 1 or out.shape[0] < 4 or max_sweeps < 1:
+        return -1
+    cdef Problem P = _problem(xdata, xind, xptr, n_rows, dense, rows, bptr, gptr, beta, lam, reg,
+                              w, R, c, T, Terr, work)
+    cdef Py_ssize_t t, r, b, n, sweeps = 0, iters = 0, status = 1
+    cdef double fixed = 0.0, f, fn, dec, pen
+    cdef bint dirty = True
+    with nogil:
+        _mark_dominating(P.G, P.gptr, P.work + W_DOM * P.B)
+        for b in range(P.B):
+            P.work[W_FLAG * P.B + b] = 0.0
+        for t in range(n_coords):
+            in_coords[coords[t]] = 1
+        for r in range(d):                  # the penalty of the features not swept
+            if not in_coords[r]:
+                fixed = fixed + _penalty(P.w[r], reg)
+        for t in range(n_coords):
+            in_coords[coords[t]] = 0
+        pen = fixed
+        for t in range(n_coords):
+            pen = pen + _penalty(P.w[coords[t]], reg)
+        f = _loss(P.G, P.gptr, P.bptr, P.rows, P.R, P.c, P.T, P.work, P.B) + lam * pen
+        history[0] = f
+        while True:
+            n = n_coords
+            if budget >= 0 and budget - iters < n:
+                n = budget - iters
+            if n <= 0:
+                status = 2
+                break
+            _steps(&P, &coords[0], n, &dirty, NULL, NULL)
+            iters = iters + n
+            pen = fixed
+            for t in range(n_coords):
+                pen = pen + _penalty(P.w[coords[t]], reg)
+            fn = _loss(P.G, P.gptr, P.bptr, P.rows, P.R, P.c, P.T, P.work, P.B) + lam * pen
+            dec = f - fn
+            f = fn
+            sweeps = sweeps + 1
+            history[sweeps] = fn
+            if first < 0:
+                first = dec if dec > 0 else 0.0
+            if budget >= 0 and iters >= budget:
+                status = 2
+                break
+            if sweeps >= max_sweeps:
+                status = 1
+                break
+            if dec <= tol * first:
+                status = 0
+                break
+    out[0] = sweeps
+    out[1] = iters
+    out[2] = status
+    out[3] = first
+    return sweeps

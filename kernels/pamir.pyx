@@ -1,0 +1,187 @@
+# cython: language_level=3
+"""PAMIR: passive-aggressive learning on sampled triplets (Grangier & Bengio 2008, §3; the
+baseline of Stevens 2010 §8.2–8.4).  Kernel of ``repro.rankers.pamir``.
+
+Several linear models are trained at once (one per keyword / topic, or a single shared one).
+A *dominating entry* ``e`` is a (model m_e, instance i_e) pair whose instance has at least one
+instance of lower relevance for that model within its group ``[lo_e, hi_e)`` of rows.  Each
+iteration:
+
+1. draws an entry uniformly (so a model is trained in proportion to its number of positive
+   instances, as PAMIR's sampling of (query, relevant picture) pairs — Stevens, lines 705–707,
+   813: "PAMIR's training scheme ... spends more time on [queries with more training images]");
+2. draws j uniformly among the rows of the group with ``rel[m, j] < rel[m, i]`` (by rejection,
+   up to 64 draws, then by enumerating them: uniform either way);
+3. applies the PA-I update to w_m with v = x_i − x_j: ℓ = max(0, 1 − w_m·v);
+   τ = min(C, ℓ/‖v‖²); w_m ← w_m + τ v (nothing if ℓ = 0 or v = 0).
+
+Row access through ``column_access.pxd`` (CSR rows, or rows of a C-ordered dense matrix);
+w·v as two sparse dot products, ‖v‖² by a merge of the two sorted index lists.  Random numbers: xoshiro256** seeded by splitmix64 from the caller's 64-bit seed;
+bounded integers by Lemire's multiply-shift with rejection (exactly uniform).
+"""
+from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.math cimport fmin
+
+from column_access cimport Slices, make_slices, get_slice, bad_slices
+
+
+cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
+cdef uint64_t MIX1 = 0xBF58476D1CE4E5B9
+cdef uint64_t MIX2 = 0x94D049BB133111EB
+cdef uint64_t LOW32 = 0xFFFFFFFF
+
+
+cdef inline uint64_t _rotl(uint64_t x, int k) noexcept nogil:
+    return (x << k) | (x >> (64 - k))
+
+
+cdef inline uint64_t _splitmix(uint64_t* s) noexcept nogil:
+    s[0] = s[0] + GOLDEN
+    cdef uint64_t z = s[0]
+    z = (z ^ (z >> 30)) * MIX1
+    z = (z ^ (z >> 27)) * MIX2
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t _next(uint64_t* s) noexcept nogil:
+    """xoshiro256** (Blackman & Vigna)."""
+    cdef uint64_t result = _rotl(s[1] * 5, 7) * 9
+    cdef uint64_t t = s[1] << 17
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 45)
+    return result
+
+
+cdef inline uint64_t _below(uint64_t* s, uint64_t n) noexcept nogil:
+    """Uniform integer in [0, n) (Lemire 2019, with rejection; 128-bit product in halves)."""
+    cdef uint64_t x, lo, hi, t, a0, a1, b0, b1, p00, p01, p10, p11, mid
+    t = (-n) % n
+    while True:
+        x = _next(s)
+        a0 = x & LOW32
+        a1 = x >> 32
+        b0 = n & LOW32
+        b1 = n >> 32
+        p00 = a0 * b0
+        p01 = a0 * b1
+        p10 = a1 * b0
+        p11 = a1 * b1
+        mid = (p00 >> 32) + (p01 & LOW32) + (p10 & LOW32)
+        hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32)
+        lo = x * n
+        if lo >= t:
+            return hi
+
+
+cdef inline double _dot_dense(const double* w, const double* val, const int32_t* idx,
+                              Py_ssize_t nnz) noexcept nogil:
+    cdef double s = 0.0
+    cdef Py_ssize_t p
+    for p in range(nnz):
+        s = s + w[idx[p]] * val[p]
+    return s
+
+
+cdef inline double _dist_sq(const double* va, const int32_t* ia, Py_ssize_t na,
+                           const double* vb, const int32_t* ib, Py_ssize_t nb) noexcept nogil:
+    """‖x_a − x_b‖² of two slices with increasing indices (merge over the union)."""
+    cdef Py_ssize_t p = 0, q = 0
+    cdef double s = 0.0, t
+    while p < na or q < nb:
+        if q >= nb or (p < na and ia[p] < ib[q]):
+            t = va[p]
+            p = p + 1
+        elif p >= na or ib[q] < ia[p]:
+            t = -vb[q]
+            q = q + 1
+        else:
+            t = va[p] - vb[q]
+            p = p + 1
+            q = q + 1
+        s = s + t * t
+    return s
+
+
+def pa_triplets(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
+                Py_ssize_t n_cols, bint dense,
+                const int32_t[:, ::1] rel, const int64_t[::1] ent_model,
+                const int64_t[::1] ent_row, const int64_t[::1] ent_lo,
+                const int64_t[::1] ent_hi, Py_ssize_t n_iter, double C, uint64_t seed,
+                double[:, ::1] W, int64_t[:, ::1] record):
+    """``n_iter`` PA-I updates on sampled triplets (see the module doc); ``X`` by rows,
+    ``rel[m, i]`` the relevance of row i for model m, ``W`` (models × features) updated in
+    place.  Every entry must have a row of lower relevance in its group (the wrapper builds
+    them so).  Returns the number of updates with a positive hinge loss, or −1 on
+    inconsistent shapes."""
+    cdef Py_ssize_t n = xptr.shape[0] - 1, n_ent = ent_model.shape[0]
+    if bad_slices(xdata, xind, xptr, n_cols, dense) \
+            or rel.shape[1] != n or W.shape[0] != rel.shape[0] or W.shape[1] != n_cols \
+            or ent_row.shape[0] != n_ent or ent_lo.shape[0] != n_ent \
+            or ent_hi.shape[0] != n_ent or n_ent < 1 or n_iter < 0 or record.shape[1] != 2:
+        return -1
+    cdef bint rec = record.shape[0] == n_iter
+    cdef Slices X = make_slices(xdata, xind, xptr, n_cols, dense)
+    cdef uint64_t st[4]
+    cdef uint64_t sm = seed
+    cdef Py_ssize_t it, e, m, i, j, lo, hi, tries, cnt, p, ni, nj, k, updates = 0
+    cdef int32_t ri
+    cdef const double* vi
+    cdef const double* vj
+    cdef const int32_t* ii
+    cdef const int32_t* ij
+    cdef double* wm
+    cdef double margin, loss, vv, tau
+    for k in range(4):
+        st[k] = _splitmix(&sm)
+    with nogil:
+        for it in range(n_iter):
+            e = <Py_ssize_t>_below(st, <uint64_t>n_ent)
+            m = ent_model[e]
+            i = ent_row[e]
+            lo = ent_lo[e]
+            hi = ent_hi[e]
+            ri = rel[m, i]
+            j = -1
+            for tries in range(64):
+                k = lo + <Py_ssize_t>_below(st, <uint64_t>(hi - lo))
+                if rel[m, k] < ri:
+                    j = k
+                    break
+            if j < 0:                      # rare lower rows: enumerate them
+                cnt = 0
+                for k in range(lo, hi):
+                    if rel[m, k] < ri:
+                        cnt = cnt + 1
+                if cnt == 0:
+                    continue               # cannot happen with the wrapper's entries
+                cnt = <Py_ssize_t>_below(st, <uint64_t>cnt)
+                for k in range(lo, hi):
+                    if rel[m, k] < ri:
+                        if cnt == 0:
+                            j = k
+                            break
+                        cnt = cnt - 1
+            if rec:
+                record[it, 0] = e
+                record[it, 1] = j
+            ni = get_slice(&X, i, &vi, &ii)
+            nj = get_slice(&X, j, &vj, &ij)
+            wm = &W[m, 0]
+            margin = _dot_dense(wm, vi, ii, ni) - _dot_dense(wm, vj, ij, nj)
+            loss = 1.0 - margin
+            if loss <= 0.0:
+                continue
+            vv = _dist_sq(vi, ii, ni, vj, ij, nj)
+            if vv <= 0.0:
+                continue
+            tau = fmin(C, loss / vv)
+            for p in range(ni):
+                wm[ii[p]] = wm[ii[p]] + tau * vi[p]
+            for p in range(nj):
+                wm[ij[p]] = wm[ij[p]] - tau * vj[p]
+            updates = updates + 1
+    return updates

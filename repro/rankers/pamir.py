@@ -1,0 +1,155 @@
+"""PAMIR (Grangier & Bengio 2008): passive-aggressive training of linear ranking models on
+sampled triplets — the baseline of Stevens (2010) §8.2–8.4.  Wrapper of the kernel
+``repro._kernels.pamir``.
+
+Each iteration samples a triplet (model m, a relevant instance x⁺, a less relevant x⁻ of the
+same group) and applies the PA-I update (Crammer et al. 2006, as in PAMIR §3.2):
+
+    ℓ = max(0, 1 − w_m·(x⁺ − x⁻)),   τ = min(C, ℓ / ‖x⁺ − x⁻‖²),   w_m ← w_m + τ (x⁺ − x⁻),
+
+from w_m = 0.  PAMIR's regularisation is the passive-aggressive one (the step stays close to
+the previous w in ℓ2, bounded by the aggressiveness C; Stevens calls it "ℓ2² regularization",
+line 811); its constant is C here.  The number of iterations and C are the caller's; the seed
+must come from the caller (an int or a ``numpy.random.Generator``).
+
+* :func:`pamir_models` trains one model per column of a binary relevance matrix (keywords of
+  Corel, topics of RCV1): triplets are drawn over all models at once, a (model, relevant
+  instance) pair uniformly, then a non-relevant instance of that model uniformly, so models
+  with more relevant instances get more updates (Stevens lines 705–707, 813).  Models without
+  a relevant or without a non-relevant instance are left at w = 0 (``trained`` is False).
+
+The kernel also handles graded relevance and groups (a triplet's x⁻ drawn within x⁺'s group);
+a query-grouped PAMIR ranker is not offered: its sampling depends on the order of the input
+documents, which the suite's rankers must not (``fit`` on shuffled input = ``fit_data``).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+from .._kernels import pamir as _kernel
+from ..errors import DataError
+
+
+@dataclass
+class RowData:
+    """A documents × features matrix by rows, as the kernel reads it: CSR arrays, or the
+    C-ordered values of a dense matrix with full rows."""
+    data: np.ndarray
+    indices: np.ndarray
+    indptr: np.ndarray
+    n_cols: int
+    dense: bool
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.indptr.shape[0] - 1)
+
+    @classmethod
+    def from_matrix(cls, X, name: str = "X") -> "RowData":
+        if isinstance(X, RowData):
+            return X
+        if sp.issparse(X):
+            R = sp.csr_matrix(X, dtype=np.float64)
+            R.sum_duplicates()
+            R.sort_indices()
+            if R.shape[0] == 0 or R.shape[1] == 0:
+                raise DataError(f"{name}: expected a non-empty documents × features matrix, "
+                                f"got shape {R.shape}")
+            if not np.all(np.isfinite(R.data)):
+                p = int(np.flatnonzero(~np.isfinite(R.data))[0])
+                row = int(np.searchsorted(R.indptr, p, side="right") - 1)
+                raise DataError(f"{name}: value {R.data[p]} at document {row}, feature "
+                                f"{int(R.indices[p])} is not finite")
+            return cls(np.ascontiguousarray(R.data), R.indices.astype(np.int32),
+                       R.indptr.astype(np.int64), R.shape[1], False)
+        A = np.asarray(X, dtype=np.float64)
+        if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
+            raise DataError(f"{name}: expected a non-empty documents × features matrix, got "
+                            f"shape {A.shape}")
+        if not np.all(np.isfinite(A)):
+            r, c = (int(v) for v in np.argwhere(~np.isfinite(A))[0])
+            raise DataError(f"{name}: value {A[r, c]} at document {r}, feature {c} is not finite")
+        n, d = A.shape
+        return cls(np.ascontiguousarray(A).ravel(), np.arange(d, dtype=np.int32),
+                   np.arange(n + 1, dtype=np.int64) * d, d, True)
+
+
+def _seed64(seed) -> int:
+    if isinstance(seed, np.random.Generator):
+        return int(seed.integers(0, 2 ** 63))
+    if seed is None:
+        raise DataError("seed: PAMIR samples triplets and needs a seed (or a Generator) from "
+                        "the caller")
+    return int(np.random.default_rng(int(seed)).integers(0, 2 ** 63))
+
+
+def _check_run(n_iter, C) -> tuple[int, float]:
+    try:
+        n_iter, C = int(n_iter), float(C)
+    except (TypeError, ValueError):
+        raise DataError(f"n_iter, C: expected an integer and a number, got {n_iter!r}, "
+                        f"{C!r}") from None
+    if n_iter < 0:
+        raise DataError(f"n_iter: the number of iterations must be ≥ 0, got {n_iter}")
+    if not np.isfinite(C) or C <= 0:
+        raise DataError(f"C: the PA aggressiveness must be a finite number > 0, got {C!r}")
+    return n_iter, C
+
+
+def _train(rows: RowData, rel: np.ndarray, model, row, lo, hi, n_iter, C, seed,
+           record: np.ndarray | None = None) -> tuple:
+    W = np.zeros((rel.shape[0], rows.n_cols))
+    seed = _seed64(seed)
+    rec = np.zeros((0, 2), dtype=np.int64) if record is None else record
+    done = _kernel.pa_triplets(rows.data, rows.indices, rows.indptr, rows.n_cols, rows.dense,
+                               rel, model, row, lo, hi, n_iter, C, seed, W, rec)
+    if done < 0:
+        raise ValueError("pamir kernel: inconsistent array shapes")
+    return W, int(done)
+
+
+@dataclass
+class PamirModels:
+    """``W[m]`` the weights of model m; ``trained[m]`` False for a model without relevant or
+    non-relevant instances (left at 0); ``n_updates`` PA steps with a positive loss;
+    ``entries`` the (model, relevant instance) pairs triplets are drawn from."""
+    W: np.ndarray
+    trained: np.ndarray
+    n_iter: int
+    C: float
+    n_updates: int
+    entries: np.ndarray
+
+    def scores(self, X) -> np.ndarray:
+        """Scores of every instance of ``X`` under every model (instances × models)."""
+        return np.asarray(X @ self.W.T, dtype=np.float64)
+
+
+def pamir_models(X, Y, n_iter: int, C: float, seed, record: np.ndarray | None = None
+                 ) -> PamirModels:
+    """One PAMIR model per column of the binary relevance matrix ``Y`` (instances × models,
+    dense or sparse; non-zero = relevant), trained jointly for ``n_iter`` iterations.
+    ``record`` (tests): an (n_iter, 2) int64 array receiving the entry and the non-relevant
+    instance drawn at every iteration."""
+    rows = RowData.from_matrix(X)
+    n_iter, C = _check_run(n_iter, C)
+    Yb = (Y.toarray() if sp.issparse(Y) else np.asarray(Y)) != 0
+    if Yb.ndim != 2 or Yb.shape[0] != rows.n_rows:
+        raise DataError(f"Y: expected {rows.n_rows} rows (one per instance) of relevance "
+                        f"indicators, got shape {Yb.shape}")
+    n = rows.n_rows
+    npos = Yb.sum(axis=0)
+    trained = (npos > 0) & (npos < n)
+    if not trained.any():
+        raise DataError("Y: no model has both relevant and non-relevant instances")
+    rel = np.ascontiguousarray(Yb.T, dtype=np.int32)
+    model, row = np.nonzero(rel * trained[:, None])
+    model = model.astype(np.int64)
+    row = row.astype(np.int64)
+    lo = np.zeros(model.size, dtype=np.int64)
+    hi = np.full(model.size, n, dtype=np.int64)
+    W, done = _train(rows, rel, model, row, lo, hi, n_iter, C, seed, record)
+    return PamirModels(W, trained, n_iter, C, done, np.stack([model, row], axis=1))

@@ -1,0 +1,80 @@
+"""PAMIR (passive-aggressive on sampled triplets) against a replay of PA-I in plain NumPy, and
+its triplet sampling against the distribution it should have."""
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from reference_pamir import pa_replay
+from repro.errors import DataError
+from repro.rankers.pamir import RowData, pamir_models
+
+
+def multilabel(seed, n=60, d=12, L=4, sparse=True):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, d)) * (rng.random((n, d)) < (0.3 if sparse else 1.0))
+    X[5] = X[4]                                   # duplicate rows: v = 0 for that pair
+    Y = rng.random((n, L)) < [0.1, 0.3, 0.5, 0.0][:L]
+    Y[4, 0], Y[5, 0] = True, False
+    return (sp.csr_matrix(X) if sparse else X), Y
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("C", [0.05, 10.0])
+def test_updates_equal_pa1_replay(sparse, C):
+    X, Y = multilabel(1, sparse=sparse)
+    rec = np.zeros((3000, 2), dtype=np.int64)
+    res = pamir_models(X, Y, 3000, C, seed=11, record=rec)
+    model, row = res.entries[rec[:, 0]].T
+    triplets = np.stack([model, row, rec[:, 1]], axis=1)
+    assert np.all(Y[triplets[:, 1], triplets[:, 0]])
+    assert not np.any(Y[triplets[:, 2], triplets[:, 0]])
+    np.testing.assert_allclose(res.W, pa_replay(X, triplets, C, Y.shape[1]), rtol=1e-10,
+                               atol=1e-12)
+    assert list(res.trained) == [True, True, True, False]        # model 3: no relevant instance
+    assert np.all(res.W[3] == 0)
+    assert 0 < res.n_updates <= 3000
+
+
+def test_sampling_is_uniform_over_entries_and_negatives():
+    X, Y = multilabel(2, n=40, L=3)
+    n_iter = 60000
+    rec = np.zeros((n_iter, 2), dtype=np.int64)
+    res = pamir_models(X, Y, n_iter, 1.0, seed=3, record=rec)
+    n_ent = res.entries.shape[0]
+    assert n_ent == Y.sum()
+    counts = np.bincount(rec[:, 0], minlength=n_ent)
+    expected = n_iter / n_ent
+    assert np.all(np.abs(counts - expected) < 5 * np.sqrt(expected))
+    # the non-relevant instance is uniform among the model's negatives (model 0: rare positives)
+    m0 = res.entries[rec[:, 0], 0] == 2
+    neg = np.flatnonzero(~Y[:, 2])
+    c = np.bincount(rec[m0, 1], minlength=Y.shape[0])[neg]
+    e = m0.sum() / neg.size
+    assert np.all(np.abs(c - e) < 5 * np.sqrt(e))
+
+
+def test_seeded_and_reproducible():
+    X, Y = multilabel(3)
+    a = pamir_models(X, Y, 500, 1.0, seed=5).W
+    b = pamir_models(X, Y, 500, 1.0, seed=5).W
+    c = pamir_models(X, Y, 500, 1.0, seed=6).W
+    g = pamir_models(X, Y, 500, 1.0, seed=np.random.default_rng(0)).W
+    assert np.array_equal(a, b) and not np.array_equal(a, c) and g.shape == a.shape
+
+
+def test_bad_input():
+    X, Y = multilabel(5)
+    with pytest.raises(DataError, match="seed"):
+        pamir_models(X, Y, 10, 1.0, seed=None)
+    with pytest.raises(DataError, match="C"):
+        pamir_models(X, Y, 10, 0.0, seed=1)
+    with pytest.raises(DataError, match="n_iter"):
+        pamir_models(X, Y, -1, 1.0, seed=1)
+    with pytest.raises(DataError, match="Y"):
+        pamir_models(X, Y[:5], 10, 1.0, seed=1)
+    with pytest.raises(DataError, match="no model"):
+        pamir_models(X, np.zeros_like(Y), 10, 1.0, seed=1)
+    with pytest.raises(DataError, match="not finite"):
+        Xd = X.toarray()
+        Xd[3, 2] = np.nan
+        RowData.from_matrix(Xd)
