@@ -54,7 +54,8 @@ class RunProgress:
     def _describe(self) -> str:
         if not self.running:
             return ""
-        more = f" (+{len(self.running) - 1} more)" if len(self.running) > 1 else ""
+        more = f" (+{len(self.running) - 1} more queued or running)" \
+            if len(self.running) > 1 else ""
         return f"now: {self.running[0]}{more}"
 
     def estimate(self) -> float | None:
@@ -69,12 +70,13 @@ class RunProgress:
         else:
             print(text, file=self.stream, flush=True)
 
-    def start(self, label: str) -> None:
+    def start(self, label: str, queued: bool = False) -> None:
+        """A run started here, or (``queued``) was handed to a pool or cluster."""
         self.running.append(label)
         if self._progress is not None:
             self._progress.update(self._task, description=self._describe())
         else:
-            self.say(f"[{self.done}/{self.total}] started {label}")
+            self.say(f"[{self.done}/{self.total}] {'queued' if queued else 'started'} {label}")
 
     def finish(self, label: str, status: str, seconds: float | None = None,
                why: str = "") -> None:

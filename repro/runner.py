@@ -248,7 +248,7 @@ class Runner:
             for spec, key in todo:
                 ref = task_ref(self.tasks(spec.paper, spec.task))
                 futures[pool.submit(compute, spec, ref, str(self.data_dir))] = (spec, key)
-                prog.start(spec.label)
+                prog.start(spec.label, queued=True)
             for fut in as_completed(futures):
                 spec, key = futures[fut]
                 out.append(self._finish(fut.result(), key, prog))
@@ -271,7 +271,7 @@ class Runner:
                 fut = client.submit(compute, spec, ref, data_dir, key=f"repro-run-{key}",
                                     pure=False)
                 futures[fut] = (spec, key)
-                prog.start(spec.label)
+                prog.start(spec.label, queued=True)
             for fut in distributed.as_completed(list(futures)):
                 spec, key = futures[fut]
                 try:

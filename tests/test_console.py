@@ -30,7 +30,7 @@ def test_live_display_on_a_terminal():
         assert p.live
         p.start("a")
         p.start("b")
-        assert p._describe() == "now: a (+1 more)"
+        assert p._describe() == "now: a (+1 more queued or running)"
         p.finish("a", "done", 1.0)
         p.finish("b", "not run", None, "data missing")
     out = buf.getvalue()
