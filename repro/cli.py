@@ -76,7 +76,7 @@ def cmd_list(argv) -> int:
             if ds == cat.SYNTHETIC:
                 state[ds] = (True, "")
             else:
-                st = cat.status(ds, root)
+                st = cat.status(ds, root, memo=True)
                 state[ds] = (st.usable, "" if st.usable else st.state)
         return state[ds]
 
@@ -90,7 +90,7 @@ def cmd_list(argv) -> int:
         avail = ("yes" if all(ok for _, ok in states) else
                  "partly" if any(ok for _, ok in states) else "no") if states else "n/a"
         rows.append((art.id, art.title, ", ".join(l for l, _ in states) or "—", avail,
-                     "yes" if art.task else "not yet"))
+                     "yes" if art.task else ("no: cannot run here" if art.not_run else "not yet")))
     head = ("artifact", "title", "data", "available", "implemented")
     w = [max(len(r[i]) for r in rows + [head]) for i in range(4)]
     print(f"papers: {', '.join(registry.paper_ids())}")

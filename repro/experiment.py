@@ -75,6 +75,7 @@ class Artifact:
     datasets: tuple[str, ...] = ()  # catalog ids (or "synthetic") the runs use
     stand_ins: dict = field(default_factory=dict)   # dataset used -> the paper's dataset
     task: str | None = None         # function of the paper's tasks module; None = not implemented
+    not_run: str = ""               # with task None: why it cannot run (else "not implemented yet")
     folds: tuple | dict = (None,)   # fold ids (None: no folds), or {dataset or "*": fold ids}
     repeats: int = 1
     params: dict = field(default_factory=dict)

@@ -89,24 +89,47 @@ def _tie_key(params: dict, prefer) -> tuple:
     return tuple(key)
 
 
+def select_each(ranker, train, vali, grid, criteria, prefer=(), evaluate=None,
+                version: int = 4) -> dict[str, Selection]:
+    """Fit every candidate of ``grid`` once (through :meth:`Ranker.fit_grid`) and choose, for
+    each of ``criteria``, the candidate maximising it on ``vali`` (ties by ``prefer``; an
+    undefined (NaN) value never wins — where no candidate has a defined value, the first
+    candidate is kept, with score NaN).  ``evaluate(data, scores) -> {measure: value}`` computes the validation
+    measures (default: :func:`measures` of ``criteria`` with LETOR ``version`` conventions);
+    every candidate's measures are kept in each Selection."""
+    criteria = (criteria,) if isinstance(criteria, str) else tuple(criteria)
+    if evaluate is None:
+        def evaluate(data, scores):
+            return measures(data, scores, criteria, version)
+    best: dict[str, tuple] = {}
+    first = None
+    cands = []
+    for params, model in ranker.fit_grid(train, grid):
+        vals = dict(evaluate(vali, model.predict(vali.X)))
+        cands.append({"params": dict(params), **vals})
+        first = first or (params, model)
+        for crit in criteria:
+            score = vals[crit]
+            if score is None or np.isnan(score):
+                continue
+            key = (-score, _tie_key(params, prefer))
+            if crit not in best or key < best[crit][0]:
+                best[crit] = (key, params, model, score)
+    if first is None:
+        raise DataError("select: the grid has no candidate")
+    for crit in criteria:
+        best.setdefault(crit, (None, first[0], first[1], float("nan")))
+    return {c: Selection(dict(p), m, float(v), c, cands) for c, (_, p, m, v) in best.items()}
+
+
 def select(ranker, train, vali, grid, criterion: str = "MAP", prefer=(),
            measures_: tuple = (), version: int = 4) -> Selection:
     """Fit ``ranker`` on ``train`` for every candidate of ``grid`` and choose by the validation
     ``criterion`` (maximised), ties by ``prefer``.  ``measures_``: further measures recorded
     for every candidate (not used to choose)."""
     names = (criterion,) + tuple(m for m in measures_ if m != criterion)
-    best = None
-    cands = []
-    for params, model in ranker.fit_grid(train, grid):
-        vals = measures(vali, model.predict(vali.X), names, version)
-        cands.append({"params": dict(params), **vals})
-        score = vals[criterion]
-        if np.isnan(score):
-            continue
-        key = (-score, _tie_key(params, prefer))
-        if best is None or key < best[0]:
-            best = (key, params, model, score)
-    if best is None:
+    sel = select_each(ranker, train, vali, grid, (criterion,), prefer,
+                      lambda data, scores: measures(data, scores, names, version))[criterion]
+    if np.isnan(sel.score):
         raise DataError(f"select: no candidate of the grid has a defined validation {criterion}")
-    _, params, model, score = best
-    return Selection(dict(params), model, float(score), criterion, cands)
+    return sel

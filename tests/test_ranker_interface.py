@@ -26,7 +26,8 @@ def all_rankers():
         if cls not in seen:
             seen.append(cls)
             todo.extend(cls.__subclasses__())
-    return sorted((c for c in seen if c.__module__.startswith("repro.rankers")),
+    return sorted((c for c in seen if c.__module__.startswith("repro.rankers")
+                   and c.__module__ != "repro.rankers.base"),     # base classes: no ranker
                   key=lambda c: c.__name__)
 
 

@@ -221,8 +221,9 @@ class DatasetStatus:
         return f"{len(self.files)} files"
 
 
-def status(name: str, root: Path) -> DatasetStatus:
-    """Locate and fully verify every file of a dataset (decompresses and hashes each one)."""
+def status(name: str, root: Path, memo: bool = False) -> DatasetStatus:
+    """Locate and fully verify every file of a dataset (decompresses and hashes each one;
+    ``memo``: reuse digests of unchanged files computed earlier, see ``file_checksums``)."""
     info = dataset(name)
     if not info.public:
         return DatasetStatus(info, "not public", None, [])
@@ -240,7 +241,8 @@ def status(name: str, root: Path) -> DatasetStatus:
             checks.append(FileCheck(rel, None, "missing"))
             continue
         try:       # checksummed in chunks: memory independent of the file's size
-            check = verify_digests(file_checksums(path, checksum_kinds(sums)), sums, path)
+            check = verify_digests(file_checksums(path, checksum_kinds(sums), memo=memo),
+                                   sums, path)
         except DataCorrupt as exc:
             check = FileCheck(rel, path, "corrupt", str(exc).split(": ", 1)[-1])
         check.name = rel

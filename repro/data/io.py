@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import gzip
 import hashlib
+import json
 import lzma
 from pathlib import Path
 
+from ..cache import atomic_write_json, cache_root
 from ..errors import DataCorrupt, DataError, DataMissing
 
 COMPRESSED_SUFFIXES = (".xz", ".gz")
@@ -107,10 +109,37 @@ class Checksums:
         return {k: f"{k}:{h.hexdigest()}" for k, h in self._h.items()}
 
 
-def file_checksums(path: str | Path, kinds=("sha256",), chunk_bytes: int = 1 << 24) -> dict[str, str]:
+def _memo_path(path: Path, kinds) -> Path | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    ident = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{st.st_ino}|{','.join(kinds)}"
+    return cache_root() / "digests" / (hashlib.sha256(ident.encode()).hexdigest() + ".json")
+
+
+def file_checksums(path: str | Path, kinds=("sha256",), chunk_bytes: int = 1 << 24,
+                   memo: bool = False) -> dict[str, str]:
     """Checksums (``kind -> "kind:<hex>"``) of the uncompressed content of ``path``, read in
-    chunks (memory independent of the file's size)."""
+    chunks (memory independent of the file's size).
+
+    ``memo``: reuse the digests computed by an earlier process for the same file — same path,
+    size, modification time and inode — from the cache directory (for cache keys and the
+    ``list`` command; ``repro data`` and loading always read and hash the file again)."""
     path = Path(path)
+    memo_file = _memo_path(path, kinds) if memo else None
+    if memo_file is not None:
+        try:
+            return json.loads(memo_file.read_text())
+        except (OSError, ValueError):
+            pass
+    out = _file_checksums(path, kinds, chunk_bytes)
+    if memo_file is not None:
+        atomic_write_json(memo_file, out)
+    return out
+
+
+def _file_checksums(path: Path, kinds, chunk_bytes: int) -> dict[str, str]:
     size = uncompressed_size(path)
     if "gitblob" in kinds and size is None:        # compressed: one pass for the size
         size = sum(len(c) for c in iter_line_chunks(path, chunk_bytes))

@@ -152,7 +152,7 @@ def load_letor_fold(name: str, fold: int, data_dir=None) -> dict[str, QueryData]
 
 @lru_cache(maxsize=256)
 def _file_digest(path: str, size: int, mtime_ns: int) -> str:
-    return file_checksums(Path(path))["sha256"][len("sha256:"):]    # read in chunks
+    return file_checksums(Path(path), memo=True)["sha256"][len("sha256:"):]   # in chunks
 
 
 def fingerprint(name: str, data_dir=None) -> str:

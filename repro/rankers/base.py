@@ -156,3 +156,37 @@ class Ranker:
     def _check_fitted(self, attr: str = "coef_") -> None:
         if not hasattr(self, attr):
             raise RuntimeError(f"{type(self).__name__}: call fit first")
+
+
+def as_matrix(X):
+    """Dense C-contiguous float64, or CSR float64 (unchanged when it already is).  A NaN or
+    infinite value is a :class:`DataError` naming its document (row) and feature (column)."""
+    if hasattr(X, "tocsr"):
+        X = X.tocsr()
+        if X.dtype != np.float64:
+            X = X.astype(np.float64)
+        if not np.all(np.isfinite(X.data)):
+            k = int(np.flatnonzero(~np.isfinite(X.data))[0])
+            r = int(np.searchsorted(X.indptr, k, side="right")) - 1
+            raise DataError(f"X: value {X.data[k]} at document {r}, feature {int(X.indices[k])} "
+                            "is not finite")
+        return X
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise DataError(f"X: expected a 2-d array, got shape {X.shape}")
+    if not all_finite(X):
+        r, c = (int(i) for i in np.argwhere(~np.isfinite(X))[0])
+        raise DataError(f"X: value {X[r, c]} at document {r}, feature {c} is not finite")
+    return X
+
+
+class LinearRanker(Ranker):
+    """A ranker whose scores are f(x) = wᵀx with the fitted weights ``coef_`` (dense or CSR
+    input; the feature count is checked)."""
+
+    def predict(self, X) -> np.ndarray:
+        self._check_fitted()
+        X = as_matrix(X)
+        if X.shape[1] != self.coef_.shape[0]:
+            raise DataError(f"X: expected {self.coef_.shape[0]} features, got {X.shape[1]}")
+        return np.asarray(X @ self.coef_).ravel()

@@ -49,9 +49,8 @@ from ..data.queries import check_query_ptr
 from ..errors import DataError
 from . import deltas as _deltas
 from . import swap_sampler as _ss
-from .base import Ranker, expand_grid
+from .base import LinearRanker, as_matrix, expand_grid
 from .progress import SolverResult, SolverTrace
-from .ranksvm import as_matrix
 
 OBJECTIVES = {"MLE": 0, "L3": 1, "ConvexLoss": 2, "ExpGain": 3}
 NONCONVEX = ("ExpGain", "L3")
@@ -312,7 +311,7 @@ def lbfgs(fun: ConditionalObjective, inits: list[np.ndarray], max_iter: int, tol
                              f_inits=finals)
 
 
-class ConditionalRanker(Ranker):
+class ConditionalRanker(LinearRanker):
     """MLE, ExpGain, L₃ or ConvexLoss (``objective``) with Δ = ``delta`` ∈ {AUC, MAP, NDCG}
     (Dubey et al. 2009); see the module docstring for the conventions.
 
@@ -403,9 +402,3 @@ class ConditionalRanker(Ranker):
             rng.bit_generator.state = state
             yield c, model._fit_prepared(gf, sample, rng)
 
-    def predict(self, X) -> np.ndarray:
-        self._check_fitted()
-        X = as_matrix(X)
-        if X.shape[1] != self.coef_.shape[0]:
-            raise DataError(f"X: expected {self.coef_.shape[0]} features, got {X.shape[1]}")
-        return np.asarray(X @ self.coef_).ravel()

@@ -35,10 +35,9 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg as sla
 
-from .base import Ranker
+from .base import LinearRanker, as_matrix
 from .progress import SolverResult, SolverTrace
 from .pair_counting import METHODS, PairCounter, count_pairs
-from .ranksvm import as_matrix
 
 
 def simplex_qp(Q: np.ndarray, b: np.ndarray, tol: float = 1e-10,
@@ -175,7 +174,7 @@ def bundle_method(risk: L1RankRisk, C: float, eps: float = 1e-6, max_iter: int =
                         seconds=trace.seconds, history=trace.history)
 
 
-class CuttingPlaneRankSVM(Ranker):
+class CuttingPlaneRankSVM(LinearRanker):
     """L1-loss linear RankSVM (problem (2)) by the 1-slack bundle method of TreeRankSVM.
 
     After ``fit``: ``coef_`` (w), ``result_`` (:class:`BundleResult`), ``n_pairs_``."""
@@ -196,6 +195,3 @@ class CuttingPlaneRankSVM(Ranker):
         self.n_pairs_ = risk.n_pairs
         return self
 
-    def predict(self, X) -> np.ndarray:
-        self._check_fitted()
-        return np.asarray(as_matrix(X) @ self.coef_).ravel()

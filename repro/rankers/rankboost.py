@@ -31,9 +31,8 @@ import numpy as np
 
 from .._kernels import rankboost as _kernel
 from ..errors import DataError
-from .base import Ranker, expand_grid
+from .base import Ranker, as_matrix, expand_grid
 from .progress import SolverResult, SolverTrace
-from .ranksvm import as_matrix
 
 
 class _Prepared:

@@ -28,31 +28,9 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import DataError
-from .base import Ranker, all_finite, expand_grid, group_by_query
+from .base import LinearRanker, Ranker, all_finite, as_matrix, expand_grid, group_by_query
 from .pair_counting import METHODS, Counts, PairCounter, count_pairs
 from .tron import TronResult, tron
-
-
-def as_matrix(X):
-    """Dense C-contiguous float64, or CSR float64 (unchanged when it already is).  A NaN or
-    infinite value is a :class:`DataError` naming its document (row) and feature (column)."""
-    if hasattr(X, "tocsr"):
-        X = X.tocsr()
-        if X.dtype != np.float64:
-            X = X.astype(np.float64)
-        if not np.all(np.isfinite(X.data)):
-            k = int(np.flatnonzero(~np.isfinite(X.data))[0])
-            r = int(np.searchsorted(X.indptr, k, side="right")) - 1
-            raise DataError(f"X: value {X.data[k]} at document {r}, feature {int(X.indices[k])} "
-                            "is not finite")
-        return X
-    X = np.ascontiguousarray(X, dtype=np.float64)
-    if X.ndim != 2:
-        raise DataError(f"X: expected a 2-d array, got shape {X.shape}")
-    if not all_finite(X):
-        r, c = (int(i) for i in np.argwhere(~np.isfinite(X))[0])
-        raise DataError(f"X: value {X[r, c]} at document {r}, feature {c} is not finite")
-    return X
 
 
 #: A dense X larger than this gets cache-blocked Hessian-vector products (smaller problems,
@@ -197,7 +175,7 @@ class L2RankSVMObjective:
         return self._evaluate(w).counts
 
 
-class RankSVM(Ranker):
+class RankSVM(LinearRanker):
     """L2-loss linear RankSVM (problem (3)) trained by TRON with pair counting.
 
     ``method``: ``"tree"`` (order-statistic tree, Tree-TRON; default), ``"direct"``
@@ -261,14 +239,6 @@ class RankSVM(Ranker):
             fitted[i] = model
         for i, c in enumerate(cands):
             yield c, fitted[i]
-
-    def predict(self, X) -> np.ndarray:
-        self._check_fitted()
-        X = as_matrix(X)
-        if X.shape[1] != self.coef_.shape[0]:
-            raise DataError(f"X: expected {self.coef_.shape[0]} features, got {X.shape[1]}")
-        return np.asarray(X @ self.coef_).ravel()
-
 
 def all_pairs(y, query_ptr) -> tuple[np.ndarray, np.ndarray]:
     """Index arrays ``(high, low)`` of every pair of the same query with y_high > y_low."""

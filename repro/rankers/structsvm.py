@@ -37,7 +37,7 @@ import numpy as np
 
 from .._kernels import structsvm as _kernel
 from ..errors import DataError
-from .base import Ranker, expand_grid
+from .base import Ranker, as_matrix, expand_grid
 from .progress import SolverResult, SolverTrace
 
 
@@ -380,7 +380,6 @@ def dense_matrix(X) -> np.ndarray:
     """Dense C-contiguous float64 documents × features (sparse input is densified: the
     structural rankers form ψ = X_iᵀ coef per query); NaN/inf are a DataError naming the
     document and feature."""
-    from .ranksvm import as_matrix
     X = as_matrix(X)
     if hasattr(X, "toarray"):
         X = np.ascontiguousarray(X.toarray())

@@ -36,10 +36,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import DataError
-from .base import Ranker
+from .base import LinearRanker, as_matrix
 from .cutting_plane import simplex_qp
 from .progress import SolverResult, SolverTrace
-from .ranksvm import as_matrix
 
 
 def most_violated_ap(s_good: np.ndarray, s_bad: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float]:
@@ -81,7 +80,7 @@ class CuttingPlaneResult(SolverResult):
     violation: float
 
 
-class SVMMAP(Ranker):
+class SVMMAP(LinearRanker):
     """Structural SVM for MAP (see the module docstring).  After ``fit``: ``coef_``,
     ``result_`` (:class:`CuttingPlaneResult`), ``n_queries_used_``."""
 
@@ -148,9 +147,3 @@ class SVMMAP(Ranker):
                                           history=trace.history, xi=xi, violation=viol)
         return self
 
-    def predict(self, X) -> np.ndarray:
-        self._check_fitted()
-        X = as_matrix(X)
-        if X.shape[1] != self.coef_.shape[0]:
-            raise DataError(f"X: expected {self.coef_.shape[0]} features, got {X.shape[1]}")
-        return np.asarray(X @ self.coef_).ravel()

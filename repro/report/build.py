@@ -87,10 +87,12 @@ def gather_records(art: Artifact, results: list[RunResult],
                                                            or matches(not_method, r))):
             out.append(r)
     if art.task is None:
-        not_run[None] = "not implemented yet"
+        reason = art.not_run or "not implemented yet"
+        not_run[None] = reason
         for ds in art.datasets:
             why = (unavailable or {}).get(ds)
-            not_run[dataset_label(art, ds)] = "not implemented yet" + (f"; {why}" if why else "")
+            not_run[dataset_label(art, ds)] = reason + (f"; {why}" if why and not art.not_run
+                                                        else "")
     return out, not_run
 
 

@@ -20,7 +20,7 @@ from ...rankers.conditional import (ConditionalObjective, ConditionalRanker, dra
                                     good_first)
 from ...rankers.rankboost import RankBoost
 from ...rankers.svmmap import SVMMAP
-from ...timing import best_time, fit_exponent, single_thread_blas
+from ...timing import best_time, fit_exponent, scaling_sweep, single_thread_blas
 from .protocol import CLEAN_MODES, METRICS, THRESHOLD, clean, measure_all, paper_measures
 
 PROPOSED = (("MLE", "AUC"), ("ExpGain", "AUC"), ("ExpGain", "MAP"), ("ExpGain", "NDCG"),
@@ -627,29 +627,42 @@ def task_complexity(ctx) -> dict:
     with single_thread_blas():
         d, gf = problem(p["base_docs"], p["queries"])
         w = rng.normal(size=p["features"]) / np.sqrt(p["features"])
-        rows = []
-        for m in p["sample_sizes"]:
+
+        samples = {}
+
+        def with_sample(m):
             sample = draw_sample(gf, m, p["walk_length"], rng=int(rng.integers(2**31)))
-            fun = ConditionalObjective(gf, sample, "ConvexLoss", "NDCG", C=1.0)
-            rows.append({"sample_size": m, "rows": int(sample.row_ptr[-1]),
-                         "seconds": best_time(lambda: fun(w), p["repeats"], p["min_seconds"])})
+            samples[m] = sample
+            return ConditionalObjective(gf, sample, "ConvexLoss", "NDCG", C=1.0)
+
+        sweep = scaling_sweep(p["sample_sizes"], with_sample,
+                              {"ConvexLoss": lambda fun: (lambda: fun(w))},
+                              repeats=p["repeats"], min_total=p["min_seconds"])
+        rows = [{"sample_size": r["point"], "rows": int(samples[r["point"]].row_ptr[-1]),
+                 "seconds": r["seconds"]["ConvexLoss"]} for r in sweep]
         out["sample_size"] = rows
         recs.append(record("ConvexLoss (sampled)", "exponent in |Ŷ|",
                            fit_exponent([r["rows"] for r in rows], [r["seconds"] for r in rows])))
-        rows = []
-        for n_docs in p["docs"]:
+
+        def sized(n_docs):
             d, gf = problem(n_docs, p["queries"])
-            pairs = float((gf.n_pos * gf.n_neg).sum())
             sample = draw_sample(gf, p["fixed_sample"], p["walk_length"],
                                  rng=int(rng.integers(2**31)))
-            auc = ConditionalObjective(gf, None, "ExpGain", "AUC", C=1.0)
-            cvx = ConditionalObjective(gf, sample, "ConvexLoss", "NDCG", C=1.0)
-            t_s = best_time(lambda: draw_sample(gf, p["fixed_sample"], p["walk_length"], rng=1),
-                            p["repeats"], p["min_seconds"])
-            rows.append({"docs": n_docs, "pairs": pairs,
-                         "ExpGain_AUC": best_time(lambda: auc(w), p["repeats"], p["min_seconds"]),
-                         "ConvexLoss": best_time(lambda: cvx(w), p["repeats"], p["min_seconds"]),
-                         "sampler": t_s})
+            return {"gf": gf, "pairs": float((gf.n_pos * gf.n_neg).sum()),
+                    "auc": ConditionalObjective(gf, None, "ExpGain", "AUC", C=1.0),
+                    "cvx": ConditionalObjective(gf, sample, "ConvexLoss", "NDCG", C=1.0)}
+
+        contenders = {
+            "sampler": lambda q: (lambda: draw_sample(q["gf"], p["fixed_sample"],
+                                                      p["walk_length"], rng=1)),
+            "ExpGain_AUC": lambda q: (lambda: q["auc"](w)),
+            "ConvexLoss": lambda q: (lambda: q["cvx"](w))}
+        problems = {}
+        sweep = scaling_sweep(p["docs"], lambda n: problems.setdefault(n, sized(n)), contenders,
+                              repeats=p["repeats"], min_total=p["min_seconds"])
+        rows = [{"docs": r["point"], "pairs": problems[r["point"]]["pairs"],
+                 **{k: r["seconds"][k] for k in ("ExpGain_AUC", "ConvexLoss", "sampler")}}
+                for r in sweep]
         out["pairs"] = rows
         x = [r["pairs"] for r in rows]
         for name in ("ExpGain_AUC", "ConvexLoss", "sampler"):

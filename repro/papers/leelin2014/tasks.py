@@ -16,7 +16,7 @@ from ...metrics import pairwise_accuracy, yahoo_ndcg10
 from ...protocol import measures
 from ...published import parse_number
 from ...rankers.cutting_plane import L1RankRisk, bundle_method
-from ...rankers.pair_counting import METHODS, direct_count_trace, sv_counts
+from ...rankers.pair_counting import METHODS, count_pairs, direct_count_trace, sv_counts
 from ...rankers.ranksvm import ExplicitPairObjective, L2RankSVMObjective
 from ...rankers.tron import tron
 from ...timing import fit_exponent, fun_grad_hv, scaling_sweep, single_thread_blas
@@ -311,10 +311,15 @@ def task_complexity(ctx) -> dict:
                     return l * l / 2 > P["max_pairs"]
                 return method != "tree" and l * min(kk(l), l) > P["max_lk"]
 
-            rows = scaling_sweep(
-                sizes, lambda l: one_query(l, kk(l), P["n_features"], cell_rng(ctx.seed, l, k)),
-                contenders, repeats=P["repeats"], skip=skip,
-                log=lambda msg, k=k: ctx.log(f"k={k} l={msg}"))
+            pairs = {}
+
+            def make(l, k=k, pairs=pairs):
+                prob = one_query(l, kk(l), P["n_features"], cell_rng(ctx.seed, l, k))
+                pairs[l] = count_pairs(prob[1], prob[2])
+                return prob
+
+            rows = scaling_sweep(sizes, make, contenders, repeats=P["repeats"], skip=skip,
+                                 log=lambda msg, k=k: ctx.log(f"k={k} l={msg}"))
             cur = {m: [r["seconds"][m] for r in rows] for m in labels}
             fk = [float(r["values"]["tree"]["f"]) for r in rows]
             dk = [max(_max_rel_diff(v, r["values"]["tree"]) for v in r["values"].values())
@@ -331,6 +336,15 @@ def task_complexity(ctx) -> dict:
                     recs.append(record(labels[m], f"exponent in l (k = {k})",
                                        fit_exponent([a for a, _ in big], [b for _, b in big]),
                                        dataset="synthetic"))
+            # the explicit-pair method does O(p) work; its time per pair shows the memory
+            # hierarchy (its arrays hold 24 bytes per pair) — the computed context of a slope
+            # above 2
+            for l, t in zip(sizes, cur["pairs"]):
+                if t is not None and pairs[l]:
+                    recs.append(record("explicit pairs", f"nanoseconds per pair at l = {l} "
+                                       f"(k = {k})", 1e9 * t / pairs[l], dataset="synthetic",
+                                       pairs=int(pairs[l]),
+                                       pair_array_MB=round(24 * pairs[l] / 2 ** 20, 1)))
             both = [i for i, (a, b) in enumerate(zip(cur["pairs"], cur["tree"]))
                     if a is not None and b is not None]
             if both:

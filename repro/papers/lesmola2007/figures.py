@@ -136,9 +136,15 @@ def figure_runtime(art, results, flat, published):
         rows = [(r["value"], r["method"]) for r in flat if r.get("dataset") == d
                 and r.get("fold") == "avg" and r.get("value") is not None]
         rows.sort()
-        ax.barh([m for _, m in rows], [v for v, _ in rows],
+        if not rows:
+            continue
+        # on a log axis a bar cannot start at 0: it starts at a common base below the
+        # smallest time (the bars' lengths on the page then compare ratios)
+        base = min(v for v, _ in rows if v > 0) / 3.0
+        ax.barh([m for _, m in rows], [v - base for v, _ in rows], left=base,
                 color=["C3" if m.startswith("DORM") else "C0" for _, m in rows])
         ax.set_xscale("log")
+        ax.set_xlim(base, None)
         ax.set_xlabel("seconds to fit the grid of C (fold mean)")
         ax.set_title(d)
     fig.tight_layout()

@@ -27,7 +27,7 @@ from ...data.uci import load_uci
 from ...errors import DataMissing
 from ...experiment import record
 from ...metrics import mrr, wta
-from ...protocol import measures
+from ...protocol import measures, select_each
 from ...rankers import (DORM, LinearSVM, PrecisionAtKSVM, RankSVM, ROCAreaSVM,
                         SingleFeature)
 from ...rankers.dorm import loss_vectors
@@ -214,21 +214,16 @@ def run_web_fold(dataset: str, fold: int, p: dict, data_dir, log) -> dict:
         for method in methods:
             t = time.perf_counter()
             base = rankers[method]()
-            cands = []
-            it = (base.fit_grid(tr, {"C": grid}) if "C" in base.get_params()
-                  else [({}, base.fit_data(tr))])
-            for params, model in it:
-                cands.append((params, model, _web_measures(vali, model.predict(vali.X), version)))
+            sels = select_each(base, tr, vali, {"C": grid} if "C" in base.get_params() else {},
+                               ("NDCG@10", "MRR", "WTA"), prefer=("C",),
+                               evaluate=lambda d, s: _web_measures(d, s, version))
             seconds = time.perf_counter() - t
             chosen = {}
             for crit in ("NDCG@10", "MRR", "WTA"):
-                def key(c):
-                    v = c[2][crit]
-                    return (-np.inf if np.isnan(v) else v, -float(c[0].get("C", 0.0)))
-                params, model, vm = max(cands, key=key)
-                chosen[crit] = {"params": params, "vali": vm[crit],
-                                "test": _web_measures(test, model.predict(test.X), version),
-                                "stats": _struct_stats(model)}
+                sel = sels[crit]
+                chosen[crit] = {"params": sel.params, "vali": sel.score,
+                                "test": _web_measures(test, sel.model.predict(test.X), version),
+                                "stats": _struct_stats(sel.model)}
             out[str(size)][method] = {"chosen": chosen, "seconds": seconds}
         log(f"{dataset} fold {fold}, m = {size}: " + ", ".join(
             f"{m} {v['chosen']['NDCG@10']['test']['NDCG@10']:.3f}" for m, v in out[str(size)].items()))
