@@ -49,6 +49,7 @@ GRIDS = {
     "PrecisionAtKSVM": ({"eps": 1e-9, "k": 3}, {"C": [1.0, 0.1]}),
     "LinearSVM": ({"eps": 1e-10}, {"C": [0.1, 1.0]}),
     "SingleFeature": ({}, {"feature": [0, 2], "sign": [1.0, -1.0]}),
+    "GainRegression": ({}, {"C": [0.1, 10.0], "target": ["gain", "grade"]}),
 }
 
 

@@ -8,7 +8,9 @@
 * :class:`DominationRank` — Stevens (2010), coordinate descent on the domination loss
   (``domination``; per-keyword models and PAMIR's baseline in ``domination``/``pamir``);
 * :class:`DORM` — Le & Smola (2007), with the baselines :class:`ROCAreaSVM`,
-  :class:`PrecisionAtKSVM` (Joachims 2005), :class:`LinearSVM` and :class:`SingleFeature`.
+  :class:`PrecisionAtKSVM` (Joachims 2005), :class:`LinearSVM` and :class:`SingleFeature`;
+* :class:`GainRegression` — least squares on the NDCG gains, a reference scorer of our own
+  (the computed context of lesmola2007's Table 1).
 """
 from .base import Ranker, group_by_query
 from .conditional import ConditionalRanker
@@ -17,6 +19,7 @@ from .domination import DominationRank
 from .rankboost import RankBoost
 from .rankrls import GreedyRankRLS, RankRLS
 from .dorm import DORM
+from .gain_regression import GainRegression
 from .linear_svm import LinearSVM
 from .ranksvm import RankSVM
 from .single_feature import SingleFeature
@@ -26,4 +29,4 @@ from .svmperf import PrecisionAtKSVM, ROCAreaSVM
 __all__ = ["Ranker", "group_by_query", "RankRLS", "GreedyRankRLS", "RankSVM",
            "CuttingPlaneRankSVM", "ConditionalRanker", "RankBoost", "SVMMAP",
            "DominationRank", "DORM", "ROCAreaSVM", "PrecisionAtKSVM", "LinearSVM",
-           "SingleFeature"]
+           "SingleFeature", "GainRegression"]
