@@ -43,6 +43,7 @@ def test_bad_arguments_are_named(kw, msg):
         GainRegression(**kw).fit(np.ones((3, 2)), np.zeros(3), np.zeros(3))
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered:RuntimeWarning")
 def test_overflowing_grade_is_refused():
     with pytest.raises(DataError, match="gain"):
         GainRegression().fit(np.ones((2, 1)), np.array([0.0, 2000.0]), np.zeros(2))
