@@ -36,14 +36,22 @@ def _common_fields(recs: list[dict]) -> dict:
 
 
 def fold_mean(art: Artifact, records: list[dict], agg: FoldMean) -> list[dict]:
+    """The fold means of the matching records; a (dataset, method, metric) whose mean is
+    already among ``records`` (from an earlier aggregation, e.g. the modern reference's) is
+    not averaged again."""
     groups: dict[tuple, dict] = {}
+    have = set()
     for r in records:
+        key = (r.get("dataset"), r.get("method"), r.get("metric"))
+        if r.get("fold") == agg.label:
+            have.add(key)
         if r.get("fold") in (None, agg.label) or not matches(agg.select, r):
             continue
-        key = (r.get("dataset"), r.get("method"), r.get("metric"))
         groups.setdefault(key, {})[str(r["fold"])] = r
     out = []
     for (ds, method, metric), by_fold in groups.items():
+        if (ds, method, metric) in have:
+            continue
         used = by_fold[next(iter(by_fold))].get("data_used") or ds
         declared = [str(f) for f in art.folds_for(used) if f is not None]
         if not declared or any(f not in by_fold for f in declared):

@@ -171,7 +171,7 @@ def _needs_data(art) -> bool:
 def _resolve_targets(names: list[str], paper: str | None) -> list:
     targets, seen = [], set()
     for t in names:
-        if paper and (t in registry.paper_ids() or "." in t or t == "all") and t != "all":
+        if paper and (t in registry.paper_ids() or "." in t):
             raise ReproError(f"--paper {paper} narrows a short artifact name; {t!r} already "
                              f"names its paper (drop --paper)")
         try:

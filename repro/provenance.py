@@ -65,10 +65,14 @@ def provenance() -> dict:
     return {"version": __version__, **source_state(), "machine": machine()}
 
 
-def describe(p: dict | None = None) -> str:
-    """One line for a page: version, commit, commit date, machine."""
+def describe(p: dict | None = None, short: bool = False) -> str:
+    """One line for a page: version, commit, commit date, machine (``short``: the PDF
+    footer's form, without the Python and NumPy versions)."""
     p = p or provenance()
     m = p["machine"]
     date = f" of {p['date']}" if p.get("date") else ""
+    if short:
+        return (f"repro-rank {p['version']}, commit {p['short']}{date} · {m['platform']}, "
+                f"{m['cpus']} CPUs")
     return (f"repro-rank {p['version']}, commit {p['short']}{date}; rendered on {m['platform']}"
             f" ({m['cpus']} CPUs), Python {m['python']}, NumPy {m['numpy']}")

@@ -213,8 +213,7 @@ class Runner:
             # run disturbs what they measure.
             pooled = [(s, k) for s, k in todo if not s.exclusive]
             alone = [(s, k) for s, k in todo if s.exclusive]
-            workers = self.jobs if not self.scheduler else max(1, self.jobs)
-            with RunProgress(len(todo), workers, live=self.progress) as prog:
+            with RunProgress(len(todo), self.jobs, live=self.progress) as prog:
                 if self.scheduler:
                     done = self._run_dask(pooled, prog)
                 elif self.jobs == 1 or len(pooled) <= 1:

@@ -9,7 +9,6 @@ from repro.metrics import evaluate_data
 PAPER = Paper(id="fakepaper", title="A fake paper", authors="A. Tester", venue="tests",
               text="none.txt")
 PUBLISHED_PATH = Path(__file__).parent / "fixtures" / "fakepaper.toml"
-CODE = ()
 NOTES = ["A note."]
 CALLS = []           # (task, dataset, fold) of every execution, to detect recomputation
 
@@ -53,7 +52,6 @@ def task_blas(ctx):
     (OpenBLAS splits 15,211 × 46 products across threads): a digest of X @ w and Xᵀu."""
     import hashlib
 
-    import numpy as np
     rng = ctx.rng()
     X = rng.normal(size=(15211, 46))
     z = X @ rng.normal(size=46)

@@ -76,3 +76,15 @@ def test_stand_in_labels_and_custom_functions():
     micro = [r for r in out if r["dataset"] == "microaverage"][0]
     assert micro["value"] == 0.25 and seen == [[("spec", {"o": 1})]]
     assert [r["value"] for r in out if r["method"] == "x"] == [7.0]
+
+
+def test_a_fold_mean_is_made_once_when_two_aggregations_match():
+    """The modern reference's hidden fold mean and a declared FoldMean that also matches its
+    records (stevens2010 figure4 selects by metric) give one "avg" record, not two."""
+    a = art(datasets=("A",), folds=(1, 2), aggregate=(FoldMean(select={"metric": "MAP"}),),
+            reference={"version": {}, "criterion": "MAP", "metrics": ("MAP",), "fields": {}})
+    recs = [rec("A", f, v, method="LambdaMART", modern=True) for f, v in ((1, 0.2), (2, 0.4))]
+    recs += [rec("A", f, v) for f, v in ((1, 0.1), (2, 0.3))]
+    out, _ = apply(a, recs, [], no_custom)
+    avg = sorted((r["method"], r["value"]) for r in out if r["fold"] == "avg")
+    assert avg == [("LambdaMART", pytest.approx(0.3)), ("m", pytest.approx(0.2))]

@@ -116,3 +116,20 @@ def test_fingerprint_covers_the_manifest(data_root, tmp_path):
     m["note"] = "edited"
     (tmp_path / "OHSUMED" / "MANIFEST.json").write_text(json.dumps(m))
     assert fingerprint("OHSUMED", tmp_path) != before
+
+
+def test_a_damaged_gzip_stream_is_data_corrupt_naming_the_file(tmp_path):
+    """A .gz whose deflate stream is damaged raises zlib.error inside gzip: it is reported as
+    DataCorrupt naming the file, by whole-file reads and by chunked reads alike."""
+    import gzip
+
+    from repro.data.io import iter_line_chunks, read_bytes
+    from repro.errors import DataCorrupt
+    raw = bytearray(gzip.compress(b"0 qid:1 1:0.5\n" * 2000))
+    raw[30:60] = b"\xff" * 30                      # inside the deflate stream
+    p = tmp_path / "S1.txt.gz"
+    p.write_bytes(bytes(raw))
+    with pytest.raises(DataCorrupt, match="S1.txt.gz"):
+        read_bytes(p)
+    with pytest.raises(DataCorrupt, match="S1.txt.gz"):
+        list(iter_line_chunks(p, 1 << 12))

@@ -1,6 +1,5 @@
 """lesmola2007: declarations, the UCI query sampler, the CV selection of Table 1, short
 protocol runs on real data (UCI and MQ2008), and the EachMovie tables' reason."""
-from pathlib import Path
 
 import numpy as np
 import pytest

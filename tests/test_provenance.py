@@ -1,7 +1,6 @@
 """Provenance comes from the package's own source tree, decided before writing: run from
 another repository, pages still name this one; rewritten report files are not local changes."""
 import subprocess
-from pathlib import Path
 
 import pytest
 

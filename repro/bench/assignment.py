@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from ..errors import DataCorrupt, DataMissing
 from ..rankers.assignment import linear_assignment, rank2_assignment
 from ..rankers.dorm import DORM
 from ..rankers.structsvm import canonical_order, dense_matrix, n_slack
@@ -50,9 +51,9 @@ class _Recorder:
 
 def dorm_problems(data_dir) -> list[tuple]:
     """The assignment problems of one DORM fit on PenDigits (Table 1 protocol, fold 1)."""
-    from ..papers.lesmola2007.tasks import subset, uci_queries
+    from ..papers.lesmola2007.tasks import uci_queries
     data = uci_queries("pendigits", data_dir, 50, 100)
-    train = subset(data, np.arange(5, 50))
+    train = data.subset(np.arange(5, 50), data.source)
     model = DORM(C=10.0)
     X = dense_matrix(train.X)
     rows, qp, _ = canonical_order(X, train.y, train.query_ptr)
@@ -68,7 +69,7 @@ def bench(data_dir, quick: bool) -> list[dict]:
     rows = []
     try:
         problems = dorm_problems(data_dir)
-    except Exception as exc:              # data missing or corrupt: skip this case
+    except (DataMissing, DataCorrupt, OSError) as exc:     # no data here: skip this case
         problems = []
         print(f"  (DORM matrices skipped: {exc})")
     if problems:

@@ -15,10 +15,10 @@ from pathlib import Path
 from .. import __version__
 from ..cache import atomic_write_json
 from ..data import catalog as cat
+from ..provenance import machine
 from ..report.html import render_benchmarks
 from ..timing import single_thread_blas
 from . import assignment, domination, letor, lqo, sampler, scale, tron
-from .common import machine
 
 GROUPS = {"letor": letor.bench, "lqo": lqo.bench, "tron": tron.bench, "scale": scale.bench,
           "sampler": sampler.bench, "domination": domination.bench,

@@ -11,12 +11,16 @@ import gzip
 import hashlib
 import json
 import lzma
+import zlib
 from pathlib import Path
 
 from ..cache import atomic_write_json, cache_root
 from ..errors import DataCorrupt, DataError, DataMissing
 
 COMPRESSED_SUFFIXES = (".xz", ".gz")
+#: What reading a damaged plain or compressed file raises (a corrupt .gz stream raises
+#: zlib.error, a truncated one EOFError): mapped to DataCorrupt naming the file.
+READ_ERRORS = (lzma.LZMAError, zlib.error, EOFError, OSError)
 
 
 def read_bytes(path: str | Path) -> bytes:
@@ -34,7 +38,7 @@ def read_bytes(path: str | Path) -> bytes:
             with gzip.open(path, "rb") as fh:
                 return fh.read()
         return path.read_bytes()
-    except (lzma.LZMAError, OSError, EOFError) as exc:
+    except READ_ERRORS as exc:
         if isinstance(exc, FileNotFoundError):
             raise DataMissing(f"{path}: no such file") from exc
         raise DataCorrupt(f"{path}: cannot be decompressed ({exc})") from exc
@@ -74,7 +78,7 @@ def iter_line_chunks(path: str | Path, chunk_bytes: int):
                 chunk = carry + block[:cut + 1] if carry else block[:cut + 1]
                 carry = block[cut + 1:]
                 yield chunk
-    except (lzma.LZMAError, EOFError, OSError) as exc:
+    except READ_ERRORS as exc:
         if isinstance(exc, (FileNotFoundError, DataMissing)):
             raise DataMissing(f"{path}: no such file") from exc
         raise DataCorrupt(f"{path}: cannot be decompressed ({exc})") from exc

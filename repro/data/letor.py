@@ -176,10 +176,6 @@ class LetorStream:
         self.max_index = 0
         self.digests: dict[str, str] = {}
 
-    @property
-    def n_rows(self) -> int:
-        return sum(r for r, _ in self.scan_result())
-
     def scan_result(self) -> list[tuple[int, int]]:
         if self.chunks is None:
             self.scan()

@@ -180,6 +180,15 @@ def as_matrix(X):
     return X
 
 
+def dense_matrix(X) -> np.ndarray:
+    """Dense C-contiguous float64 documents × features: :func:`as_matrix`, with sparse input
+    densified (for rankers whose loops index documents by row)."""
+    X = as_matrix(X)
+    if hasattr(X, "toarray"):
+        X = np.ascontiguousarray(X.toarray())
+    return X
+
+
 class LinearRanker(Ranker):
     """A ranker whose scores are f(x) = wᵀx with the fitted weights ``coef_`` (dense or CSR
     input; the feature count is checked)."""

@@ -49,7 +49,7 @@ from ..data.queries import check_query_ptr
 from ..errors import DataError
 from . import deltas as _deltas
 from . import swap_sampler as _ss
-from .base import LinearRanker, as_matrix, expand_grid
+from .base import LinearRanker, dense_matrix, expand_grid
 from .progress import SolverResult, SolverTrace
 
 OBJECTIVES = {"MLE": 0, "L3": 1, "ConvexLoss": 2, "ExpGain": 3}
@@ -80,9 +80,7 @@ def good_first(X, y, query_ptr, threshold: float = 1.0) -> GoodFirst:
     """Binarise ``y`` (good = y ≥ threshold) and reorder each usable query good-first; within
     a class, documents are put in the lexicographic order of their feature vectors, so the
     sample (which names documents by position) does not depend on the input order."""
-    X = as_matrix(X)
-    if hasattr(X, "toarray"):
-        X = np.ascontiguousarray(X.toarray())
+    X = dense_matrix(X)
     y = np.asarray(y, dtype=np.float64)
     qp = check_query_ptr(query_ptr, X.shape[0])
     rows, ptr, npos = [], [0], []

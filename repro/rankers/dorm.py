@@ -49,7 +49,7 @@ import numpy as np
 
 from ..errors import DataError
 from .assignment import rank2_assignment
-from .base import Ranker
+from .base import LinearRanker
 from .structsvm import StructuralRanker
 
 LOSSES = ("ndcg", "mrr", "wta", "mwta", "precision", "eru")
@@ -211,7 +211,7 @@ class DormOracle:
         return coef, delta
 
 
-class DORM(StructuralRanker, Ranker):
+class DORM(StructuralRanker, LinearRanker):
     """DORM (Algorithm 2) with a linear kernel.
 
     ``C``: regularisation of (27); ``loss``: one of :data:`LOSSES`; ``n``: truncation of

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import DataError
-from .base import LinearRanker, as_matrix
+from .base import LinearRanker, dense_matrix
 
 
 class GainRegression(LinearRanker):
@@ -34,8 +34,7 @@ class GainRegression(LinearRanker):
             raise ValueError(f"C: expected a positive finite number, got {self.C!r}")
         if self.target not in ("gain", "grade"):
             raise ValueError(f"target: expected 'gain' or 'grade', got {self.target!r}")
-        X = as_matrix(X)
-        X = X.toarray() if hasattr(X, "toarray") else X
+        X = dense_matrix(X)
         g = np.exp2(y) - 1.0 if self.target == "gain" else np.asarray(y, dtype=np.float64)
         if not np.all(np.isfinite(g)):
             raise DataError("y: a grade too large for the gain 2^r − 1 (overflow)")

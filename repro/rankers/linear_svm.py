@@ -19,8 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import DataError
-from .base import Ranker
-from .structsvm import dense_matrix
+from .base import LinearRanker, dense_matrix
 from .tron import TronResult, tron
 
 
@@ -48,7 +47,7 @@ class _L2SVMObjective:
         return d + 2.0 * self.C * (XI.T @ (XI @ d))
 
 
-class LinearSVM(Ranker):
+class LinearSVM(LinearRanker):
     """L2-loss linear SVM classifier ranking by its decision value.  After ``fit``:
     ``coef_`` (w), ``intercept_`` (B·w_bias), ``result_`` (TRON)."""
 
@@ -76,8 +75,4 @@ class LinearSVM(Ranker):
         return self
 
     def predict(self, X) -> np.ndarray:
-        self._check_fitted()
-        X = dense_matrix(X)
-        if X.shape[1] != self.coef_.shape[0]:
-            raise DataError(f"X: expected {self.coef_.shape[0]} features, got {X.shape[1]}")
-        return X @ self.coef_ + self.intercept_
+        return super().predict(X) + self.intercept_

@@ -31,7 +31,7 @@ import numpy as np
 
 from .._kernels import rankboost as _kernel
 from ..errors import DataError
-from .base import Ranker, as_matrix, expand_grid
+from .base import Ranker, as_matrix, dense_matrix, expand_grid
 from .progress import SolverResult, SolverTrace
 
 
@@ -40,9 +40,7 @@ class _Prepared:
     and the split points between distinct values."""
 
     def __init__(self, X, y, query_ptr, threshold):
-        X = as_matrix(X)
-        if hasattr(X, "toarray"):
-            X = np.ascontiguousarray(X.toarray())
+        X = dense_matrix(X)
         good = np.asarray(y) >= threshold
         keep, qidx, npairs = [], [], 0
         for q in range(len(query_ptr) - 1):

@@ -28,7 +28,7 @@ from functools import cached_property
 import numpy as np
 
 from ..errors import DataError
-from .base import LinearRanker, Ranker, all_finite, as_matrix, expand_grid, group_by_query
+from .base import LinearRanker, as_matrix, expand_grid, group_by_query
 from .pair_counting import METHODS, Counts, PairCounter, count_pairs
 from .tron import TronResult, tron
 

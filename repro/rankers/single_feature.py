@@ -6,11 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import DataError
-from .base import Ranker
-from .structsvm import dense_matrix
+from .base import LinearRanker
 
 
-class SingleFeature(Ranker):
+class SingleFeature(LinearRanker):
     def __init__(self, feature: int = 0, sign: float = 1.0):
         self.feature, self.sign = feature, sign
 
@@ -24,10 +23,3 @@ class SingleFeature(Ranker):
         self.coef_ = np.zeros(d)
         self.coef_[self.feature] = float(self.sign)
         return self
-
-    def predict(self, X) -> np.ndarray:
-        self._check_fitted()
-        X = dense_matrix(X)
-        if X.shape[1] != self.coef_.shape[0]:
-            raise DataError(f"X: expected {self.coef_.shape[0]} features, got {X.shape[1]}")
-        return float(self.sign) * X[:, self.feature]

@@ -37,7 +37,7 @@ import numpy as np
 
 from .._kernels import structsvm as _kernel
 from ..errors import DataError
-from .base import Ranker, as_matrix, expand_grid
+from .base import Ranker, dense_matrix, expand_grid
 from .progress import SolverResult, SolverTrace
 
 
@@ -121,9 +121,6 @@ class WorkingSets:
         ws.alpha = self.alpha * factor
         ws.counts = self.counts.copy()
         return ws
-
-    def w(self) -> np.ndarray:
-        return np.einsum("ik,ikd->d", self.alpha, self.Psi)
 
     def n_sv(self, w: np.ndarray, tol: float) -> int:
         """Support vectors: constraints with α > 0 that are tight in their block,
@@ -243,7 +240,6 @@ def solve_working_qp(ws: WorkingSets, C: float, w: np.ndarray, tol_gap: float,
     sweeps (the kernel) finish the job if it stopped short of the tolerance.  Returns
     ``(gap, SMO steps)``."""
     rows = [(i, p) for i in range(ws.m) for p in range(int(ws.counts[i]))]
-    steps = 0
     if rows:
         ii = np.array([r[0] for r in rows])
         pp = np.array([r[1] for r in rows])
@@ -252,15 +248,15 @@ def solve_working_qp(ws: WorkingSets, C: float, w: np.ndarray, tol_gap: float,
         alpha, gap, _ = interior_point_qp(Psi, delta, block, nonempty.size, float(C), tol_gap)
         if alpha is not None:
             ws.alpha[ii, pp] = alpha
-    out = np.zeros(3)
-    m_active = max(1, int(np.count_nonzero(ws.counts)))
-    status = _kernel.solve_qp(ws.Psi, ws.G, ws.delta, ws.alpha, ws.counts, float(C), w,
-                              float(tol_gap), float(tol_gap) / (2.0 * m_active * C),
-                              int(max_sweeps), -1, out)
+    return smo_sweeps(ws, C, w, tol_gap, max_sweeps)
+
+
+def _check_qp_status(status: int) -> None:
+    """The kernel's status: -2 out of memory, any other negative value inconsistent arrays."""
+    if status == -2:
+        raise MemoryError("structural SVM QP: out of memory")
     if status < 0:
-        raise MemoryError("structural SVM QP: out of memory") if status == -2 else \
-            ValueError("structural SVM QP: inconsistent working-set arrays (internal error)")
-    return float(out[0]), steps + int(out[2])
+        raise ValueError("structural SVM QP: inconsistent working-set arrays (internal error)")
 
 
 def smo_sweeps(ws: WorkingSets, C: float, w: np.ndarray, tol_gap: float,
@@ -272,8 +268,7 @@ def smo_sweeps(ws: WorkingSets, C: float, w: np.ndarray, tol_gap: float,
     status = _kernel.solve_qp(ws.Psi, ws.G, ws.delta, ws.alpha, ws.counts, float(C), w,
                               float(tol_gap), float(tol_gap) / (2.0 * m_active * C),
                               int(sweeps), -1, out)
-    if status < 0:
-        raise ValueError("structural SVM QP: inconsistent working-set arrays (internal error)")
+    _check_qp_status(status)
     return float(out[0]), int(out[2])
 
 
@@ -282,8 +277,7 @@ def solve_block(ws: WorkingSets, i: int, C: float, w: np.ndarray, tol: float) ->
     out = np.zeros(3)
     status = _kernel.solve_qp(ws.Psi, ws.G, ws.delta, ws.alpha, ws.counts, float(C), w,
                               0.0, float(tol), 0, int(i), out)
-    if status < 0:
-        raise ValueError("structural SVM QP: inconsistent working-set arrays (internal error)")
+    _check_qp_status(status)
     return int(out[2])
 
 
@@ -374,16 +368,6 @@ def n_slack(X: np.ndarray, query_ptr: np.ndarray, oracle, C: float, eps: float,
         seconds_kernel=getattr(oracle, "kernel_seconds", 0.0) - kernel0, seconds_qp=t_qp,
         n_active=n_active, xi=xi)
     return result, ws
-
-
-def dense_matrix(X) -> np.ndarray:
-    """Dense C-contiguous float64 documents × features (sparse input is densified: the
-    structural rankers form ψ = X_iᵀ coef per query); NaN/inf are a DataError naming the
-    document and feature."""
-    X = as_matrix(X)
-    if hasattr(X, "toarray"):
-        X = np.ascontiguousarray(X.toarray())
-    return X
 
 
 def canonical_order(X: np.ndarray, y: np.ndarray, query_ptr):
@@ -486,10 +470,3 @@ class StructuralRanker:
             fitted[i] = model
         for i, c in enumerate(cands):
             yield c, fitted[i]
-
-    def predict(self, X) -> np.ndarray:
-        self._check_fitted()
-        X = dense_matrix(X)
-        if X.shape[1] != self.coef_.shape[0]:
-            raise DataError(f"X: expected {self.coef_.shape[0]} features, got {X.shape[1]}")
-        return X @ self.coef_

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import DataError
-from .base import LinearRanker, as_matrix
+from .base import LinearRanker, dense_matrix
 from .cutting_plane import simplex_qp
 from .progress import SolverResult, SolverTrace
 
@@ -95,9 +95,7 @@ class SVMMAP(LinearRanker):
             raise DataError(f"C: must be positive and finite, got {self.C}")
         if not float(self.eps) > 0 or int(self.max_iter) < 1:
             raise DataError(f"eps must be > 0 and max_iter ≥ 1, got {self.eps}, {self.max_iter}")
-        X = as_matrix(X)
-        if hasattr(X, "toarray"):
-            X = np.ascontiguousarray(X.toarray())
+        X = dense_matrix(X)
         good = np.asarray(y) >= float(self.relevance_threshold)
         queries = []
         for q in range(len(query_ptr) - 1):

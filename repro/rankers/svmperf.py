@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import Ranker
+from .base import LinearRanker
 from .structsvm import StructuralRanker
 
 
@@ -77,7 +77,7 @@ class PrecisionAtKOracle(_BinaryOracle):
         return coef, float(loss[ia, ib])
 
 
-class ROCAreaSVM(StructuralRanker, Ranker):
+class ROCAreaSVM(StructuralRanker, LinearRanker):
     """Per-query ROCArea structural SVM (Joachims 2005), n-slack, linear.  Parameters as
     :class:`~repro.rankers.dorm.DORM` (``C``, ``eps``, ``qp_tol``, ``max_iter``) and
     ``relevant_min`` (binarisation)."""
@@ -91,7 +91,7 @@ class ROCAreaSVM(StructuralRanker, Ranker):
         return ROCAreaOracle(y, query_ptr, float(self.relevant_min))
 
 
-class PrecisionAtKSVM(StructuralRanker, Ranker):
+class PrecisionAtKSVM(StructuralRanker, LinearRanker):
     """Per-query Prec@k structural SVM (Joachims 2005 / SVMperf), n-slack, linear; ``k`` the
     cut-off (Table 1: 10; Sec. 6.4: 3)."""
 

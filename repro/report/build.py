@@ -190,12 +190,15 @@ def datasets_used(art: Artifact, results: list[RunResult], not_run: dict) -> lis
         real_done = label in done and ds in art.stand_ins
         if ds in done and not real_done:
             entry["status"] = "used"
+        elif real_done:                   # the stand-in was not needed: not listed as "not run"
+            entry["status"] = "superseded"
+            entry["why"] = "the paper's own data was used"
+            entry["stand_in_for"] = None
         else:
             entry["status"] = "not run"
             failed = [r.why if r.status == "not run" else f"failed: {r.why}"
                       for r in results if r.spec.dataset == ds and r.status != "done"]
-            entry["why"] = ("the paper's own data was used" if real_done else
-                            (failed[0] if failed else None) or not_run.get(label)
+            entry["why"] = ((failed[0] if failed else None) or not_run.get(label)
                             or not_run.get(None) or "not run")
             entry["stand_in_for"] = None
         out.append(entry)

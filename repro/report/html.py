@@ -21,19 +21,12 @@ from pathlib import Path
 from jinja2 import Environment, FunctionLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from .. import __version__
 from ..cache import atomic_write_bytes
-from ..provenance import describe, provenance, source_state
+from ..provenance import describe
 from ..published import load as load_published
 from .build import TIMING_DIR, natural_key, read_artifact
-from .tables import artifact_tables, fmt_diff, fmt_value, record_rows  # noqa: F401 (re-exported)
-from .verdicts import (BUCKETS, COMPARABLE, HEADERS, LABELS, Tally, headline,  # noqa: F401
-                       shown_buckets, verdict_class)
-
-
-def commit_id() -> str:
-    """The package's commit (from its own source tree, decided before writing)."""
-    return source_state()["short"]
+from .tables import artifact_tables, record_rows
+from .verdicts import BUCKETS, HEADERS, LABELS, Tally, headline, shown_buckets, verdict_class
 
 
 def _load_template(name: str) -> str:
@@ -66,35 +59,27 @@ def _css() -> str:
 def footer_css(label: str) -> str:
     """The PDF's page footer: what the page is and where it comes from (commit, its date,
     machine), on every page."""
-    p = provenance()
-    m = p["machine"]
-    text = (f"{label} · repro-rank {p['version']}, commit {p['short']}"
-            + (f" of {p['date']}" if p.get("date") else "") + f" · {m['platform']}, "
-            f"{m['cpus']} CPUs")
+    text = f"{label} · {describe(short=True)}"
     text = text.replace("\\", "\\\\").replace('"', '\\"')
     return f'@page {{ @bottom-left {{ content: "{text}"; }} }}'
 
 
 def _common() -> dict:
-    return {"css": _css(), "version": __version__, "commit": commit_id(),
-            "provenance": describe(), "labels": LABELS, "headers": HEADERS,
-            "comparable": COMPARABLE, "buckets": BUCKETS, "shown": shown_buckets}
+    return {"css": _css(), "provenance": describe(), "labels": LABELS, "headers": HEADERS,
+            "buckets": BUCKETS, "shown": shown_buckets}
 
 
 # --- a paper page -----------------------------------------------------------------------------
 
 def _data_line(meta: dict) -> tuple[list[str], list[str]]:
     """(datasets whose values are shown, "dataset — why" of those not run)."""
-    runs_done = {r["run"].split("/")[2] for r in meta.get("runs", []) if r.get("status") == "done"
-                 and r["run"].count("/") >= 2}
     used, not_run = [], []
     for d in meta.get("datasets", []):
         name = d["dataset"]
-        status = d.get("status") or ("used" if name in runs_done else "not run")
-        if status == "used":
+        if d["status"] == "used":
             used.append(f"{name} (stand-in for {d['stand_in_for']})" if d.get("stand_in_for")
                         else name)
-        elif d.get("why") != "the paper's own data was used":
+        elif d["status"] == "not run":
             not_run.append(f"{name} — {d.get('why') or 'not run'}")
     return used, not_run
 
@@ -226,7 +211,7 @@ def index_context(paper_mods, out_root: Path) -> dict:
             tally.add(got[0])
         total += tally
         page = (out_dir / "index.html").is_file()
-        papers.append({"id": pid, "title": mod.PAPER.title, "n_artifacts": n,
+        papers.append({"id": pid, "title": mod.PAPER.title,
                        "page": f"{pid}/index.html" if page else None,
                        "pdf": f"{pid}/{pid}.pdf" if (out_dir / f"{pid}.pdf").is_file() else None,
                        "timing": f"{pid}/{TIMING_DIR}/index.html"

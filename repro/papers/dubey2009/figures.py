@@ -9,13 +9,6 @@ from ...plotting import figure, legend_outside, loglog_with_slopes, runs_done
 _METRICS = ("MAP", "NDCG@1", "NDCG@5", "NDCG@10")
 
 
-def _label(r: dict) -> str:
-    if r.get("stand_in"):
-        return f"{r.get('data_used')} (stand-in for HP2004)" if r.get("dataset") == "HP2004" \
-            else f"{r.get('data_used')} (stand-in)"
-    return str(r.get("dataset"))
-
-
 def _done(results) -> list:
     return [r for r in results.values() if r.status == "done"]
 
@@ -99,7 +92,7 @@ def _means(art, results, key: str) -> dict:
     return out
 
 
-def _title(ax, results, art):
+def _title(ax, results):
     n = len(_done(results))
     ax.set_title(f"fold means over the folds that ran ({n} run(s))", fontsize=7)
 
@@ -164,7 +157,7 @@ def figure_restart_k(art, results, flat, published):
             ax.plot(*zip(*pub), "x--", color="C3", ms=5, lw=0.8, label="published (HP2004)")
         ax.set_xlabel("k  (Pr(restart y) ∝ exp(k Δ(y)))")
         ax.set_ylabel(f"test {metric}")
-    _title(axes[0, 0], results, art)
+    _title(axes[0, 0], results)
     legend_outside(axes[0, 0], ncol=3)
     fig.tight_layout()
     return {"": fig}

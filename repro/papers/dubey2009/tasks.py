@@ -256,11 +256,10 @@ def task_fold(ctx) -> dict:
 
 # --- records ----------------------------------------------------------------------------------
 
-def weight(dataset: str) -> float | None:
-    """The microaverage weight of a Figure 3 column: its LETOR 3.0 query count (TOML
+def microaverage_weights() -> dict[str, float]:
+    """The microaverage weight of each Figure 3 column: its LETOR 3.0 query count (TOML
     [protocol]; these weights reproduce the printed microaverages)."""
-    w = _published.load("dubey2009").protocol.get("microaverage_weights", {})
-    return w.get(dataset)
+    return dict(_published.load("dubey2009").protocol.get("microaverage_weights", {}))
 
 
 def _note(cells: dict) -> str:
@@ -282,7 +281,7 @@ def figure3_cells(art, outputs) -> list[dict]:
         for name, m in out["figure3"]["methods"].items():
             for metric in METRICS:
                 by.setdefault((spec.dataset, name, metric), {})[str(spec.fold)] = m["test"]
-    recs, means = [], {}
+    recs, means, weights = [], {}, microaverage_weights()
     for (ds, name, metric), folds in by.items():
         declared = [str(f) for f in art.folds_for(ds)]
         if any(f not in folds for f in declared):
@@ -300,7 +299,7 @@ def figure3_cells(art, outputs) -> list[dict]:
             note += (f"; context: our RankSVM {svm['paper']:.4f}, all-equal scores "
                      f"{floor['paper']:.4f} (random order {floor['paper_random_ties']:.4f})")
         recs.append(record(name, metric, cells.pop("paper"), "avg", dataset=ds,
-                           part="figure3", queries=weight(ds), note=note, **cells))
+                           part="figure3", queries=weights.get(ds), note=note, **cells))
     return recs
 
 

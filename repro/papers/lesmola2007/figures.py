@@ -145,7 +145,7 @@ def figure_runtime(art, results, flat, published):
                 color=["C3" if m.startswith("DORM") else "C0" for _, m in rows])
         ax.set_xscale("log")
         ax.set_xlim(base, None)
-        ax.set_xlabel("seconds to fit the grid of C (fold mean)")
+        ax.set_xlabel("seconds to fit and validate the grid of C (fold mean)")
         ax.set_title(d)
     fig.tight_layout()
     return {"": fig}

@@ -90,16 +90,6 @@ def uci_queries(dataset: str, data_dir, n_queries: int, n_docs: int) -> QueryDat
                      source=f"{dataset} (sampled queries)")
 
 
-def subset(data: QueryData, queries) -> QueryData:
-    queries = np.asarray(queries, dtype=np.int64)
-    rows = np.concatenate([np.arange(data.query_ptr[q], data.query_ptr[q + 1])
-                           for q in queries])
-    sizes = np.diff(data.query_ptr)[queries]
-    return QueryData(data.X[rows], data.y[rows],
-                     np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
-                     data.qids[queries], source=data.source)
-
-
 def uci_ranker(method: str):
     return {"DORM": lambda: DORM(loss="ndcg", n=10, c="(i+1)^-1", eps=0.01),
             "ROCArea": lambda: ROCAreaSVM(eps=0.01),
@@ -113,8 +103,8 @@ def run_uci_fold(dataset: str, fold: int, p: dict, data_dir, log) -> dict:
     k = int(p["folds"])
     per = data.n_queries // k
     test_q = np.arange((fold - 1) * per, fold * per)
-    train = subset(data, np.setdiff1d(np.arange(data.n_queries), test_q))
-    test = subset(data, test_q)
+    train = data.subset(np.setdiff1d(np.arange(data.n_queries), test_q), data.source)
+    test = data.subset(test_q, data.source)
     grid = [float(c) for c in p["grid"]]
     out, secs = {}, {}
     for method in p["methods"]:
@@ -215,7 +205,7 @@ def run_web_fold(dataset: str, fold: int, p: dict, data_dir, log) -> dict:
     sizes = [s for s in p["sizes"][dataset] if s == "all" or int(s) < train.n_queries]
     out = {}
     for size in sizes:
-        tr = train if size == "all" else subset(train, np.arange(int(size)))
+        tr = train if size == "all" else train.subset(np.arange(int(size)), train.source)
         out[str(size)] = {}
         for method in methods:
             t = time.perf_counter()

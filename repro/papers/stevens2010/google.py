@@ -17,7 +17,7 @@ import numpy as np
 from ...data.multilabel import load_corel5k
 from ...experiment import record
 from ...rankers.domination import ColumnData, DominationProblem
-from .keywords import density, domination_loss, query_measures
+from .keywords import density, domination_loss, lambda_grid, query_measures
 
 
 def _splits(data_dir, split_seed: int, min_pos: int):
@@ -33,12 +33,6 @@ def _splits(data_dir, split_seed: int, min_pos: int):
     return X, Y, np.flatnonzero(ok), tr.label_names
 
 
-def lambdas(params) -> list[float]:
-    lo, hi = params["lambda_exponents"]
-    step = float(params["lambda_step"])
-    return [float(10.0 ** (lo + i * step)) for i in range(int(round((hi - lo) / step)) + 1)]
-
-
 def task_google(ctx) -> dict:
     p = ctx.params
     X, Y, eligible, names = _splits(ctx.data_dir, p["split_seed"], p["min_positives"])
@@ -49,7 +43,7 @@ def task_google(ctx) -> dict:
     d = cols.n_features
     fit = {"tol": p["tol"], "max_iter": int(p["iterations_per_feature"]) * d,
            "induction": p["alpha"]}
-    lams = lambdas(p)
+    lams = lambda_grid(p)
     npos = Y["train"][:, pick].sum(axis=0)
     single = int(pick[np.argsort(npos, kind="stable")[len(pick) // 2]])
     rows = []

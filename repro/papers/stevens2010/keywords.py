@@ -19,6 +19,15 @@ from ...metrics.ranking import domination_error, pairwise_accuracy
 from ...rankers.domination import DominationProblem
 
 
+def lambda_grid(params: dict) -> list[float]:
+    """λ on the log grid 10^lo, 10^(lo+step), …, 10^hi of ``params`` (every λ sweep of the
+    thesis's experiments here)."""
+    lo, hi = params["lambda_exponents"]
+    step = float(params["lambda_step"])
+    n = int(round((hi - lo) / step)) + 1
+    return [float(10.0 ** (lo + i * step)) for i in range(n)]
+
+
 def query_measures(scores: np.ndarray, rel: np.ndarray) -> dict[str, float]:
     """AP, P@10, domination error and all-pairs error of one query (binary ``rel``)."""
     y = np.asarray(rel, dtype=np.float64)

@@ -9,6 +9,7 @@ from ...experiment import record
 from ...protocol import measures, select
 from ...published import load as load_published
 from ...rankers.domination import DominationRank
+from .keywords import lambda_grid
 
 MEASURES = ("NDCG@5", "NDCG@10", "P@10")
 REG_METRIC = "regulariser (1 = ℓ1, 2 = ℓ2²)"
@@ -23,13 +24,6 @@ VARIANTS = {
 RANKED = ("DR-Layered", "DR-Flat", "DR-Margin", "ListNet", "AdaRank-NDCG", "AdaRank-MAP",
           "RankBoost")
 LETOR8 = ("MQ2007", "OHSUMED", "TD2003", "TD2004", "HP2003", "HP2004", "NP2003", "NP2004")
-
-
-def lambda_grid(params: dict) -> list[float]:
-    lo, hi = params["lambda_exponents"]
-    step = float(params["lambda_step"])
-    n = int(round((hi - lo) / step)) + 1
-    return [float(10.0 ** (lo + i * step)) for i in range(n)]
 
 
 def variant_grid(variant: str, params: dict) -> dict:
