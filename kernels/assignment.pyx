@@ -35,12 +35,22 @@ Starting points (the only difference between the entry points):
   a free column gets ``v_j = min_i (K_ij − u_i)`` over the assigned rows.  Only
   ``min(|T|, |R|)`` rows are then augmented: O(min(|T|,|R|)·l²) instead of O(l³).
 
-Ties: Dijkstra takes the smallest reduced distance, preferring a free column on equal
-distances (Crouse), then the lowest position in the remaining-column list; the layout in
-decreasing g keeps equal g in increasing document index.  Results are deterministic.
+Forbidden entries: +inf in a dense matrix is an assignment that may not be used (the
+wrapper maps −inf of a maximisation to it); such a matrix skips the JV initialisation (its
+reductions assume finite entries) and every row is augmented from u = v = 0, where an
+infinite shortest path means that no assignment avoids the forbidden entries (-1/-3).
+
+Ties are canonical (:func:`_canonical`): of the optimal assignments, the result is the
+lexicographically smallest ``col4row`` (dense: the column of row 0, then of row 1 …; rank-2:
+the position of document 0, then of document 1 …), whatever path the search took — the
+identity on a constant matrix.  It is found after the solve, on the optimal face that the
+duals certify: the edges of reduced cost ≤ 64·ε·(rows + columns)·max|entry| (so ties within
+the duals' rounding count as ties), by alternating cycles of such edges, row by row.  Inside
+the search, Dijkstra takes the smallest reduced distance, preferring a free column on equal
+distances (Crouse); that only affects speed now.
 """
 from libc.math cimport INFINITY, fabs
-from libc.float cimport DBL_MAX
+from libc.float cimport DBL_EPSILON, DBL_MAX
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
 
@@ -67,7 +77,9 @@ cdef struct Work:
     Py_ssize_t* sc_list        # columns settled by the current search
     Py_ssize_t* order          # rank-2: documents by decreasing g; dense: free rows
     Py_ssize_t* tmp            # merge sort scratch
+    Py_ssize_t* stamp          # canonical pass: the row whose search last visited a column
     char* SR
+    char* fixed                # canonical pass: columns of the rows already made canonical
 
 
 cdef inline double _k2(const Problem* P, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
@@ -160,6 +172,128 @@ cdef Py_ssize_t _augment(Problem* P, Py_ssize_t nc, Py_ssize_t cur, Work* W) noe
     return 0
 
 
+cdef inline double _cost(const Problem* P, Py_ssize_t i, Py_ssize_t j) noexcept nogil:
+    """Entry (i, j) of the cost being minimised (dense row-major, or rank-2 as in _k2)."""
+    if P.rank2:
+        return P.a[j] * P.b[i] - P.c[j] * P.g[i]
+    return P.C[i * P.nc + j]
+
+
+cdef inline bint _tight(const Problem* P, Py_ssize_t nr, Work* W, Py_ssize_t k, Py_ssize_t j,
+                        double tol) noexcept nogil:
+    """Is (row k, column j) an edge of the optimal face: reduced cost K_kj − u_k − v_j ≤ tol?
+    Rows k ≥ nr are the zero-cost dummy rows of a rectangular problem (u = 0)."""
+    if k >= nr:
+        return -W.v[j] <= tol
+    return _cost(P, k, j) - W.v[j] <= W.u[k] + tol
+
+
+cdef bint _rematch(const Problem* P, Py_ssize_t nr, Py_ssize_t nc, Work* W, Py_ssize_t i,
+                   Py_ssize_t j, double tol) noexcept nogil:
+    """Can row i take column j (of the optimal face) while every row after i keeps one?  A
+    breadth-first search for an alternating cycle of tight edges from j's owner back to i's
+    column over the columns not fixed; if found, the cycle is flipped.  Columns reached are
+    stamped with i: a column reached once in a failed search of row i cannot reach its
+    column later either, so each column is scanned at most once per row."""
+    cdef Py_ssize_t m = W.col4row[i], head = 0, tail = 0, k, j2, jj, old
+    cdef Py_ssize_t* queue = W.sr_list
+    cdef Py_ssize_t* pred = W.path
+    cdef Py_ssize_t* stamp = W.stamp
+    cdef char* fixed = W.fixed
+    cdef const double* v = W.v
+    cdef const double* row
+    cdef double thr, gk, bk
+    cdef bint found = 0
+    stamp[j] = i
+    pred[j] = i
+    queue[tail] = W.row4col[j]
+    tail += 1
+    while head < tail and not found:
+        k = queue[head]
+        head += 1
+        if k >= nr:
+            thr = -tol
+        else:
+            thr = W.u[k] + tol
+        for j2 in range(nc):
+            if k >= nr:
+                if -v[j2] > tol:
+                    continue
+            elif P.rank2:
+                if P.a[j2] * P.b[k] - P.c[j2] * P.g[k] - v[j2] > thr:
+                    continue
+            elif P.C[k * nc + j2] - v[j2] > thr:
+                continue
+            if fixed[j2] or stamp[j2] == i:
+                continue
+            stamp[j2] = i
+            pred[j2] = k
+            if j2 == m:
+                found = 1
+                break
+            queue[tail] = W.row4col[j2]
+            tail += 1
+    if not found:
+        return 0
+    jj = m                                  # flip: each row on the cycle takes its new column
+    while True:
+        k = pred[jj]
+        old = W.col4row[k]
+        W.col4row[k] = jj
+        W.row4col[jj] = k
+        if k == i:
+            break
+        jj = old
+    return 1
+
+
+cdef void _canonical(const Problem* P, Py_ssize_t nr, Py_ssize_t nc, Work* W,
+                     double tol) noexcept nogil:
+    """Turn the optimal assignment in (col4row, row4col) into the canonical one: the
+    lexicographically smallest ``col4row[0..nr-1]`` among the optimal assignments.
+
+    The duals (u, v) left by the solver certify optimality; the optimal assignments are then
+    exactly those that use only tight edges (reduced cost ≤ tol) and leave no column with
+    v_j < −tol unassigned (complementary slackness).  With nr < nc, dummy rows of zero cost
+    (u = 0) take the free columns, which makes both conditions "tight edges of a square
+    problem".  Row by row, each row takes the smallest column it can take while the later
+    rows keep an optimal assignment (an alternating cycle of tight edges, :func:`_rematch`);
+    the duals stay valid throughout.  O(nr·nc) when the optimum is unique, O(nr·nc²) at worst
+    (every entry equal costs O(nr·nc): each search ends at the first row it scans)."""
+    cdef Py_ssize_t i, j, m, d = nr
+    cdef double thr
+    for j in range(nc):
+        W.fixed[j] = 0
+        W.stamp[j] = -1
+        if W.row4col[j] == -1:
+            W.row4col[j] = d
+            W.col4row[d] = j
+            d += 1
+    cdef const double* v = W.v
+    cdef const double* row
+    cdef double gi, bi
+    for i in range(nr):
+        m = W.col4row[i]
+        thr = W.u[i] + tol
+        if P.rank2:
+            gi = P.g[i]
+            bi = P.b[i]
+            for j in range(m):
+                if (P.a[j] * bi - P.c[j] * gi - v[j] > thr or W.fixed[j]
+                        or W.stamp[j] == i):
+                    continue
+                if _rematch(P, nr, nc, W, i, j, tol):
+                    break
+        else:
+            row = P.C + i * nc
+            for j in range(m):
+                if row[j] - v[j] > thr or W.fixed[j] or W.stamp[j] == i:
+                    continue
+                if _rematch(P, nr, nc, W, i, j, tol):
+                    break
+        W.fixed[W.col4row[i]] = 1
+
+
 cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
     """Jonker-Volgenant initialisation of a square problem: column reduction, reduction
     transfer and two rounds of augmenting row reduction.  Leaves duals (u, v) certifying the
@@ -171,8 +305,8 @@ cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
     cdef Py_ssize_t* y = W.row4col
     cdef Py_ssize_t* free_rows = W.order
     cdef Py_ssize_t* matches = W.remaining          # scratch
-    cdef Py_ssize_t i, j, j1, j2, imin, i0, k, numfree, prvnumfree, loopcnt, guard
-    cdef double mn, h, umin, usubmin
+    cdef Py_ssize_t i, j, j1, j2, imin, i0, k, numfree, prvnumfree, loopcnt, guard, jb
+    cdef double mn, h, umin, usubmin, h0, h1, h2, h3
     cdef const double* row
     for i in range(n):
         matches[i] = 0
@@ -217,7 +351,8 @@ cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
                     mn = h
             if mn < INFINITY:
                 v[j1] = v[j1] - mn
-    # augmenting row reduction, two rounds; a guard bounds float cycling on near-ties
+    # augmenting row reduction, two rounds; a guard (3n + 64 row scans in all) bounds
+    # the long reassignment chains that near-ties cause (the rows left go to augmentation)
     guard = 0
     loopcnt = 0
     while loopcnt < 2 and numfree > 0:
@@ -229,7 +364,7 @@ cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
             i = free_rows[k]
             k += 1
             guard += 1
-            if guard > 8 * n + 64:
+            if guard > 3 * n + 64:
                 free_rows[numfree] = i
                 numfree += 1
                 continue
@@ -238,7 +373,32 @@ cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
             j1 = 0
             j2 = -1
             usubmin = INFINITY
-            for j in range(1, n):
+            j = 1
+            while j + 4 <= n:                # blocks of 4: one branch unless one may count
+                h0 = row[j] - v[j]
+                h1 = row[j + 1] - v[j + 1]
+                h2 = row[j + 2] - v[j + 2]
+                h3 = row[j + 3] - v[j + 3]
+                if h1 < h0:
+                    h0 = h1
+                if h3 < h2:
+                    h2 = h3
+                if h2 < h0:
+                    h0 = h2
+                if h0 < usubmin:
+                    for jb in range(j, j + 4):
+                        h = row[jb] - v[jb]
+                        if h < usubmin:
+                            if h >= umin:
+                                usubmin = h
+                                j2 = jb
+                            else:
+                                usubmin = umin
+                                umin = h
+                                j2 = j1
+                                j1 = jb
+                j += 4
+            while j < n:
                 h = row[j] - v[j]
                 if h < usubmin:
                     if h >= umin:
@@ -249,6 +409,7 @@ cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
                         umin = h
                         j2 = j1
                         j1 = j
+                j += 1
             i0 = y[j1]
             if umin < usubmin:
                 v[j1] = v[j1] - (usubmin - umin)
@@ -280,7 +441,7 @@ cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
 
 cdef int _alloc(Work* W, Py_ssize_t n) noexcept nogil:
     """All work arrays in one allocation (freed by :func:`_free`)."""
-    cdef char* block = <char*> malloc(n * (4 * sizeof(double) + 8 * sizeof(Py_ssize_t) + 1) + 64)
+    cdef char* block = <char*> malloc(n * (4 * sizeof(double) + 9 * sizeof(Py_ssize_t) + 2) + 64)
     W.u = <double*> block
     if block == NULL:
         return -1
@@ -294,7 +455,9 @@ cdef int _alloc(Work* W, Py_ssize_t n) noexcept nogil:
     W.sc_list = W.sr_list + n
     W.order = W.sc_list + n
     W.tmp = W.order + n
-    W.SR = <char*> (W.tmp + n)
+    W.stamp = W.tmp + n
+    W.SR = <char*> (W.stamp + n)
+    W.fixed = W.SR + n
     return 0
 
 
@@ -303,9 +466,35 @@ cdef void _free(Work* W) noexcept nogil:
     W.u = NULL
 
 
+cdef int _scan(const double* C, Py_ssize_t n, double* big, int* has_inf) noexcept nogil:
+    """One pass over n entries: the largest finite magnitude, whether +inf (a forbidden
+    entry) occurs; returns -4 on a NaN or −inf, else 0."""
+    cdef Py_ssize_t k
+    cdef double x, b = 0.0
+    cdef int inf = 0
+    for k in range(n):
+        x = C[k]
+        if x == INFINITY:
+            inf = 1
+        elif not fabs(x) <= DBL_MAX:
+            return -4
+        elif fabs(x) > b:
+            b = fabs(x)
+    big[0] = b
+    has_inf[0] = inf
+    return 0
+
+
+cdef inline double _tolerance(double scale, Py_ssize_t nr, Py_ssize_t nc) noexcept nogil:
+    """Reduced costs up to this are zero (tight) in the canonical pass: 64 ulps of the
+    largest entry per row and column, above the rounding of the duals."""
+    return 64.0 * DBL_EPSILON * (nr + nc) * scale
+
+
 cdef Py_ssize_t _dense(const double* C, Py_ssize_t nr, Py_ssize_t nc, Work* W,
-                       int64_t* out) noexcept nogil:
-    """Minimum-cost assignment of every row of an nr×nc matrix (nr ≤ nc); ``out[i]`` = the
+                       int64_t* out, double big, int has_inf) noexcept nogil:
+    """Canonical minimum-cost assignment of every row of an nr×nc matrix (nr ≤ nc, entries
+    finite or +inf = forbidden, ``big`` the largest finite magnitude); ``out[i]`` = the
     column of row i.  Returns 0 or -1 (no finite assignment)."""
     cdef Problem P
     cdef Py_ssize_t i, j, nfree, f
@@ -317,7 +506,7 @@ cdef Py_ssize_t _dense(const double* C, Py_ssize_t nr, Py_ssize_t nc, Work* W,
         W.v[j] = 0.0
     for i in range(nr):
         W.SR[i] = 0
-    if nr == nc:
+    if nr == nc and not has_inf:            # (JV's reductions assume finite entries)
         nfree = _jv_init(C, nr, W)
     else:
         nfree = nr
@@ -328,6 +517,7 @@ cdef Py_ssize_t _dense(const double* C, Py_ssize_t nr, Py_ssize_t nc, Work* W,
     for f in range(nfree):
         if _augment(&P, nc, W.order[f], W) < 0:
             return -1
+    _canonical(&P, nr, nc, W, _tolerance(big, nr, nc))
     for i in range(nr):
         out[i] = W.col4row[i]
     return 0
@@ -388,11 +578,16 @@ cdef Py_ssize_t _rank2(const double* g, const double* b, const double* c, const 
     P.c = c
     P.a = a
     P.nc = l
+    cdef double ma = 0.0, mb = 0.0, mc = 0.0, mg = 0.0
     for j in range(l):
         if a[j] != 0.0:
             nT += 1
         if b[j] != 0.0:
             nR += 1
+        ma = max(ma, fabs(a[j]))
+        mb = max(mb, fabs(b[j]))
+        mc = max(mc, fabs(c[j]))
+        mg = max(mg, fabs(g[j]))
     _argsort_desc(g, l, order, W.tmp)
     keep_tail = nT <= nR
     for i in range(l):
@@ -432,51 +627,45 @@ cdef Py_ssize_t _rank2(const double* g, const double* b, const double* c, const 
     for k in range(nfree):
         if _augment(&P, l, W.tmp[k], W) < 0:
             return -1
+    _canonical(&P, l, l, W, _tolerance(ma * mb + mc * mg, l, l))
     for i in range(l):
         out[i] = W.col4row[i]
     return 0
 
 
-def solve_dense(const double[:, ::1] cost, int64_t[::1] col_for_row, double[::1] value):
-    """Minimum-cost assignment of every row of ``cost`` (rows ≤ columns, finite entries;
-    checked by the caller).  Writes ``col_for_row`` (one column per row, all distinct) and
-    the total cost to ``value[0]``.  Returns 0, -1 (inconsistent shapes), -2 (out of
-    memory), -3 (no finite assignment), -4 (a NaN or infinite entry) or -5 (entries too
+def solve_dense(const double[:, ::1] cost, int64_t[::1] col_for_row):
+    """Canonical minimum-cost assignment of every row of ``cost`` (rows ≤ columns; +inf marks
+    a forbidden entry).  Writes ``col_for_row`` (one column per row, all distinct); returns
+    ``(status, total cost)``, status 0, -1 (inconsistent shapes), -2 (out of memory), -3
+    (no assignment avoids the forbidden entries), -4 (a NaN or −inf entry) or -5 (entries too
     large: |entry|·(rows + columns + 2) overflows; both checked here, in one pass)."""
-    cdef Py_ssize_t nr = cost.shape[0], nc = cost.shape[1], i, j
+    cdef Py_ssize_t nr = cost.shape[0], nc = cost.shape[1], i
     cdef Work W
     cdef Py_ssize_t status = 0
-    cdef double s = 0.0, big = 0.0, x
-    if nr > nc or col_for_row.shape[0] != nr or value.shape[0] < 1:
-        return -1
+    cdef double s = 0.0, big = 0.0
+    cdef int has_inf = 0
+    if nr > nc or col_for_row.shape[0] != nr:
+        return -1, 0.0
     if nr == 0:
-        value[0] = 0.0
-        return 0
+        return 0, 0.0
     with nogil:
-        for i in range(nr):
-            for j in range(nc):
-                x = fabs(cost[i, j])
-                if not x <= DBL_MAX:
-                    status = -4
-                elif x > big:
-                    big = x
+        status = _scan(&cost[0, 0], nr * nc, &big, &has_inf)
         if status == 0 and not big * (nr + nc + 2) < DBL_MAX:
             status = -5
     if status < 0:
-        return status
+        return status, 0.0
     with nogil:
         if _alloc(&W, nc) < 0:
             status = -2
         else:
-            status = _dense(&cost[0, 0], nr, nc, &W, &col_for_row[0])
+            status = _dense(&cost[0, 0], nr, nc, &W, &col_for_row[0], big, has_inf)
             if status < 0:
                 status = -3
             else:
                 for i in range(nr):
                     s = s + cost[i, col_for_row[i]]
-                value[0] = s
         _free(&W)
-    return status
+    return status, s
 
 
 def solve_dense_batch(const double[::1] costs, const int64_t[::1] cost_ptr,
@@ -484,15 +673,17 @@ def solve_dense_batch(const double[::1] costs, const int64_t[::1] cost_ptr,
                       const int64_t[::1] row_ptr, int64_t[::1] col_for_row,
                       double[::1] value):
     """Problem t is the ``n_rows[t]`` × ``n_cols[t]`` row-major matrix
-    ``costs[cost_ptr[t]:cost_ptr[t+1]]`` (rows ≤ columns); its rows' columns are written to
-    ``col_for_row[row_ptr[t]:row_ptr[t+1]]`` and its total cost to ``value[t]``.  All problems
-    in one nogil call.
-    Returns 0, -1 (inconsistent shapes), -2 (out of memory) or -(3 + t) if problem t has no
-    finite assignment."""
+    ``costs[cost_ptr[t]:cost_ptr[t+1]]`` (rows ≤ columns; entries checked by the caller:
+    finite or +inf = forbidden); its rows' columns (canonical, as :func:`solve_dense`) are
+    written to ``col_for_row[row_ptr[t]:row_ptr[t+1]]`` and its total cost to ``value[t]``.
+    All problems in one nogil call.
+    Returns 0, -1 (inconsistent shapes or a NaN/−inf entry), -2 (out of memory) or -(3 + t)
+    if no assignment of problem t avoids its forbidden entries."""
     cdef Py_ssize_t T = cost_ptr.shape[0] - 1, t, nmax = 1, nr, nc, i
     cdef Work W
     cdef Py_ssize_t status = 0
-    cdef double s
+    cdef double s, big
+    cdef int has_inf
     if (T < 0 or value.shape[0] != T or n_rows.shape[0] != T or n_cols.shape[0] != T or row_ptr.shape[0] != T + 1
             or (T > 0 and (cost_ptr[T] > costs.shape[0] or row_ptr[T] != col_for_row.shape[0]))):
         return -1
@@ -512,15 +703,20 @@ def solve_dense_batch(const double[::1] costs, const int64_t[::1] cost_ptr,
         else:
             for t in range(T):
                 value[t] = 0.0
-                if n_rows[t] == 0:
+                nr = n_rows[t]
+                nc = n_cols[t]
+                if nr == 0:
                     continue
-                if _dense(&costs[cost_ptr[t]], n_rows[t], n_cols[t], &W,
-                          &col_for_row[row_ptr[t]]) < 0:
+                if _scan(&costs[cost_ptr[t]], nr * nc, &big, &has_inf) < 0:
+                    status = -1
+                    break
+                if _dense(&costs[cost_ptr[t]], nr, nc, &W, &col_for_row[row_ptr[t]],
+                          big, has_inf) < 0:
                     status = -(3 + t)
                     break
                 s = 0.0
-                for i in range(n_rows[t]):
-                    s = s + costs[cost_ptr[t] + i * n_cols[t] + col_for_row[row_ptr[t] + i]]
+                for i in range(nr):
+                    s = s + costs[cost_ptr[t] + i * nc + col_for_row[row_ptr[t] + i]]
                 value[t] = s
         _free(&W)
     return status
@@ -534,7 +730,8 @@ def solve_rank2_batch(const double[::1] g, const double[::1] b, const double[::1
     Query q is documents ``query_ptr[q]:query_ptr[q+1]`` (l of them) with scores ``g`` and
     gains ``b``; ``c`` and ``a`` hold, at the same offsets, the weights of positions 1..l
     (``c`` non-increasing, checked by the caller).  Maximises Σ_i C_{i,π(i)},
-    C_ij = c_j g_i − a_j b_i: writes each document's 0-based position to ``position``, the
+    C_ij = c_j g_i − a_j b_i: writes each document's 0-based position to ``position`` (of
+    the optimal permutations, the lexicographically smallest position vector), the
     maximum to ``value[q]`` and the number of augmenting paths to ``n_augmented[q]``.
     Returns 0, -1 (inconsistent shapes), -2 (out of memory) or -(3 + q) on failure at q."""
     cdef Py_ssize_t Q = query_ptr.shape[0] - 1, q, lo, l, i, nmax = 1, n = g.shape[0]

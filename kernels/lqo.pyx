@@ -21,6 +21,9 @@ global sums X̂_i C_{:,i} and C_{:,i}ᵀŷ are kept per feature and updated in O
 (see ``_update_score``).  O(m) per candidate, O(mn) per step, O(kmn) in all; memory: the
 n×m arrays X̂, C, U.
 
+The sweeps use SSE2 registers for their two (``_dot``: four) interleaved partial sums,
+lane for lane the arithmetic of the scalar loops (see ``_hsum``): the same results, bit for bit.
+
 Updates (lines 20-28) are fused with the next step's scoring: after b is chosen, ``a`` and
 ``p`` are updated (lines 25, 27); then for each unselected column j one sweep of the old
 column gives t_j = c X̂_b C_{:,j} (line 22) and z_Q = U_{Q,b}ᵀC_{Q,j}, and a second sweep,
@@ -37,20 +40,78 @@ from libc.math cimport INFINITY
 from libc.stdint cimport int64_t
 
 
+# SSE2 (every x86-64 CPU): the two interleaved lanes of the sums below are the two halves of
+# one register, each doing exactly the scalar lane's multiplications and additions (no fused
+# multiply-add), so the packed code gives the scalar code's results bit for bit.  Elsewhere
+# the same operations on a two-double struct (the scalar loops, lane by lane).
+cdef extern from *:
+    """
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    typedef __m128d pd2;
+    #define pd2_loadu(p) _mm_loadu_pd(p)
+    #define pd2_load_sd(p) _mm_load_sd(p)
+    #define pd2_set1(x) _mm_set1_pd(x)
+    #define pd2_zero() _mm_setzero_pd()
+    #define pd2_add(a, b) _mm_add_pd(a, b)
+    #define pd2_sub(a, b) _mm_sub_pd(a, b)
+    #define pd2_mul(a, b) _mm_mul_pd(a, b)
+    #define pd2_add_sd(a, b) _mm_add_sd(a, b)
+    #define pd2_mul_sd(a, b) _mm_mul_sd(a, b)
+    #define pd2_storeu(p, a) _mm_storeu_pd(p, a)
+    #else
+    typedef struct { double v[2]; } pd2;
+    static inline pd2 pd2_make(double a, double b) { pd2 r; r.v[0] = a; r.v[1] = b; return r; }
+    static inline pd2 pd2_loadu(const double* p) { return pd2_make(p[0], p[1]); }
+    static inline pd2 pd2_load_sd(const double* p) { return pd2_make(p[0], 0.0); }
+    static inline pd2 pd2_set1(double x) { return pd2_make(x, x); }
+    static inline pd2 pd2_zero(void) { return pd2_make(0.0, 0.0); }
+    static inline pd2 pd2_add(pd2 a, pd2 b) { return pd2_make(a.v[0] + b.v[0], a.v[1] + b.v[1]); }
+    static inline pd2 pd2_sub(pd2 a, pd2 b) { return pd2_make(a.v[0] - b.v[0], a.v[1] - b.v[1]); }
+    static inline pd2 pd2_mul(pd2 a, pd2 b) { return pd2_make(a.v[0] * b.v[0], a.v[1] * b.v[1]); }
+    static inline pd2 pd2_add_sd(pd2 a, pd2 b) { return pd2_make(a.v[0] + b.v[0], a.v[1]); }
+    static inline pd2 pd2_mul_sd(pd2 a, pd2 b) { return pd2_make(a.v[0] * b.v[0], a.v[1]); }
+    static inline void pd2_storeu(double* p, pd2 a) { p[0] = a.v[0]; p[1] = a.v[1]; }
+    #endif
+    """
+    ctypedef struct pd2:
+        pass
+    pd2 pd2_loadu(const double*) nogil
+    pd2 pd2_load_sd(const double*) nogil
+    pd2 pd2_set1(double) nogil
+    pd2 pd2_zero() nogil
+    pd2 pd2_add(pd2, pd2) nogil
+    pd2 pd2_sub(pd2, pd2) nogil
+    pd2 pd2_mul(pd2, pd2) nogil
+    pd2 pd2_add_sd(pd2, pd2) nogil
+    pd2 pd2_mul_sd(pd2, pd2) nogil
+    void pd2_storeu(double*, pd2) nogil
+
+
+cdef inline double _hsum(pd2 x) noexcept nogil:
+    """lane 0 + lane 1."""
+    cdef double t[2]
+    pd2_storeu(t, x)
+    return t[0] + t[1]
+
+
 cdef inline double _dot(const double* x, const double* y, Py_ssize_t n) noexcept nogil:
-    """Sequential dot product (four interleaved partial sums)."""
-    cdef double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0
+    """Sequential dot product (four interleaved partial sums s0..s3, elements i ≡ 0..3 mod 4,
+    as two registers [s0, s1] and [s2, s3]; an odd tail goes to s0; (s0 + s1) + (s2 + s3))."""
+    cdef pd2 lo = pd2_zero(), hi = pd2_zero()
     cdef Py_ssize_t i = 0
+    cdef double a[2]
+    cdef double b[2]
     while i + 4 <= n:
-        s0 = s0 + x[i] * y[i]
-        s1 = s1 + x[i + 1] * y[i + 1]
-        s2 = s2 + x[i + 2] * y[i + 2]
-        s3 = s3 + x[i + 3] * y[i + 3]
+        lo = pd2_add(lo, pd2_mul(pd2_loadu(&x[i]), pd2_loadu(&y[i])))
+        hi = pd2_add(hi, pd2_mul(pd2_loadu(&x[i + 2]), pd2_loadu(&y[i + 2])))
         i = i + 4
     while i < n:
-        s0 = s0 + x[i] * y[i]
+        lo = pd2_add_sd(lo, pd2_mul_sd(pd2_load_sd(&x[i]), pd2_load_sd(&y[i])))
         i = i + 1
-    return (s0 + s1) + (s2 + s3)
+    pd2_storeu(a, lo)
+    pd2_storeu(b, hi)
+    return (a[0] + a[1]) + (b[0] + b[1])
 
 
 cdef inline double _combine(Py_ssize_t Q, double xc, double cy, const double* pp,
@@ -74,32 +135,28 @@ cdef inline double _combine(Py_ssize_t Q, double xc, double cy, const double* pp
 cdef inline void _query_dots(const double* cc, const double* u, const double* a,
                              const double* p, Py_ssize_t lo, Py_ssize_t hi,
                              double* cu, double* ua, double* pu, double* uu) noexcept nogil:
-    """C_Qᵀ U_Q, U_Qᵀ a_Q, U_Qᵀ p_Q, U_Qᵀ U_Q of one column (two interleaved lanes)."""
-    cdef double c0 = 0.0, c1 = 0.0, a0 = 0.0, a1 = 0.0, p0 = 0.0, p1 = 0.0
-    cdef double u0 = 0.0, u1 = 0.0, x0, x1
+    """C_Qᵀ U_Q, U_Qᵀ a_Q, U_Qᵀ p_Q, U_Qᵀ U_Q of one column (two interleaved lanes: elements
+    lo, lo+2, … and lo+1, lo+3, …; an odd last element goes to the first lane)."""
+    cdef pd2 c = pd2_zero(), av = pd2_zero(), pv = pd2_zero()
+    cdef pd2 w = pd2_zero(), x
     cdef Py_ssize_t i = lo
     while i + 2 <= hi:
-        x0 = u[i]
-        x1 = u[i + 1]
-        c0 = c0 + cc[i] * x0
-        c1 = c1 + cc[i + 1] * x1
-        a0 = a0 + x0 * a[i]
-        a1 = a1 + x1 * a[i + 1]
-        p0 = p0 + x0 * p[i]
-        p1 = p1 + x1 * p[i + 1]
-        u0 = u0 + x0 * x0
-        u1 = u1 + x1 * x1
+        x = pd2_loadu(&u[i])
+        c = pd2_add(c, pd2_mul(pd2_loadu(&cc[i]), x))
+        av = pd2_add(av, pd2_mul(x, pd2_loadu(&a[i])))
+        pv = pd2_add(pv, pd2_mul(x, pd2_loadu(&p[i])))
+        w = pd2_add(w, pd2_mul(x, x))
         i = i + 2
     if i < hi:
-        x0 = u[i]
-        c0 = c0 + cc[i] * x0
-        a0 = a0 + x0 * a[i]
-        p0 = p0 + x0 * p[i]
-        u0 = u0 + x0 * x0
-    cu[0] = c0 + c1
-    ua[0] = a0 + a1
-    pu[0] = p0 + p1
-    uu[0] = u0 + u1
+        x = pd2_load_sd(&u[i])
+        c = pd2_add_sd(c, pd2_mul_sd(pd2_load_sd(&cc[i]), x))
+        av = pd2_add_sd(av, pd2_mul_sd(x, pd2_load_sd(&a[i])))
+        pv = pd2_add_sd(pv, pd2_mul_sd(x, pd2_load_sd(&p[i])))
+        w = pd2_add_sd(w, pd2_mul_sd(x, x))
+    cu[0] = _hsum(c)
+    ua[0] = _hsum(av)
+    pu[0] = _hsum(pv)
+    uu[0] = _hsum(w)
 
 
 cdef inline double _score(const double* cc, const double* u, double xc, double cy,
@@ -129,72 +186,59 @@ cdef inline double _update_score(double* cc, double* u, const double* xb, double
     (C_{Q,b}ᵀU_{Q,b}) are those of b before its selection.  Since X̂_j C_{:,b} = t_j / c_b
     (G is symmetric), line 28 changes X̂_j C_{:,j} by −t_j² c_b⁻¹ and C_{:,j}ᵀŷ by
     −t_j C_{:,b}ᵀŷ: ``xc``, ``cy`` are updated in O(1)."""
-    cdef double t0 = 0.0, t1 = 0.0, z0, z1, t, coef, c0, c1, u0, u1
-    cdef double k0, k1, a0, a1, p0, p1, w0, w1
+    cdef pd2 tv = pd2_zero(), zv, tt, cf, cn, un, k, av, pv, wv
+    cdef double t, coef
     cdef Py_ssize_t q, i, lo, hi
     for q in range(Q):
         lo = qp[q]
         hi = qp[q + 1]
-        z0 = 0.0
-        z1 = 0.0
+        zv = pd2_zero()
         i = lo
         while i + 2 <= hi:
-            t0 = t0 + xb[i] * cc[i]
-            t1 = t1 + xb[i + 1] * cc[i + 1]
-            z0 = z0 + ub[i] * cc[i]
-            z1 = z1 + ub[i + 1] * cc[i + 1]
+            tv = pd2_add(tv, pd2_mul(pd2_loadu(&xb[i]), pd2_loadu(&cc[i])))
+            zv = pd2_add(zv, pd2_mul(pd2_loadu(&ub[i]), pd2_loadu(&cc[i])))
             i = i + 2
         if i < hi:
-            t0 = t0 + xb[i] * cc[i]
-            z0 = z0 + ub[i] * cc[i]
-        z[q] = z0 + z1
-    t = c_b * (t0 + t1)
+            tv = pd2_add_sd(tv, pd2_mul_sd(pd2_load_sd(&xb[i]), pd2_load_sd(&cc[i])))
+            zv = pd2_add_sd(zv, pd2_mul_sd(pd2_load_sd(&ub[i]), pd2_load_sd(&cc[i])))
+        z[q] = _hsum(zv)
+    t = c_b * _hsum(tv)
     xc[0] = xc[0] - t * t * cinv_b
     cy[0] = cy[0] - t * cy_b
+    tt = pd2_set1(t)
     for q in range(Q):
         lo = qp[q]
         hi = qp[q + 1]
         coef = t + gb[q] * (z[q] - cub[q] * t)
-        k0 = 0.0
-        k1 = 0.0
-        a0 = 0.0
-        a1 = 0.0
-        p0 = 0.0
-        p1 = 0.0
-        w0 = 0.0
-        w1 = 0.0
+        cf = pd2_set1(coef)
+        k = pd2_zero()
+        av = pd2_zero()
+        pv = pd2_zero()
+        wv = pd2_zero()
         i = lo
         while i + 2 <= hi:
-            c0 = cc[i] - t * cb[i]
-            c1 = cc[i + 1] - t * cb[i + 1]
-            u0 = u[i] - coef * ub[i]
-            u1 = u[i + 1] - coef * ub[i + 1]
-            cc[i] = c0
-            cc[i + 1] = c1
-            u[i] = u0
-            u[i + 1] = u1
-            k0 = k0 + c0 * u0
-            k1 = k1 + c1 * u1
-            a0 = a0 + u0 * a[i]
-            a1 = a1 + u1 * a[i + 1]
-            p0 = p0 + u0 * p[i]
-            p1 = p1 + u1 * p[i + 1]
-            w0 = w0 + u0 * u0
-            w1 = w1 + u1 * u1
+            cn = pd2_sub(pd2_loadu(&cc[i]), pd2_mul(tt, pd2_loadu(&cb[i])))
+            un = pd2_sub(pd2_loadu(&u[i]), pd2_mul(cf, pd2_loadu(&ub[i])))
+            pd2_storeu(&cc[i], cn)
+            pd2_storeu(&u[i], un)
+            k = pd2_add(k, pd2_mul(cn, un))
+            av = pd2_add(av, pd2_mul(un, pd2_loadu(&a[i])))
+            pv = pd2_add(pv, pd2_mul(un, pd2_loadu(&p[i])))
+            wv = pd2_add(wv, pd2_mul(un, un))
             i = i + 2
         if i < hi:
-            c0 = cc[i] - t * cb[i]
-            u0 = u[i] - coef * ub[i]
-            cc[i] = c0
-            u[i] = u0
-            k0 = k0 + c0 * u0
-            a0 = a0 + u0 * a[i]
-            p0 = p0 + u0 * p[i]
-            w0 = w0 + u0 * u0
-        cu[q] = k0 + k1
-        ua[q] = a0 + a1
-        pu[q] = p0 + p1
-        uu[q] = w0 + w1
+            cc[i] = cc[i] - t * cb[i]
+            u[i] = u[i] - coef * ub[i]
+            cn = pd2_load_sd(&cc[i])
+            un = pd2_load_sd(&u[i])
+            k = pd2_add_sd(k, pd2_mul_sd(cn, un))
+            av = pd2_add_sd(av, pd2_mul_sd(un, pd2_load_sd(&a[i])))
+            pv = pd2_add_sd(pv, pd2_mul_sd(un, pd2_load_sd(&p[i])))
+            wv = pd2_add_sd(wv, pd2_mul_sd(un, un))
+        cu[q] = _hsum(k)
+        ua[q] = _hsum(av)
+        pu[q] = _hsum(pv)
+        uu[q] = _hsum(wv)
     return _combine(Q, xc[0], cy[0], pp, cu, ua, pu, uu, gam, s)
 
 

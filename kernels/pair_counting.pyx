@@ -40,6 +40,12 @@ Three methods, all O(l) extra space at most:
     never needs rebalancing: O(log k_q) ≤ O(log l) per insertion or query, O(l log l) per
     evaluation with the sort, independent of k.
 
+Every method also runs on a range of whole queries (``count_range``, ``sort_query_range``,
+``hv_range``: the whole-set functions are the range 0:Q), with the same arithmetic per
+query, so any partition of the queries into ranges — e.g. blocks worked by several threads —
+gives the same values bit for bit.  ``hv_prepare`` / ``hv_range_prepared`` replay the tree's
+sweeps at a fixed point for the Hessian-vector products (same sums, fewer operations).
+
 ``sort_within_queries`` is the one sort per function evaluation (stable merge sort of each
 query's indices by z; adaptive: an ``order`` already sorted costs O(l)).
 
@@ -54,7 +60,7 @@ from libc.stdint cimport int32_t, int64_t
 
 # --- the one sort per evaluation --------------------------------------------------------------
 
-cdef inline void _insertion_sort(const double[::1] z, int64_t[::1] a, Py_ssize_t lo,
+cdef inline void _insertion_sort(const double* z, int64_t* a, Py_ssize_t lo,
                                  Py_ssize_t hi) noexcept nogil:
     cdef Py_ssize_t i, j
     cdef int64_t t
@@ -69,7 +75,7 @@ cdef inline void _insertion_sort(const double[::1] z, int64_t[::1] a, Py_ssize_t
         a[j + 1] = t
 
 
-cdef inline void _merge(const double[::1] z, int64_t[::1] a, int64_t[::1] buf, Py_ssize_t lo,
+cdef inline void _merge(const double* z, int64_t* a, int64_t* buf, Py_ssize_t lo,
                         Py_ssize_t mid, Py_ssize_t hi) noexcept nogil:
     cdef Py_ssize_t i = lo, j = mid, k = lo
     if z[a[mid - 1]] <= z[a[mid]]:
@@ -94,35 +100,53 @@ cdef inline void _merge(const double[::1] z, int64_t[::1] a, int64_t[::1] buf, P
         a[k] = buf[k]
 
 
+cdef void _sort_range(const double* z, const int64_t* qp, int64_t* order, int64_t* buf,
+                      Py_ssize_t q0, Py_ssize_t q1) noexcept nogil:
+    cdef Py_ssize_t q, a, b, lo, width, mid, hi
+    cdef Py_ssize_t RUN = 24
+    for q in range(q0, q1):
+        a = qp[q]
+        b = qp[q + 1]
+        lo = a
+        while lo < b:
+            hi = lo + RUN if lo + RUN < b else b
+            _insertion_sort(z, order, lo, hi)
+            lo = hi
+        width = RUN
+        while width < b - a:
+            lo = a
+            while lo + width < b:
+                mid = lo + width
+                hi = mid + width if mid + width < b else b
+                _merge(z, order, buf, lo, mid, hi)
+                lo = hi
+            width *= 2
+
+
 def sort_within_queries(const double[::1] z, const int64_t[::1] query_ptr, int64_t[::1] order,
                         int64_t[::1] buf):
     """Sort ``order[a:b]`` (document indices of query q = [a, b)) by ``z``, ascending, stably,
     for every query.  ``buf``: workspace of the same length.  Returns 0, or -1 if the shapes
     are inconsistent."""
+    cdef Py_ssize_t Q = query_ptr.shape[0] - 1
+    return sort_query_range(z, query_ptr, order, buf, 0, Q)
+
+
+def sort_query_range(const double[::1] z, const int64_t[::1] query_ptr, int64_t[::1] order,
+                     int64_t[::1] buf, Py_ssize_t q0, Py_ssize_t q1):
+    """:func:`sort_within_queries` for the queries ``q0:q1`` only (their documents
+    ``query_ptr[q0]:query_ptr[q1]`` of ``order`` and ``buf``; nothing else is touched, so
+    disjoint query ranges can be sorted at the same time).  Returns 0, or -1 if the shapes
+    are inconsistent."""
     cdef Py_ssize_t n = z.shape[0]
     cdef Py_ssize_t Q = query_ptr.shape[0] - 1
-    cdef Py_ssize_t q, a, b, lo, width, mid, hi
-    cdef Py_ssize_t RUN = 24
-    if Q < 0 or order.shape[0] != n or buf.shape[0] != n or query_ptr[0] != 0 or query_ptr[Q] != n:
+    if (Q < 0 or order.shape[0] != n or buf.shape[0] != n or query_ptr[0] != 0
+            or query_ptr[Q] != n or q0 < 0 or q1 > Q or q0 > q1):
         return -1
+    if n == 0 or q0 == q1:
+        return 0
     with nogil:
-        for q in range(Q):
-            a = query_ptr[q]
-            b = query_ptr[q + 1]
-            lo = a
-            while lo < b:
-                hi = lo + RUN if lo + RUN < b else b
-                _insertion_sort(z, order, lo, hi)
-                lo = hi
-            width = RUN
-            while width < b - a:
-                lo = a
-                while lo + width < b:
-                    mid = lo + width
-                    hi = mid + width if mid + width < b else b
-                    _merge(z, order, buf, lo, mid, hi)
-                    lo = hi
-                width *= 2
+        _sort_range(&z[0], &query_ptr[0], &order[0], &buf[0], q0, q1)
     return 0
 
 
@@ -143,16 +167,23 @@ cdef inline bint _bad_shapes(const double[::1] z, const double[::1] v,
             or s_plus.shape[0] != n or s_minus.shape[0] != n)
 
 
+# Per-query counting, on raw pointers.  ``z``, ``level`` and ``order`` are indexed by global
+# document index; ``v`` and the outputs ``lp``, ``lm``, ``sp``, ``sm`` by global index minus
+# ``base`` (a block of whole queries starting at document ``base``).  ``lp``/``lm`` are only
+# touched if ``want_counts``.  Each returns Σ l_i^- of the query (0 without counts).
+
+DIRECT, JOACHIMS, TREE = 0, 1, 2         # ``method`` of count_range and hv_range
+
+
 # --- (a) direct counting, Sec. II.1 ----------------------------------------------------------
 
-cdef inline void _direct_query(const double[::1] z, const double[::1] v,
-                               const int32_t[::1] level, const int64_t[::1] order,
-                               Py_ssize_t a, Py_ssize_t n, Py_ssize_t k, bint want_counts,
-                               int64_t[::1] l_plus, int64_t[::1] l_minus,
-                               double[::1] s_plus, double[::1] s_minus,
-                               int64_t[::1] cnt, double[::1] sm) noexcept nogil:
+cdef int64_t _direct_query(const double* z, const double* v, const int32_t* level,
+                           const int64_t* order, Py_ssize_t a, Py_ssize_t n, Py_ssize_t k,
+                           bint want_counts, Py_ssize_t base, int64_t* l_plus,
+                           int64_t* l_minus, double* s_plus, double* s_minus,
+                           int64_t* cnt, double* sm) noexcept nogil:
     cdef Py_ssize_t i, j, r, oi, oj, yi
-    cdef int64_t c
+    cdef int64_t c, total = 0
     cdef double s
     # ascending sweep: count⁺(r), xv⁺(r) over {j | 1 - z_j + z_i > 0}
     for r in range(k):
@@ -164,7 +195,7 @@ cdef inline void _direct_query(const double[::1] z, const double[::1] v,
         while j < n and 1.0 - z[order[a + j]] + z[oi] > 0:
             oj = order[a + j]
             cnt[level[oj]] += 1
-            sm[level[oj]] += v[oj]
+            sm[level[oj]] += v[oj - base]
             j += 1
         yi = level[oi]
         c = 0
@@ -173,8 +204,8 @@ cdef inline void _direct_query(const double[::1] z, const double[::1] v,
             c += cnt[r]
             s += sm[r]
         if want_counts:
-            l_plus[oi] = c
-        s_plus[oi] = s
+            l_plus[oi - base] = c
+        s_plus[oi - base] = s
     # descending sweep: the same over {j | 1 - z_i + z_j > 0}
     for r in range(k):
         cnt[r] = 0
@@ -185,7 +216,7 @@ cdef inline void _direct_query(const double[::1] z, const double[::1] v,
         while j >= 0 and 1.0 - z[oi] + z[order[a + j]] > 0:
             oj = order[a + j]
             cnt[level[oj]] += 1
-            sm[level[oj]] += v[oj]
+            sm[level[oj]] += v[oj - base]
             j -= 1
         yi = level[oi]
         c = 0
@@ -194,39 +225,12 @@ cdef inline void _direct_query(const double[::1] z, const double[::1] v,
             c += cnt[r]
             s += sm[r]
         if want_counts:
-            l_minus[oi] = c
-        s_minus[oi] = s
-
-
-def direct_count(const double[::1] z, const double[::1] v, const int32_t[::1] level,
-                 const int32_t[::1] n_levels, const int64_t[::1] query_ptr,
-                 const int64_t[::1] order, bint want_counts,
-                 int64_t[::1] l_plus, int64_t[::1] l_minus,
-                 double[::1] s_plus, double[::1] s_minus,
-                 int64_t[::1] work_cnt, double[::1] work_sum):
-    """Method (a), Sec. II.1.  Returns the number of pairs inside the margin (Σ l_i^-) if
-    ``want_counts``, else 0; -1 if the shapes are inconsistent (nothing written, or, for a
-    workspace shorter than a query's k_q, the queries before it)."""
-    cdef Py_ssize_t Q = query_ptr.shape[0] - 1
-    cdef Py_ssize_t q, a, n, i
-    cdef Py_ssize_t kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
-    cdef int64_t total = 0
-    cdef bint bad = False
-    if _bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus, s_plus, s_minus):
-        return -1
-    with nogil:
-        for q in range(Q):
-            a = query_ptr[q]
-            n = query_ptr[q + 1] - a
-            if n_levels[q] > kw:
-                bad = True
-                break
-            _direct_query(z, v, level, order, a, n, n_levels[q], want_counts,
-                          l_plus, l_minus, s_plus, s_minus, work_cnt, work_sum)
-            if want_counts:
-                for i in range(a, a + n):
-                    total += l_minus[i]
-    return -1 if bad else total
+            l_minus[oi - base] = c
+        s_minus[oi - base] = s
+    if want_counts:
+        for i in range(a, a + n):
+            total += l_minus[i - base]
+    return total
 
 
 def direct_count_trace(const double[::1] z, const int32_t[::1] level, Py_ssize_t k,
@@ -259,68 +263,56 @@ def direct_count_trace(const double[::1] z, const int32_t[::1] level, Py_ssize_t
 
 # --- (b) Joachims (2006), Algorithm (I) --------------------------------------------------------
 
-def joachims_count(const double[::1] z, const double[::1] v, const int32_t[::1] level,
-                   const int32_t[::1] n_levels, const int64_t[::1] query_ptr,
-                   const int64_t[::1] order, bint want_counts,
-                   int64_t[::1] l_plus, int64_t[::1] l_minus,
-                   double[::1] s_plus, double[::1] s_minus):
-    """Method (b), Algorithm (I) with r over all levels but the highest.  O(l) space: no
-    per-level arrays.  Returns Σ l_i^- if ``want_counts``, else 0; -1 if the shapes are
-    inconsistent (nothing written)."""
-    cdef Py_ssize_t Q = query_ptr.shape[0] - 1
-    cdef Py_ssize_t q, a, n, k, r, i, j, oi, oj
+cdef int64_t _joachims_query(const double* z, const double* v, const int32_t* level,
+                             const int64_t* order, Py_ssize_t a, Py_ssize_t n, Py_ssize_t k,
+                             bint want_counts, Py_ssize_t base, int64_t* l_plus,
+                             int64_t* l_minus, double* s_plus, double* s_minus) noexcept nogil:
+    cdef Py_ssize_t r, i, j, oi, oj
     cdef int64_t cplus, cminus, total = 0
     cdef double splus, sminus
-    if _bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus, s_plus, s_minus):
-        return -1
-    with nogil:
-        for q in range(Q):
-            a = query_ptr[q]
-            n = query_ptr[q + 1] - a
-            k = n_levels[q]
-            for i in range(a, a + n):                      # step 1
-                if want_counts:
-                    l_plus[i] = 0
-                    l_minus[i] = 0
-                s_plus[i] = 0.0
-                s_minus[i] = 0.0
-            for r in range(k - 1):                         # step 4 (r = 1..k-1, 1-based)
-                j = 0                                      # step 4.1
-                cplus = 0
-                splus = 0.0
-                cminus = 0
-                sminus = 0.0
-                for i in range(a, a + n):
-                    if level[i] == r:
-                        cminus += 1
-                        sminus += v[i]
-                for i in range(n):                         # step 4.2
-                    oi = order[a + i]
-                    if level[oi] != r:
-                        continue
-                    while j < n and 1.0 - z[order[a + j]] + z[oi] > 0:   # step a
-                        oj = order[a + j]
-                        if level[oj] > r:
-                            cplus += 1
-                            splus += v[oj]
-                            if want_counts:
-                                l_minus[oj] += cminus
-                            s_minus[oj] += sminus
-                        j += 1
-                    if want_counts:                        # step b
-                        l_plus[oi] = cplus
-                    s_plus[oi] = splus
-                    cminus -= 1                            # step c
-                    sminus -= v[oi]
-            if want_counts:
-                for i in range(a, a + n):
-                    total += l_minus[i]
+    for i in range(a, a + n):                      # step 1
+        if want_counts:
+            l_plus[i - base] = 0
+            l_minus[i - base] = 0
+        s_plus[i - base] = 0.0
+        s_minus[i - base] = 0.0
+    for r in range(k - 1):                         # step 4 (r = 1..k-1, 1-based)
+        j = 0                                      # step 4.1
+        cplus = 0
+        splus = 0.0
+        cminus = 0
+        sminus = 0.0
+        for i in range(a, a + n):
+            if level[i] == r:
+                cminus += 1
+                sminus += v[i - base]
+        for i in range(n):                         # step 4.2
+            oi = order[a + i]
+            if level[oi] != r:
+                continue
+            while j < n and 1.0 - z[order[a + j]] + z[oi] > 0:   # step a
+                oj = order[a + j]
+                if level[oj] > r:
+                    cplus += 1
+                    splus += v[oj - base]
+                    if want_counts:
+                        l_minus[oj - base] += cminus
+                    s_minus[oj - base] += sminus
+                j += 1
+            if want_counts:                        # step b
+                l_plus[oi - base] = cplus
+            s_plus[oi - base] = splus
+            cminus -= 1                            # step c
+            sminus -= v[oi - base]
+    if want_counts:
+        for i in range(a, a + n):
+            total += l_minus[i - base]
     return total
 
 
 # --- (c) order-statistic tree -------------------------------------------------------------------
 
-cdef inline void _tree_insert(int64_t[::1] cnt, double[::1] sm, Py_ssize_t k, Py_ssize_t key,
+cdef inline void _tree_insert(int64_t* cnt, double* sm, Py_ssize_t k, Py_ssize_t key,
                               double value) noexcept nogil:
     cdef Py_ssize_t lo = 0, hi = k, mid
     while lo < hi:
@@ -335,7 +327,7 @@ cdef inline void _tree_insert(int64_t[::1] cnt, double[::1] sm, Py_ssize_t k, Py
             lo = mid + 1
 
 
-cdef inline void _tree_above(const int64_t[::1] cnt, const double[::1] sm, Py_ssize_t k,
+cdef inline void _tree_above(const int64_t* cnt, const double* sm, Py_ssize_t k,
                              Py_ssize_t key, int64_t *c_out, double *s_out) noexcept nogil:
     """Count and sum of the inserted items with key > ``key``."""
     cdef Py_ssize_t lo = 0, hi = k, mid, ch
@@ -364,7 +356,7 @@ cdef inline void _tree_above(const int64_t[::1] cnt, const double[::1] sm, Py_ss
     s_out[0] = s
 
 
-cdef inline void _tree_below(const int64_t[::1] cnt, const double[::1] sm, Py_ssize_t k,
+cdef inline void _tree_below(const int64_t* cnt, const double* sm, Py_ssize_t k,
                              Py_ssize_t key, int64_t *c_out, double *s_out) noexcept nogil:
     """Count and sum of the inserted items with key < ``key``."""
     cdef Py_ssize_t lo = 0, hi = k, mid, ch
@@ -392,6 +384,134 @@ cdef inline void _tree_below(const int64_t[::1] cnt, const double[::1] sm, Py_ss
     s_out[0] = s
 
 
+cdef int64_t _tree_query(const double* z, const double* v, const int32_t* level,
+                         const int64_t* order, Py_ssize_t a, Py_ssize_t n, Py_ssize_t k,
+                         bint want_counts, Py_ssize_t base, int64_t* l_plus,
+                         int64_t* l_minus, double* s_plus, double* s_minus,
+                         int64_t* work_cnt, double* work_sum) noexcept nogil:
+    cdef Py_ssize_t r, i, j, oi, oj
+    cdef int64_t c, total = 0
+    cdef double s
+    if k < 2:                                  # no pairs in this query
+        for i in range(a, a + n):
+            if want_counts:
+                l_plus[i - base] = 0
+                l_minus[i - base] = 0
+            s_plus[i - base] = 0.0
+            s_minus[i - base] = 0.0
+        return 0
+    for r in range(k):
+        work_cnt[r] = 0
+        work_sum[r] = 0.0
+    j = 0
+    for i in range(n):
+        oi = order[a + i]
+        while j < n and 1.0 - z[order[a + j]] + z[oi] > 0:
+            oj = order[a + j]
+            _tree_insert(work_cnt, work_sum, k, level[oj], v[oj - base])
+            j += 1
+        _tree_above(work_cnt, work_sum, k, level[oi], &c, &s)
+        if want_counts:
+            l_plus[oi - base] = c
+        s_plus[oi - base] = s
+    for r in range(k):
+        work_cnt[r] = 0
+        work_sum[r] = 0.0
+    j = n - 1
+    for i in range(n - 1, -1, -1):
+        oi = order[a + i]
+        while j >= 0 and 1.0 - z[oi] + z[order[a + j]] > 0:
+            oj = order[a + j]
+            _tree_insert(work_cnt, work_sum, k, level[oj], v[oj - base])
+            j -= 1
+        _tree_below(work_cnt, work_sum, k, level[oi], &c, &s)
+        if want_counts:
+            l_minus[oi - base] = c
+            total += c
+        s_minus[oi - base] = s
+    return total
+
+
+# --- every method over a range of whole queries -----------------------------------------------
+
+cdef int64_t _count_range(int method, const double* z, const double* v, const int32_t* level,
+                          const int32_t* n_levels, const int64_t* qp, const int64_t* order,
+                          Py_ssize_t q0, Py_ssize_t q1, bint want_counts, int64_t* lp,
+                          int64_t* lm, double* sp, double* sm, int64_t* wc, double* ws,
+                          Py_ssize_t kw) noexcept nogil:
+    """Method ``method`` (0 direct, 1 joachims, 2 tree) on queries q0:q1, outputs relative to
+    ``qp[q0]``.  Σ l_i^- (0 without counts), or -1 at the first query whose k_q exceeds the
+    workspace ``kw`` (methods (a) and (c); the earlier queries written)."""
+    cdef Py_ssize_t q, a, n, k
+    cdef Py_ssize_t base = qp[q0]
+    cdef int64_t total = 0
+    for q in range(q0, q1):
+        a = qp[q]
+        n = qp[q + 1] - a
+        k = n_levels[q]
+        if method == 1:
+            total += _joachims_query(z, v, level, order, a, n, k, want_counts, base,
+                                     lp, lm, sp, sm)
+            continue
+        if k > kw:
+            return -1
+        if method == 0:
+            total += _direct_query(z, v, level, order, a, n, k, want_counts, base,
+                                   lp, lm, sp, sm, wc, ws)
+        else:
+            total += _tree_query(z, v, level, order, a, n, k, want_counts, base,
+                                 lp, lm, sp, sm, wc, ws)
+    return total
+
+
+cdef int64_t _count_all(int method, const double[::1] z, const double[::1] v,
+                        const int32_t[::1] level, const int32_t[::1] n_levels,
+                        const int64_t[::1] query_ptr, const int64_t[::1] order,
+                        bint want_counts, int64_t[::1] l_plus, int64_t[::1] l_minus,
+                        double[::1] s_plus, double[::1] s_minus, int64_t* wc, double* ws,
+                        Py_ssize_t kw):
+    cdef Py_ssize_t Q = query_ptr.shape[0] - 1
+    cdef int64_t total
+    if _bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus, s_plus, s_minus):
+        return -1
+    if z.shape[0] == 0:
+        return 0
+    with nogil:
+        total = _count_range(method, &z[0], &v[0], &level[0], &n_levels[0], &query_ptr[0],
+                             &order[0], 0, Q, want_counts, &l_plus[0], &l_minus[0],
+                             &s_plus[0], &s_minus[0], wc, ws, kw)
+    return total
+
+
+def direct_count(const double[::1] z, const double[::1] v, const int32_t[::1] level,
+                 const int32_t[::1] n_levels, const int64_t[::1] query_ptr,
+                 const int64_t[::1] order, bint want_counts,
+                 int64_t[::1] l_plus, int64_t[::1] l_minus,
+                 double[::1] s_plus, double[::1] s_minus,
+                 int64_t[::1] work_cnt, double[::1] work_sum):
+    """Method (a), Sec. II.1.  Returns the number of pairs inside the margin (Σ l_i^-) if
+    ``want_counts``, else 0; -1 if the shapes are inconsistent (nothing written, or, for a
+    workspace shorter than a query's k_q, the queries before it)."""
+    cdef Py_ssize_t kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
+    if kw < 1:
+        return -1 if _bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus,
+                                 s_plus, s_minus) or z.shape[0] > 0 else 0
+    return _count_all(0, z, v, level, n_levels, query_ptr, order, want_counts, l_plus,
+                      l_minus, s_plus, s_minus, &work_cnt[0], &work_sum[0], kw)
+
+
+def joachims_count(const double[::1] z, const double[::1] v, const int32_t[::1] level,
+                   const int32_t[::1] n_levels, const int64_t[::1] query_ptr,
+                   const int64_t[::1] order, bint want_counts,
+                   int64_t[::1] l_plus, int64_t[::1] l_minus,
+                   double[::1] s_plus, double[::1] s_minus):
+    """Method (b), Algorithm (I) with r over all levels but the highest.  O(l) space: no
+    per-level arrays.  Returns Σ l_i^- if ``want_counts``, else 0; -1 if the shapes are
+    inconsistent (nothing written)."""
+    return _count_all(1, z, v, level, n_levels, query_ptr, order, want_counts, l_plus,
+                      l_minus, s_plus, s_minus, NULL, NULL, 0)
+
+
 def tree_count(const double[::1] z, const double[::1] v, const int32_t[::1] level,
                const int32_t[::1] n_levels, const int64_t[::1] query_ptr,
                const int64_t[::1] order, bint want_counts,
@@ -401,57 +521,486 @@ def tree_count(const double[::1] z, const double[::1] v, const int32_t[::1] leve
     """Method (c), order-statistic tree.  Returns Σ l_i^- if ``want_counts``, else 0; -1 if
     the shapes are inconsistent (nothing written, or, for a workspace shorter than a query's
     k_q, the queries before it)."""
-    cdef Py_ssize_t Q = query_ptr.shape[0] - 1
-    cdef Py_ssize_t q, a, n, k, r, i, j, oi, oj
     cdef Py_ssize_t kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
-    cdef int64_t c, total = 0
-    cdef double s
-    cdef bint bad = False
-    if _bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus, s_plus, s_minus):
+    if kw < 1:
+        return -1 if _bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus,
+                                 s_plus, s_minus) or z.shape[0] > 0 else 0
+    return _count_all(2, z, v, level, n_levels, query_ptr, order, want_counts, l_plus,
+                      l_minus, s_plus, s_minus, &work_cnt[0], &work_sum[0], kw)
+
+
+cdef bint _bad_range(const double[::1] z, const int32_t[::1] level,
+                     const int32_t[::1] n_levels, const int64_t[::1] query_ptr,
+                     const int64_t[::1] order, Py_ssize_t q0, Py_ssize_t q1) noexcept:
+    cdef Py_ssize_t n = z.shape[0]
+    cdef Py_ssize_t Q = query_ptr.shape[0] - 1
+    return (Q < 0 or n_levels.shape[0] != Q or query_ptr[0] != 0 or query_ptr[Q] != n
+            or level.shape[0] != n or order.shape[0] != n or q0 < 0 or q1 > Q or q0 > q1)
+
+
+def count_range(int method, const double[::1] z, const double[::1] v,
+                const int32_t[::1] level, const int32_t[::1] n_levels,
+                const int64_t[::1] query_ptr, const int64_t[::1] order,
+                Py_ssize_t q0, Py_ssize_t q1, bint want_counts,
+                int64_t[::1] l_plus, int64_t[::1] l_minus,
+                double[::1] s_plus, double[::1] s_minus,
+                int64_t[::1] work_cnt, double[::1] work_sum):
+    """Method ``method`` (``DIRECT``, ``JOACHIMS``, ``TREE``) on the queries ``q0:q1`` only,
+    the same arithmetic per query as the whole-set functions (so any partition into query
+    ranges gives the same values, bit for bit).  ``z``, ``level``, ``order`` (global
+    document indices), ``n_levels`` and ``query_ptr`` are those of the whole set; ``v`` and
+    the outputs are those of the range's documents only, indexed from ``query_ptr[q0]`` (at
+    least ``query_ptr[q1] - query_ptr[q0]`` long; ``l_plus``/``l_minus`` are not touched and
+    may be empty without ``want_counts``).  Nothing outside the range is read or written, so
+    disjoint ranges may run at the same time (each with its own workspaces).  Returns
+    Σ l_i^- over the range (0 without counts), or -1 if the shapes are inconsistent."""
+    cdef Py_ssize_t nb, kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
+    cdef int64_t total
+    if _bad_range(z, level, n_levels, query_ptr, order, q0, q1) or not 0 <= method <= 2:
+        return -1
+    nb = query_ptr[q1] - query_ptr[q0]
+    if (v.shape[0] < nb or s_plus.shape[0] < nb or s_minus.shape[0] < nb
+            or (want_counts and (l_plus.shape[0] < nb or l_minus.shape[0] < nb))
+            or (method != 1 and kw < 1 and nb > 0)):
+        return -1
+    if nb == 0:
+        return 0
+    with nogil:
+        total = _count_range(method, &z[0], &v[0], &level[0], &n_levels[0], &query_ptr[0],
+                             &order[0], q0, q1, want_counts,
+                             &l_plus[0] if want_counts else NULL,
+                             &l_minus[0] if want_counts else NULL,
+                             &s_plus[0], &s_minus[0],
+                             &work_cnt[0] if kw > 0 else NULL,
+                             &work_sum[0] if kw > 0 else NULL, kw)
+    return total
+
+
+def hv_range(int method, const double[::1] z, const double[::1] xd,
+             const int32_t[::1] level, const int32_t[::1] n_levels,
+             const int64_t[::1] query_ptr, const int64_t[::1] order, const double[::1] lsum,
+             Py_ssize_t q0, Py_ssize_t q1, double[::1] s_plus, double[::1] s_minus,
+             double[::1] u, int64_t[::1] work_cnt, double[::1] work_sum):
+    """The vector of the generalized Hessian-vector product for the queries ``q0:q1``:
+    α_i^± (sums of ``xd`` = Xd over SV_i^± as :func:`count_range` computes them, into
+    ``s_plus`` and ``s_minus``), then ``u_i = lsum_i·xd_i − α_i^+ − α_i^-`` (``lsum`` =
+    l^+ + l^- of the point as float64, whole set) in that order of operations, so that ``u``
+    equals NumPy's ``(l_plus + l_minus) * xd - s_plus - s_minus`` bit for bit.  ``xd``,
+    ``s_plus``, ``s_minus`` and ``u`` are indexed from ``query_ptr[q0]`` as in
+    :func:`count_range`.  Returns 0, or -1 if the shapes are inconsistent."""
+    cdef Py_ssize_t i, nb, base, kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
+    cdef int64_t st
+    if (_bad_range(z, level, n_levels, query_ptr, order, q0, q1) or lsum.shape[0] != z.shape[0]
+            or not 0 <= method <= 2):
+        return -1
+    base = query_ptr[q0]
+    nb = query_ptr[q1] - base
+    if (xd.shape[0] < nb or s_plus.shape[0] < nb or s_minus.shape[0] < nb or u.shape[0] < nb
+            or (method != 1 and kw < 1 and nb > 0)):
+        return -1
+    if nb == 0:
+        return 0
+    with nogil:
+        st = _count_range(method, &z[0], &xd[0], &level[0], &n_levels[0], &query_ptr[0],
+                          &order[0], q0, q1, False, NULL, NULL, &s_plus[0], &s_minus[0],
+                          &work_cnt[0] if kw > 0 else NULL,
+                          &work_sum[0] if kw > 0 else NULL, kw)
+        if st >= 0:
+            for i in range(nb):
+                u[i] = lsum[base + i] * xd[i] - s_plus[i] - s_minus[i]
+    return -1 if st < 0 else 0
+
+
+def sum_rows(const double[:, ::1] P, double[::1] out):
+    """``out = P[0] + P[1] + …`` summed row after row from 0.0 (the order of
+    ``acc = zeros(); for p in P: acc += p``), whatever computed the rows.  Returns 0, or -1
+    if the shapes are inconsistent."""
+    cdef Py_ssize_t b, j, nb = P.shape[0], nf = P.shape[1]
+    if out.shape[0] != nf:
         return -1
     with nogil:
-        for q in range(Q):
+        for j in range(nf):
+            out[j] = 0.0
+        for b in range(nb):
+            for j in range(nf):
+                out[j] += P[b, j]
+    return 0
+
+
+# --- Hessian-vector products at a fixed point, method (c) -------------------------------------
+#
+# Between two function evaluations every Hessian-vector product sweeps the same sorted order
+# with the same margin tests; only the values v = Xd change.  ``hv_prepare`` records, once per
+# point, each sorted position's level and where each sweep's insertion loop stops; then
+# ``hv_range_prepared`` replays the sweeps of ``_tree_query`` without the score comparisons
+# (and without the counts, already known): the same insertions in the same order, so the same
+# sums bit for bit.
+
+cdef inline void _tree_insert_sum(double* sm, Py_ssize_t k, Py_ssize_t key,
+                                  double value) noexcept nogil:
+    cdef Py_ssize_t lo = 0, hi = k, mid
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        sm[mid] += value
+        if key == mid:
+            return
+        if key < mid:
+            hi = mid
+        else:
+            lo = mid + 1
+
+
+cdef inline double _tree_above_sum(const double* sm, Py_ssize_t k, Py_ssize_t key) noexcept nogil:
+    cdef Py_ssize_t lo = 0, hi = k, mid
+    cdef double s = 0.0
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if key < mid:
+            s += sm[mid]
+            if lo < mid:
+                s -= sm[(lo + mid) >> 1]
+            hi = mid
+        elif key == mid:
+            if mid + 1 < hi:
+                s += sm[(mid + 1 + hi) >> 1]
+            break
+        else:
+            lo = mid + 1
+    return s
+
+
+cdef inline double _tree_below_sum(const double* sm, Py_ssize_t k, Py_ssize_t key) noexcept nogil:
+    cdef Py_ssize_t lo = 0, hi = k, mid
+    cdef double s = 0.0
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if key > mid:
+            s += sm[mid]
+            if mid + 1 < hi:
+                s -= sm[(mid + 1 + hi) >> 1]
+            lo = mid + 1
+        elif key == mid:
+            if lo < mid:
+                s += sm[(lo + mid) >> 1]
+            break
+        else:
+            hi = mid
+    return s
+
+
+def hv_prepare(const double[::1] z, const int32_t[::1] level, const int32_t[::1] n_levels,
+               const int64_t[::1] query_ptr, const int64_t[::1] order, Py_ssize_t q0,
+               Py_ssize_t q1, int32_t[::1] lev_sorted, int64_t[::1] up, int64_t[::1] down):
+    """For the documents of queries ``q0:q1`` (global positions p of the sorted ``order``):
+    ``lev_sorted[p] = level[order[p]]``, ``up[p]`` = the position where the ascending sweep's
+    insertions stop before position p is queried, ``down[p]`` the same for the descending
+    sweep (all three of length n, only the range written).  Returns 0, or -1 if the shapes
+    are inconsistent."""
+    cdef Py_ssize_t q, a, n, i, j
+    if (_bad_range(z, level, n_levels, query_ptr, order, q0, q1)
+            or lev_sorted.shape[0] != z.shape[0] or up.shape[0] != z.shape[0]
+            or down.shape[0] != z.shape[0]):
+        return -1
+    with nogil:
+        for q in range(q0, q1):
             a = query_ptr[q]
             n = query_ptr[q + 1] - a
-            k = n_levels[q]
-            if k > kw:
-                bad = True
-                break
-            if k < 2:                                  # no pairs in this query
-                for i in range(a, a + n):
-                    if want_counts:
-                        l_plus[i] = 0
-                        l_minus[i] = 0
-                    s_plus[i] = 0.0
-                    s_minus[i] = 0.0
-                continue
-            for r in range(k):
-                work_cnt[r] = 0
-                work_sum[r] = 0.0
             j = 0
             for i in range(n):
-                oi = order[a + i]
-                while j < n and 1.0 - z[order[a + j]] + z[oi] > 0:
-                    oj = order[a + j]
-                    _tree_insert(work_cnt, work_sum, k, level[oj], v[oj])
+                lev_sorted[a + i] = level[order[a + i]]
+                while j < n and 1.0 - z[order[a + j]] + z[order[a + i]] > 0:
                     j += 1
-                _tree_above(work_cnt, work_sum, k, level[oi], &c, &s)
-                if want_counts:
-                    l_plus[oi] = c
-                s_plus[oi] = s
-            for r in range(k):
-                work_cnt[r] = 0
-                work_sum[r] = 0.0
+                up[a + i] = a + j
             j = n - 1
             for i in range(n - 1, -1, -1):
-                oi = order[a + i]
-                while j >= 0 and 1.0 - z[oi] + z[order[a + j]] > 0:
-                    oj = order[a + j]
-                    _tree_insert(work_cnt, work_sum, k, level[oj], v[oj])
+                while j >= 0 and 1.0 - z[order[a + i]] + z[order[a + j]] > 0:
                     j -= 1
-                _tree_below(work_cnt, work_sum, k, level[oi], &c, &s)
-                if want_counts:
-                    l_minus[oi] = c
-                    total += c
-                s_minus[oi] = s
-    return -1 if bad else total
+                down[a + i] = a + j
+    return 0
+
+
+# Small trees (k ≤ KTAB levels) without data-dependent branches: for each k and key, the
+# nodes an insertion walks through (padded to the tree's depth with a sink node k that is
+# never read) and the signed nodes a query adds up, in the walk's order (padded with +node
+# k + 1, which stays 0.0).  Adding +0.0 leaves a sum unchanged unless it is -0.0, which these
+# sums never are (they start at +0.0 and in round-to-nearest x + y or x − y is -0.0 only if x
+# is), and s + (−1)·x is s − x: the same results as the walks above, bit for bit.
+cdef enum:
+    KTAB = 16
+    DMAX = 5                 # depth of the balanced tree of 16 keys
+    QMAX = 10                # 2 · DMAX signed terms per query at most
+
+cdef int _tab_depth[KTAB + 1]
+cdef int _tab_ins[KTAB + 1][KTAB + 1][DMAX]
+cdef int _tab_above[KTAB + 1][KTAB + 1][QMAX]
+cdef double _tab_above_sign[KTAB + 1][KTAB + 1][QMAX]
+cdef int _tab_below[KTAB + 1][KTAB + 1][QMAX]
+cdef double _tab_below_sign[KTAB + 1][KTAB + 1][QMAX]
+
+
+def _walks(k, key):
+    """The insertion path and the above / below terms of ``key`` in the tree of k keys (the
+    walks of _tree_insert, _tree_above and _tree_below, written out)."""
+    path, lo, hi = [], 0, k
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        path.append(mid)
+        if key == mid:
+            break
+        if key < mid:
+            hi = mid
+        else:
+            lo = mid + 1
+    above, lo, hi = [], 0, k
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if key < mid:
+            above.append((mid, 1.0))
+            if lo < mid:
+                above.append(((lo + mid) >> 1, -1.0))
+            hi = mid
+        elif key == mid:
+            if mid + 1 < hi:
+                above.append(((mid + 1 + hi) >> 1, 1.0))
+            break
+        else:
+            lo = mid + 1
+    below, lo, hi = [], 0, k
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if key > mid:
+            below.append((mid, 1.0))
+            if mid + 1 < hi:
+                below.append(((mid + 1 + hi) >> 1, -1.0))
+            lo = mid + 1
+        elif key == mid:
+            if lo < mid:
+                below.append(((lo + mid) >> 1, 1.0))
+            break
+        else:
+            hi = mid
+    return path, above, below
+
+
+def _build_tables():
+    cdef int k, key, t
+    for k in range(2, KTAB + 1):
+        walks = [_walks(k, key) for key in range(k)]
+        depth = max(len(w[0]) for w in walks)
+        walks.append(([], [], []))          # key k: no insertion (sink), no query (0.0)
+        assert depth <= DMAX and max(max(len(w[1]), len(w[2])) for w in walks) <= 2 * depth
+        _tab_depth[k] = depth
+        for key in range(k + 1):
+            path, above, below = walks[key]
+            for t in range(DMAX):
+                _tab_ins[k][key][t] = path[t] if t < len(path) else k
+            for t in range(QMAX):
+                _tab_above[k][key][t] = above[t][0] if t < len(above) else k + 1
+                _tab_above_sign[k][key][t] = above[t][1] if t < len(above) else 1.0
+                _tab_below[k][key][t] = below[t][0] if t < len(below) else k + 1
+                _tab_below_sign[k][key][t] = below[t][1] if t < len(below) else 1.0
+
+
+_build_tables()
+
+
+cdef void _tree_hv_query(const double* v, const int32_t* lev, const int64_t* order,
+                         const int64_t* up, const int64_t* down, Py_ssize_t a, Py_ssize_t n,
+                         Py_ssize_t k, Py_ssize_t base, double* s_plus, double* s_minus,
+                         double* sm) noexcept nogil:
+    """The two sweeps of ``_tree_query`` (sums only) of one query from its recorded sweep
+    stops: k = 2 and 3 with the node sums in registers (the walks written out, branch-free),
+    4..KTAB from the tables, more levels by the tree walks."""
+    cdef Py_ssize_t r, p, j, e, t, D, QL, key
+    cdef double x, s, r0, r1, r2
+    cdef double st[KTAB + 2]
+    cdef const int* path
+    cdef const int* nodes
+    cdef const double* sign
+    if k < 2:
+        for p in range(a, a + n):
+            s_plus[p - base] = 0.0
+            s_minus[p - base] = 0.0
+        return
+    if k <= 3:
+        # nodes: 1 (root, every key), 0 (key 0), 2 (key 2, k = 3 only)
+        r0 = 0.0
+        r1 = 0.0
+        r2 = 0.0
+        j = a
+        for p in range(a, a + n):
+            e = up[p]
+            while j < e:
+                x = v[order[j] - base]
+                key = lev[j]
+                r1 += x
+                r0 += x if key == 0 else 0.0
+                r2 += x if key == 2 else 0.0
+                j += 1
+            key = lev[p]
+            if k == 2:      # above(0) = root − node 0, above(1) = 0
+                s = ((0.0 + r1) - r0) if key == 0 else 0.0
+            else:           # above(0) = root − node 0, above(1) = node 2, above(2) = 0
+                s = ((0.0 + r1) - r0) if key == 0 else ((0.0 + r2) if key == 1 else 0.0)
+            s_plus[order[p] - base] = s
+        r0 = 0.0
+        r1 = 0.0
+        r2 = 0.0
+        j = a + n - 1
+        for p in range(a + n - 1, a - 1, -1):
+            e = down[p]
+            while j > e:
+                x = v[order[j] - base]
+                key = lev[j]
+                r1 += x
+                r0 += x if key == 0 else 0.0
+                r2 += x if key == 2 else 0.0
+                j -= 1
+            key = lev[p]
+            if k == 2:      # below(0) = 0, below(1) = node 0
+                s = (0.0 + r0) if key == 1 else 0.0
+            else:           # below(0) = 0, below(1) = node 0, below(2) = root − node 2
+                s = (0.0 + r0) if key == 1 else (((0.0 + r1) - r2) if key == 2 else 0.0)
+            s_minus[order[p] - base] = s
+        return
+    if k <= KTAB:
+        D = _tab_depth[k]
+        QL = 2 * D
+        for r in range(k + 2):
+            st[r] = 0.0
+        j = a
+        for p in range(a, a + n):
+            e = up[p]
+            while j < e:
+                x = v[order[j] - base]
+                path = &_tab_ins[k][lev[j]][0]
+                for t in range(D):
+                    st[path[t]] += x
+                j += 1
+            key = lev[p]
+            nodes = &_tab_above[k][key][0]
+            sign = &_tab_above_sign[k][key][0]
+            s = 0.0
+            for t in range(QL):
+                s = s + sign[t] * st[nodes[t]]
+            s_plus[order[p] - base] = s
+        for r in range(k + 2):
+            st[r] = 0.0
+        j = a + n - 1
+        for p in range(a + n - 1, a - 1, -1):
+            e = down[p]
+            while j > e:
+                x = v[order[j] - base]
+                path = &_tab_ins[k][lev[j]][0]
+                for t in range(D):
+                    st[path[t]] += x
+                j -= 1
+            key = lev[p]
+            nodes = &_tab_below[k][key][0]
+            sign = &_tab_below_sign[k][key][0]
+            s = 0.0
+            for t in range(QL):
+                s = s + sign[t] * st[nodes[t]]
+            s_minus[order[p] - base] = s
+        return
+    for r in range(k):
+        sm[r] = 0.0
+    j = a
+    for p in range(a, a + n):
+        e = up[p]
+        while j < e:
+            _tree_insert_sum(sm, k, lev[j], v[order[j] - base])
+            j += 1
+        s_plus[order[p] - base] = _tree_above_sum(sm, k, lev[p])
+    for r in range(k):
+        sm[r] = 0.0
+    j = a + n - 1
+    for p in range(a + n - 1, a - 1, -1):
+        e = down[p]
+        while j > e:
+            _tree_insert_sum(sm, k, lev[j], v[order[j] - base])
+            j -= 1
+        s_minus[order[p] - base] = _tree_below_sum(sm, k, lev[p])
+
+
+def hv_prepare(const double[::1] z, const int32_t[::1] level, const int32_t[::1] n_levels,
+               const int64_t[::1] query_ptr, const int64_t[::1] order, Py_ssize_t q0,
+               Py_ssize_t q1, int32_t[::1] lev_sorted, int64_t[::1] up, int64_t[::1] down):
+    """For the documents of queries ``q0:q1`` (global positions p of the sorted ``order``):
+    ``lev_sorted[p] = level[order[p]]``, ``up[p]`` = the position where the ascending sweep's
+    insertions stop before position p is queried, ``down[p]`` the same for the descending
+    sweep (all three of length n, only the range written).  Returns 0, or -1 if the shapes
+    are inconsistent."""
+    cdef Py_ssize_t q, a, n, i, j
+    if (_bad_range(z, level, n_levels, query_ptr, order, q0, q1)
+            or lev_sorted.shape[0] != z.shape[0] or up.shape[0] != z.shape[0]
+            or down.shape[0] != z.shape[0]):
+        return -1
+    with nogil:
+        for q in range(q0, q1):
+            a = query_ptr[q]
+            n = query_ptr[q + 1] - a
+            j = 0
+            for i in range(n):
+                lev_sorted[a + i] = level[order[a + i]]
+                while j < n and 1.0 - z[order[a + j]] + z[order[a + i]] > 0:
+                    j += 1
+                up[a + i] = a + j
+            j = n - 1
+            for i in range(n - 1, -1, -1):
+                while j >= 0 and 1.0 - z[order[a + i]] + z[order[a + j]] > 0:
+                    j -= 1
+                down[a + i] = a + j
+    return 0
+
+
+def hv_range_prepared(const double[::1] xd, const int32_t[::1] n_levels,
+                      const int64_t[::1] query_ptr, const int64_t[::1] order,
+                      const int32_t[::1] lev_sorted, const int64_t[::1] up,
+                      const int64_t[::1] down, const double[::1] lsum, Py_ssize_t q0,
+                      Py_ssize_t q1, double[::1] s_plus, double[::1] s_minus, double[::1] u,
+                      double[::1] work_sum):
+    """:func:`hv_range` for method (c) from the arrays of :func:`hv_prepare` at the same
+    point (and ``order``): the same α^± and ``u``, bit for bit.  ``work_sum``: at least
+    max k_q entries.  Returns 0, or -1 if the shapes are inconsistent."""
+    cdef Py_ssize_t q, i, nb, base, n = order.shape[0], Q = query_ptr.shape[0] - 1
+    if (Q < 0 or n_levels.shape[0] != Q or query_ptr[0] != 0 or query_ptr[Q] != n
+            or q0 < 0 or q1 > Q or q0 > q1 or lev_sorted.shape[0] != n or up.shape[0] != n
+            or down.shape[0] != n or lsum.shape[0] != n):
+        return -1
+    base = query_ptr[q0]
+    nb = query_ptr[q1] - base
+    if (xd.shape[0] < nb or s_plus.shape[0] < nb or s_minus.shape[0] < nb
+            or u.shape[0] < nb):
+        return -1
+    if nb == 0:
+        return 0
+    for q in range(q0, q1):
+        if n_levels[q] > KTAB and n_levels[q] > work_sum.shape[0]:
+            return -1
+    with nogil:
+        for q in range(q0, q1):
+            _tree_hv_query(&xd[0], &lev_sorted[0], &order[0], &up[0], &down[0],
+                           query_ptr[q], query_ptr[q + 1] - query_ptr[q], n_levels[q], base,
+                           &s_plus[0], &s_minus[0],
+                           &work_sum[0] if work_sum.shape[0] > 0 else NULL)
+        for i in range(nb):
+            u[i] = lsum[base + i] * xd[i] - s_plus[i] - s_minus[i]
+    return 0
+
+
+def grad_u(const int64_t[::1] l_plus, const int64_t[::1] l_minus, const double[::1] z,
+           const double[::1] s_plus, const double[::1] s_minus, double[::1] u):
+    """The vector of the gradient, ``u = (l⁺ + l⁻)·z − γ⁺ − γ⁻ − (l⁻ − l⁺)``, in NumPy's
+    order of operations (``(l_plus + l_minus) * z - s_plus - s_minus - (l_minus - l_plus)``,
+    the integers converted to float64 where NumPy converts them), so bit for bit the same.
+    All arrays of one length.  Returns 0, or -1 if the shapes are inconsistent."""
+    cdef Py_ssize_t i, n = z.shape[0]
+    if (l_plus.shape[0] != n or l_minus.shape[0] != n or s_plus.shape[0] != n
+            or s_minus.shape[0] != n or u.shape[0] != n):
+        return -1
+    with nogil:
+        for i in range(n):
+            u[i] = ((<double>(l_plus[i] + l_minus[i]) * z[i] - s_plus[i]) - s_minus[i]
+                    - <double>(l_minus[i] - l_plus[i]))
+    return 0

@@ -59,6 +59,18 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         fh.write(data)
 
 
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write ``data`` atomically unless ``path`` already holds exactly these bytes (so that a
+    re-render leaves an unchanged file untouched, mtime included); whether it wrote."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    atomic_write_bytes(path, data)
+    return True
+
+
 def atomic_write_json(path: Path, obj) -> None:
     atomic_write_bytes(path, json.dumps(obj, indent=1, sort_keys=True).encode("utf-8"))
 

@@ -9,23 +9,59 @@ from __future__ import annotations
 import argparse
 import difflib
 import os
+import shutil
+import signal
 import sys
+import tempfile
+import textwrap
 from collections import defaultdict
 from pathlib import Path
+
+from dataclasses import replace
 
 from . import __version__, eval_command
 from . import papers as registry
 from .bench import command as bench_command
 from .data import catalog as cat
+from .data import user as user_data
 from .data.fetch import fetch
 from .errors import ReproError
-from .pipeline import run_artifacts
+from .metrics.family import CONVENTIONS
+from .pipeline import on_dataset, run_artifacts
+from .reference import parse_ranker
 
 COMMANDS = ("list", "data", "eval", "bench")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--data-dir", help="data directory (default: $REPRO_DATA_DIR, else ./data)")
+    p.add_argument("--data-dir", action="append",
+                   help="data directory; repeat it for a search path (--data-dir A --data-dir "
+                        "B: a dataset is taken from the first that has it; default: "
+                        "$REPRO_DATA_DIR, which may be A:B, else ./data)")
+    p.add_argument("--dataset", action="append", default=[], metavar="NAME=PATH",
+                   help="register your own LETOR/svmlight set: a directory in the official "
+                        "layout (Fold1/train.txt, vali.txt, test.txt, …) or one file, split "
+                        "into 5 query folds by a seeded rule (repeatable; see "
+                        "repro.data.user)")
+    p.add_argument("--catalog", metavar="FILE",
+                   help=f"a catalog of your own sets ([datasets.NAME] path = …; default: "
+                        f"./{user_data.CATALOG_FILE} if it exists)")
+
+
+def register_user_data(args) -> list[str]:
+    """Register the user's sets (``--catalog`` or ./repro.toml, then ``--dataset``); their
+    names."""
+    infos = {}
+    catalog_file = args.catalog or (user_data.CATALOG_FILE
+                                    if Path(user_data.CATALOG_FILE).is_file() else None)
+    if catalog_file:
+        infos.update(user_data.read_catalog(catalog_file))
+    for text in args.dataset:
+        name, path = user_data.parse_option(text)
+        infos[name] = user_data.info(name, path)
+    if infos:
+        cat.register_user(infos)
+    return list(infos)
 
 
 def _positive(text: str) -> int:
@@ -45,19 +81,47 @@ def _run_parser() -> argparse.ArgumentParser:
                     "<paper>.<artifact>. Commands: list, data, eval, bench (each has --help).")
     p.add_argument("targets", nargs="+", help="what to run (e.g. figure4, pahikkala2010, all)")
     _common(p)
-    p.add_argument("--paper", choices=registry.PAPER_IDS, help="narrow a short artifact name to one paper")
+    p.add_argument("--paper", choices=registry.paper_ids(), help="narrow a short artifact name to one paper")
     p.add_argument("--quick", action="store_true", help="small grids and folds, for smoke runs "
                    "(writes to reports-quick/ unless --out is given)")
     p.add_argument("--jobs", type=_positive, default=1,
                    help="process pool size for independent runs (≥ 1)")
+    p.add_argument("--threads", type=_positive, default=None,
+                   help="threads of one large fit in a run executed alone (default: every CPU "
+                        "with --jobs 1, else 1; runs in a pool always use 1). Fits that use "
+                        "them give the same numbers for any count")
     p.add_argument("--scheduler", default=os.environ.get("REPRO_SCHEDULER"),
                    help="address of a Dask scheduler (tcp://host:port) to send runs to "
                         "(default: $REPRO_SCHEDULER; workers need the package and the same data "
                         "directory path)")
     p.add_argument("--force", action="store_true", help="recompute runs even if cached")
     p.add_argument("--report-only", action="store_true", help="render from cached results only")
-    p.add_argument("--no-pdf", action="store_true", help="write HTML only")
-    p.add_argument("--out", help="report directory (default: reports)")
+    p.add_argument("--no-pdf", action="store_true", help="write HTML only (a PDF that no longer "
+                   "matches its page is removed)")
+    p.add_argument("--out", help="report directory (default: reports, or reports-quick with "
+                   "--quick; give a directory of your own to keep the committed reports as "
+                   "they are)")
+    p.add_argument("--allow-downgrade", action="store_true",
+                   help="let this run replace values already computed in the report with 'not "
+                        "run' (data missing, nothing cached, --quick); without it those "
+                        "artifacts are kept and the command exits with status 1")
+    p.add_argument("--on", metavar="NAME",
+                   help="run the artifacts' protocols on your own set NAME (--dataset, "
+                        "--catalog) in place of the paper's data: its methods, selection and "
+                        "evaluation; needs --out DIR; every value says 'user data: NAME "
+                        "(unverified)'")
+    p.add_argument("--allow-unverified", action="append", default=[], metavar="NAME",
+                   help="run catalogued set NAME although its files do not match the recorded "
+                        "checksums (e.g. another mirror); every value from it is marked "
+                        "'unverified copy' and never counts as reproduced; needs --out DIR")
+    p.add_argument("--ranker", action="append", default=[],
+                   metavar="LABEL=module:Class[:json-params]",
+                   help="add your ranker (fit(X, y, qid) / predict(X); grid: its param_grid "
+                        "attribute or \"param_grid\" in the JSON) beside the paper's methods "
+                        "of every table with a reference protocol, under the same folds, "
+                        "validation selection and evaluation, with paired tests against each "
+                        "paper method (repeatable; LABEL alone: an installed ranker of the "
+                        "entry-point group repro.rankers); needs --out DIR")
     p.add_argument("--version", action="version", version=f"repro-rank {__version__}")
     return p
 
@@ -69,6 +133,7 @@ def cmd_list(argv) -> int:
     _common(p)
     args = p.parse_args(argv)
     root = cat.data_dir(args.data_dir)
+    register_user_data(args)
     state = {}
 
     def verified(ds: str) -> tuple[bool, str]:
@@ -89,15 +154,32 @@ def cmd_list(argv) -> int:
             states.append((label + ("" if ok else f" [{why}]"), ok))
         avail = ("yes" if all(ok for _, ok in states) else
                  "partly" if any(ok for _, ok in states) else "no") if states else "n/a"
-        rows.append((art.id, art.title, ", ".join(l for l, _ in states) or "—", avail,
-                     "yes" if art.task else ("no: cannot run here" if art.not_run else "not yet")))
-    head = ("artifact", "title", "data", "available", "implemented")
-    w = [max(len(r[i]) for r in rows + [head]) for i in range(4)]
+        rows.append((art.id, avail,
+                     "yes" if art.task else ("no: cannot run here" if art.not_run else "not yet"),
+                     art.title, ", ".join(l for l, _ in states) or "—"))
+    width = max(60, shutil.get_terminal_size((100, 24)).columns)
+    w = [max(len(r[i]) for r in rows + [LIST_HEAD]) for i in range(3)]
+    _say_missing_dir(root)
     print(f"papers: {', '.join(registry.paper_ids())}")
-    print(f"{head[0]:{w[0]}}  {head[1]:{w[1]}}  {head[2]:{w[2]}}  {head[3]:{w[3]}}  {head[4]}")
-    for r in rows:
-        print(f"{r[0]:{w[0]}}  {r[1]:{w[1]}}  {r[2]:{w[2]}}  {r[3]:{w[3]}}  {r[4]}")
+    for i, r in enumerate([LIST_HEAD] + rows):
+        line = f"{r[0]:{w[0]}}  {r[1]:{w[1]}}  {r[2]:{w[2]}}  {r[3]}"
+        print(line if len(line) <= width else line[:width - 1] + "…")
+        if i:
+            print(textwrap.fill(r[4], width, initial_indent="    data: ",
+                                subsequent_indent="          ", break_on_hyphens=False))
     return 0
+
+
+LIST_HEAD = ("artifact", "available", "implemented", "title (data needed on the next line)", "")
+
+
+def _say_missing_dir(root: Path) -> bool:
+    """Say (on stderr) that the data directory does not exist; whether it does not."""
+    if cat.exists(root):
+        return False
+    print(f"warning: data directory {root} does not exist: every dataset counts as missing "
+          f"(give --data-dir DIR or set REPRO_DATA_DIR)", file=sys.stderr)
+    return True
 
 
 def cmd_data(argv) -> int:
@@ -114,17 +196,19 @@ def cmd_data(argv) -> int:
                         "(default: $REPRO_DOWNLOAD_MIRROR, else the catalog's URLs)")
     args = p.parse_args(argv)
     root = cat.data_dir(args.data_dir)
+    register_user_data(args)
     if args.fetch:
         if not args.names:
             p.error("--fetch needs dataset names (see `python -m repro data`)")
-        return fetch(args.names, root, args.mirror)
-    need = defaultdict(list)
+        return fetch(args.names, cat.roots(root)[0], args.mirror)   # into the first directory
+    need = defaultdict(dict)              # dataset -> artifact ids, once each, in order
     for art in registry.artifacts():
-        for ds in art.datasets:
-            need[ds].append(art.id)
-        for orig in art.stand_ins.values():
-            need[orig].append(art.id)
-    print(f"data directory: {root.resolve()}")
+        for ds in [*art.datasets, *art.stand_ins.values()]:
+            need[ds][art.id] = None
+    missing_dir = _say_missing_dir(root)
+    width = max(60, shutil.get_terminal_size((100, 24)).columns)
+    print(f"data directory: {', '.join(str(r.resolve()) for r in cat.roots(root))}"
+          + (" (does not exist)" if missing_dir else ""))
     names = args.names or list(cat.catalog())
     bad = 0
     for name in names:
@@ -134,10 +218,12 @@ def cmd_data(argv) -> int:
         if st.folder:
             print(f"  folder:   {st.folder}")
         print(f"  detail:   {st.detail}")
-        print(f"  needed by: {', '.join(need.get(name, [])) or '—'}")
+        print(textwrap.fill(", ".join(need.get(name, {})) or "—", width,
+                            initial_indent="  needed by: ", subsequent_indent=" " * 13,
+                            break_on_hyphens=False))
         if st.state not in ("verified",):
             print(f"  obtain:   {st.info.obtain}")
-    return 1 if bad else 0
+    return 1 if bad or missing_dir else 0
 
 
 def cmd_eval(argv) -> int:
@@ -155,8 +241,13 @@ def cmd_eval(argv) -> int:
     p.add_argument("--letor", type=int, choices=(3, 4), help="conventions (default: 4 if the "
                    "file's comments have LETOR 4.0's 'inc =' field, else 3)")
     p.add_argument("--per-query", action="store_true", help="also per-query lines (flag 1)")
+    p.add_argument("--convention", choices=sorted(CONVENTIONS),
+                   help="evaluate by a named convention of repro.metrics.family (the LETOR 3.0/"
+                        "4.0 and MSLR scripts, trec_eval, the GBDT libraries, a paper's own); "
+                        "default: the official LETOR output")
     args = p.parse_args(argv)
-    sys.stdout.write(eval_command.run(args.letor_file, args.score_file, args.letor, args.per_query))
+    sys.stdout.write(eval_command.run(args.letor_file, args.score_file, args.letor,
+                                      args.per_query, convention=args.convention))
     return 0
 
 
@@ -177,7 +268,8 @@ def _resolve_targets(names: list[str], paper: str | None) -> list:
         try:
             found = registry.resolve(t, paper)
         except ReproError as exc:
-            names_known = (["all"] + list(registry.paper_ids())
+            names_known = (sorted({a.name for a in registry.artifacts(paper)}) if paper else
+                           ["all"] + list(registry.paper_ids())
                            + sorted({a.name for a in registry.artifacts()})
                            + [a.id for a in registry.artifacts()])
             close = difflib.get_close_matches(t, names_known, n=3, cutoff=0.6)
@@ -190,11 +282,66 @@ def _resolve_targets(names: list[str], paper: str | None) -> list:
     return targets
 
 
+COMMITTED_REPORTS = Path("reports")
+
+
+def _inside(path: Path, parent: Path) -> bool:
+    try:
+        path.resolve().relative_to(parent.resolve())
+        return True
+    except ValueError:
+        return False
+
+
+def user_targets(args, targets: list) -> list:
+    """The targets with the user's options applied: ``--on`` (the user's set in place of the
+    paper's), ``--ranker`` (the user's rankers beside the paper's methods); checks that their
+    reports go to a directory of the user's own (``--out``, outside the committed
+    ``reports/``), before anything runs."""
+    used = [o for o, v in (("--on", args.on), ("--ranker", args.ranker),
+                           ("--allow-unverified", args.allow_unverified)) if v]
+    if not used:
+        return targets
+    if not args.out:
+        raise ReproError(f"{' and '.join(used)} write(s) reports of your own data or methods: "
+                         f"give a directory of your own with --out DIR (the committed reports "
+                         f"are never written with them); nothing was run")
+    if _inside(Path(args.out), COMMITTED_REPORTS) and COMMITTED_REPORTS.is_dir():
+        raise ReproError(f"--out {args.out} is inside the committed reports ({COMMITTED_REPORTS}"
+                         f"/); {' and '.join(used)} write(s) elsewhere: choose another "
+                         f"directory; nothing was run")
+    if args.allow_unverified:
+        cat.allow_unverified(args.allow_unverified)
+    if args.on:
+        info = cat.dataset(args.on)
+        if not info.user:
+            raise ReproError(f"--on {args.on}: not one of your datasets (register it with "
+                             f"--dataset {args.on}=PATH or in {user_data.CATALOG_FILE}); the "
+                             f"catalogued sets run without --on")
+        targets = [on_dataset(a, args.on) for a in targets]
+    if args.ranker:
+        rankers = tuple(parse_ranker(t) for t in args.ranker)
+        labels = [r.label for r in rankers]
+        if len(set(labels)) < len(labels):
+            raise ReproError(f"--ranker: labels must differ, got {', '.join(labels)}")
+        without = [a.id for a in targets if not a.reference and a.task]
+        if without:
+            print(f"note: --ranker adds rankers to the tables with a reference protocol (the "
+                  f"table's criterion, measures and conventions); not to "
+                  f"{', '.join(without[:6])}{', …' if len(without) > 6 else ''}",
+                  file=sys.stderr)
+        targets = [replace(a, rankers=rankers) if a.reference else a for a in targets]
+    return targets
+
+
 def cmd_run(argv) -> int:
     args = _run_parser().parse_args(argv)
     targets = _resolve_targets(args.targets, args.paper)
     root = cat.data_dir(args.data_dir)
-    if not root.is_dir() and any(_needs_data(a) for a in targets):
+    register_user_data(args)
+    targets = user_targets(args, targets)
+    if not cat.exists(root) and any(_needs_data(a) and not any(
+            cat.dataset(d).user for d in a.datasets if d != cat.SYNTHETIC) for a in targets):
         need = sorted({a.id for a in targets if _needs_data(a)})
         raise ReproError(
             f"data directory {root} does not exist, and {len(need)} requested artifact(s) need "
@@ -202,16 +349,66 @@ def cmd_run(argv) -> int:
             f"Point at your data with --data-dir DIR or REPRO_DATA_DIR=DIR (see `python -m "
             f"repro data`), or run only artifacts on synthetic data.")
     out = Path(args.out or ("reports-quick" if args.quick else "reports"))
+    check_writable(out)
     outcome = run_artifacts(targets, root, out, quick=args.quick, jobs=args.jobs,
                             force=args.force, report_only=args.report_only,
-                            pdf=not args.no_pdf, scheduler=args.scheduler)
+                            pdf=not args.no_pdf, scheduler=args.scheduler,
+                            allow_downgrade=args.allow_downgrade, only_targets=bool(args.on),
+                            threads=args.threads if args.threads is not None
+                            else (None if args.jobs == 1 else 1))
+    code = 0
     if outcome.refused:
         print(f"error: {len(outcome.refused)} run(s) refused because their data failed "
               f"verification:", file=sys.stderr)
         for label, why in outcome.refused.items():
             print(f"  {label}: {why}", file=sys.stderr)
-        return 1
-    return 0
+        code = 1
+    if outcome.kept:
+        n = sum(len(v) for v in outcome.kept.values())
+        print(f"error: kept {n} computed value(s) of {len(outcome.kept)} artifact(s) in {out} "
+              f"that this run would have replaced with 'not run' (their files are unchanged; "
+              f"--allow-downgrade replaces them, --out DIR writes elsewhere):", file=sys.stderr)
+        for art_id, lost in outcome.kept.items():
+            print(f"  {art_id}:", file=sys.stderr)
+            for line in lost[:MAX_KEPT_LINES]:
+                print(f"    {line}", file=sys.stderr)
+            if len(lost) > MAX_KEPT_LINES:
+                print(f"    … {len(lost) - MAX_KEPT_LINES} more", file=sys.stderr)
+        code = 1
+    return code
+
+
+MAX_KEPT_LINES = 10
+
+
+def check_writable(out: Path) -> None:
+    """Refuse, before any run, a report directory that cannot be written (nothing computed
+    in vain): the directory, or the nearest existing parent it would be created in, must
+    take a file."""
+    probe = out
+    while not probe.exists() and probe != probe.parent:
+        probe = probe.parent
+    try:
+        if not probe.is_dir():
+            raise NotADirectoryError(20, "not a directory", str(probe))
+        with tempfile.TemporaryFile(dir=probe, prefix=".repro-write-check-"):
+            pass
+        for sub in sorted(p for p in out.glob("*") if p.is_dir()) if out.is_dir() else []:
+            if not os.access(sub, os.W_OK):
+                raise PermissionError(13, "permission denied", str(sub))
+    except OSError as exc:
+        raise ReproError(f"cannot write the reports to {out}: {exc.strerror or exc} "
+                         f"({exc.filename or probe}); nothing was run. Choose a writable "
+                         f"directory with --out DIR") from None
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an exception so that the command stops its workers, removes its
+    temporary files and exits (status 143) like an interrupted one."""
+
+
+def _on_sigterm(signum, frame):
+    raise Terminated()
 
 
 def main(argv=None) -> int:
@@ -219,6 +416,14 @@ def main(argv=None) -> int:
     if not argv:
         _run_parser().print_help()
         return 2
+    old_term = None
+    try:
+        old_term = signal.signal(signal.SIGTERM, _on_sigterm)
+    except ValueError:                  # not the main thread: leave SIGTERM alone
+        pass
+    # the user's datasets and allowances live in the environment while the command runs
+    # (its worker processes inherit them); restored after, for callers in the same process
+    saved_env = {k: os.environ.get(k) for k in (cat.USER_ENV, cat.ALLOW_ENV)}
     try:
         if argv[0] in COMMANDS:
             return {"list": cmd_list, "data": cmd_data, "eval": cmd_eval,
@@ -234,7 +439,16 @@ def main(argv=None) -> int:
         except OSError:
             pass
         return 0
-    except KeyboardInterrupt:
-        print("\ninterrupted: finished runs are cached; rerun the same command to resume",
-              file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        how = "terminated" if isinstance(exc, Terminated) else "interrupted"
+        print(f"\n{how}: workers stopped; finished runs are cached; rerun the same command to "
+              f"resume", file=sys.stderr)
+        return 143 if isinstance(exc, Terminated) else 130
+    finally:
+        for k, v in saved_env.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        if old_term is not None:
+            signal.signal(signal.SIGTERM, old_term)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import re
 import sys
 from functools import lru_cache
 from pathlib import Path
@@ -105,11 +106,62 @@ def _digest(path: Path | None) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+_CIMPORT = re.compile(r"^\s*(?:from\s+([A-Za-z_][\w.]*)\s+cimport\b|cimport\s+([A-Za-z_][\w.]*))",
+                      re.MULTILINE)
+
+
+def cimported_pxds(source: Path, kernels: Path) -> list[Path]:
+    """The ``.pxd`` files of ``kernels/`` that a Cython source ``cimport``s, at any depth
+    (``libc``/``numpy`` and other headers outside ``kernels/`` are not followed)."""
+    seen: dict[str, Path] = {}
+    todo = [source]
+    while todo:
+        text = todo.pop().read_text(encoding="utf-8")
+        for m in _CIMPORT.finditer(text):
+            stem = (m.group(1) or m.group(2)).split(".")[0]
+            pxd = kernels / f"{stem}.pxd"
+            if stem not in seen and pxd.is_file():
+                seen[stem] = pxd
+                todo.append(pxd)
+    return [seen[k] for k in sorted(seen)]
+
+
+def built_extension(stem: str, root: Path = ROOT) -> Path | None:
+    """The compiled extension of kernel ``stem``: the file the import system loads (when the
+    kernel is imported from ``root``), else the one built under ``root/_kernels``."""
+    name = f"{PACKAGE}._kernels.{stem}"
+    mod = sys.modules.get(name)
+    f = getattr(mod, "__file__", None)
+    if f and Path(f).resolve().parent == (root / "_kernels").resolve():
+        return Path(f)
+    built = sorted((root / "_kernels").glob(f"{stem}.*.so")) + \
+        sorted((root / "_kernels").glob(f"{stem}.*.pyd"))
+    return built[0] if built else None
+
+
+def kernel_parts(stem: str, root: Path = ROOT) -> list[str]:
+    """What a kernel's results depend on: its ``.pyx`` source, the ``.pxd`` files it
+    cimports, and its compiled extension."""
+    kernels = root.parent / "kernels"
+    pyx = kernels / f"{stem}.pyx"
+    parts = []
+    if pyx.is_file():
+        parts.append(f"{PACKAGE}._kernels.{stem}:pyx:{_digest(pyx)}")
+        parts += [f"{PACKAGE}._kernels.{stem}:pxd:{p.name}:{_digest(p)}"
+                  for p in cimported_pxds(pyx, kernels)]
+    parts.append(f"{PACKAGE}._kernels.{stem}:ext:{_digest(built_extension(stem, root))}")
+    return parts
+
+
 def code_key(name: str, root: Path = ROOT, path: Path | None = None) -> str:
     """sha256 over the package version and the source of every module in the import closure
     of ``name`` (``path``: its file, see :func:`closure`)."""
     parts = [f"version:{__version__}"]
     for m in closure(name, root, path):
+        bits = m.split(".")
+        if len(bits) == 3 and bits[:2] == [PACKAGE, "_kernels"]:
+            parts += kernel_parts(bits[2], root)
+            continue
         f = path if (m == name and path is not None) else module_file(m, root)
         parts.append(f"{m}:{_digest(f)}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()

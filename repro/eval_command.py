@@ -8,6 +8,14 @@ within a query replaces the earlier line (a warning is printed), queries are lis
 qid order.  Unlike the scripts we refuse non-numeric, NaN and infinite scores and a score file
 whose length differs from the LETOR file's (the scripts read such lines as 0 or ignore them),
 and we accept CRLF files (the scripts' regexes fail on them under a Unix perl).
+
+``convention`` (``repro eval --convention NAME``, a name of
+:data:`repro.metrics.family.CONVENTIONS`) evaluates by another convention instead: ``letor3`` /
+``letor4`` / ``stevens2010`` print the official script's output for that version, ``mslr``
+what ``Eval-Score-MSLR.pl`` prints (the 4.0 layout, P@k and MAP with labels ≥ 2 relevant), and
+the others (``trec_eval``, ``gbdt``, ``lesmola2007``, ``dubey2009``) the 4.0 layout without
+MeanNDCG: P@1..10 and MAP, NDCG@1..10, per query and averaged over the queries that have a
+value (``dubey2009`` leaves out queries without a good document), in numeric qid order.
 """
 from __future__ import annotations
 
@@ -17,8 +25,11 @@ from pathlib import Path
 import numpy as np
 
 from .data.io import read_bytes
+from .data.labels import check_labels
 from .data.letor import tokenize
 from .errors import DataError
+from .metrics.family import (average_precision, get_convention, ndcg, precision,
+                             script_mean)
 from .metrics.letor_eval import MAX_K, evaluate
 
 
@@ -57,6 +68,7 @@ def load_for_eval(buf: bytes, letor_path: Path, score_path: Path, warn=print):
     if raw["labels"].size == 0:
         raise DataError(f"{letor_path}: no document lines (the file is empty or holds only "
                         f"blank lines and comments)")
+    check_labels(raw["labels"], str(letor_path), raw["line_no"])
     n_lines = buf.count(b"\n") + (0 if buf.endswith(b"\n") or not buf else 1)
     scores_by_line = read_scores(score_path, n_lines)
     line = raw["line_no"]
@@ -128,11 +140,52 @@ def format_output(ev, query_sizes: np.ndarray, per_query: bool) -> str:
 
 
 def run(letor_path: str, score_path: str, version: int | None = None,
-        per_query: bool = False) -> str:
+        per_query: bool = False, convention: str | None = None) -> str:
     letor_path, score_path = Path(letor_path), Path(score_path)
+    conv = None if convention is None else get_convention(convention)
+    if conv is not None and version is not None and not (
+            conv.engine == "letor" and conv.letor_version == version and conv.name != "mslr"):
+        raise DataError(f"convention: --letor {version} and --convention {conv.name} disagree; "
+                        f"give one of them")
     buf = read_bytes(letor_path)
+    if conv is not None and conv.engine == "letor":
+        version = conv.letor_version
     if version is None:
         version = detect_version(buf[:4096])
     y, s, qp, qids = load_for_eval(buf, letor_path, score_path)
-    ev = evaluate(y, s, qp, qids, version=version, max_k=MAX_K[version])
+    if conv is None or (conv.engine == "letor" and conv.relevant_min is None):
+        ev = evaluate(y, s, qp, qids, version=version, max_k=MAX_K[version])
+    elif conv.engine == "letor":       # mslr: NDCG on the labels, P@k and MAP on relevance
+        ev = evaluate(y, s, qp, qids, version=version, max_k=MAX_K[version])
+        rel = evaluate(conv.relevant(y).astype(np.float64), s, qp, qids, version=version,
+                       max_k=MAX_K[version])
+        ev.precision, ev.ap, ev.avg_precision, ev.map = (rel.precision, rel.ap,
+                                                         rel.avg_precision, rel.map)
+    else:
+        return format_convention(conv, y, s, qp, qids, per_query)
     return format_output(ev, np.diff(qp), per_query)
+
+
+def format_convention(conv, y, s, qp, qids, per_query: bool, max_k: int = 10) -> str:
+    """P@1..``max_k``, MAP and NDCG@1..``max_k`` under ``conv`` in the LETOR 4.0 layout
+    (without MeanNDCG); averages over the queries with a value, summed in numeric qid order."""
+    prec = np.column_stack([precision(y, s, qp, k, conv) for k in range(1, max_k + 1)])
+    nd = np.column_stack([ndcg(y, s, qp, k, conv) for k in range(1, max_k + 1)])
+    ap = average_precision(y, s, qp, conv)
+    qorder = np.argsort(qids, kind="stable")
+
+    def avg(v):
+        return script_mean(v, qids)
+
+    out = ["qid\t" + "\t".join(f"P@{k}" for k in range(1, max_k + 1)) + "\tMAP\n"]
+    if per_query:
+        out += [f"{qids[q]}\t" + "".join("%.4f\t" % v for v in prec[q]) + "%.4f\n" % ap[q]
+                for q in qorder]
+    out.append("Average\t" + "".join("%.4f\t" % avg(prec[:, k]) for k in range(max_k))
+               + "%.4f\n\n" % avg(ap))
+    out.append("qid\t" + "\t".join(f"NDCG@{k}" for k in range(1, max_k + 1)) + "\n")
+    if per_query:
+        out += [f"{qids[q]}\t" + "\t".join("%.4f" % v for v in nd[q]) + "\n" for q in qorder]
+    out.append("Average\t" + "\t".join("%.4f" % avg(nd[:, k]) for k in range(max_k))
+               + "\n\n")
+    return "".join(out)

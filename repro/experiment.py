@@ -32,18 +32,93 @@ class Paper:
     venue: str
     text: str                       # file name in ../shared/papers
     summary: str = ""
+    order: int = 100                # where the paper stands among the others (then by id)
 
 
 REFERENCE_TASK = "task_modern_reference"     # repro.reference: the modern reference runs
+USER_RANKER_TASK = "task_user_ranker"        # repro.user_rankers: a user's ranker beside them
+REFERENCE_TASKS = (REFERENCE_TASK, USER_RANKER_TASK)
+
+
+@dataclass(frozen=True)
+class ReferenceRanker:
+    """A ranker run beside a paper's methods under an artifact's reference protocol
+    (``Artifact.reference``: the table's folds, its validation criterion, its measures and
+    LETOR conventions): one run of ``task`` per dataset and fold.  The modern reference
+    (:mod:`repro.reference`, LambdaMART) is the built-in one — its runs keep their
+    parameters, so their cache keys and records are unchanged; a user's ranker
+    (``--ranker``, :mod:`repro.user_rankers`) adds ``{"ranker": params}`` to the run's
+    parameters, ``params`` being its label, class, parameters, grid and source digest."""
+    label: str                              # the method name of its records
+    task: str = USER_RANKER_TASK
+    params: dict = field(default_factory=dict, hash=False, compare=False)
 
 
 @dataclass(frozen=True)
 class FoldMean:
     """Aggregation: the mean over folds of every record matched by ``select``, as a record with
     ``fold = label`` — only where the record exists for every fold the artifact declares (a
-    --quick run on fewer folds gets none).  Folds are averaged in declaration order."""
+    --quick run on fewer folds gets none).  Folds are averaged in declaration order.  Records
+    are grouped by (dataset, method, metric) and the further fields ``by`` (e.g. ``("C",)``
+    for one mean per grid value)."""
     select: dict = field(default_factory=dict)
-    label: str = "avg"
+    label: str | None = "avg"
+    by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FoldSpread:
+    """Aggregation: the sample standard deviation (``ddof``) over the declared folds of every
+    record matched by ``select``, as a record with metric ``metric + suffix`` and ``fold =
+    label`` (grouped like :class:`FoldMean`)."""
+    select: dict = field(default_factory=dict)
+    label: str | None = "avg"
+    suffix: str = " ±"
+    ddof: int = 1
+    by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Best:
+    """Aggregation: best-of-grid selection.  Among the records matched by ``select``, group by
+    ``within``; in each group the setting (the value of the field ``over``, or the tuple of
+    values of several fields) whose *criterion* record (the group's record matching
+    ``criterion``, e.g. ``{"fold": "avg"}``) is largest wins — ties by ``prefer`` ("smaller"
+    or "larger" setting, compared field by field; an undefined criterion never wins).
+    Emitted: every record of the group at the chosen setting, without the ``over`` fields (so
+    it takes the cell of the paper's table; ``metric_format`` renames its metric, e.g.
+    ``"maximum of {metric}"``), and, per entry of ``chosen_metric`` (one metric name, or
+    ``{field: metric name}``), a record of the chosen value at the criterion's fold.
+    ``emit="criterion"`` emits only the criterion record of the chosen setting.
+    ``within`` defaults to (dataset, method, metric)."""
+    over: str | tuple
+    select: dict = field(default_factory=dict)
+    criterion: dict = field(default_factory=lambda: {"fold": "avg"})
+    within: tuple[str, ...] = ("dataset", "method", "metric")
+    prefer: str = "smaller"
+    chosen_metric: str | dict | None = None
+    metric_format: str = "{metric}"
+    emit: str = "all"               # "all" records at the chosen setting, or the "criterion" one
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return (self.over,) if isinstance(self.over, str) else tuple(self.over)
+
+
+@dataclass(frozen=True)
+class Ranks:
+    """Aggregation: per group ``within`` (default dataset and metric), the records matched by
+    ``select`` ranked by value over the field ``over`` (default method): competition ranking,
+    1 = the largest (``descending``) value, equal values share the best rank; then, if
+    ``average_over`` is a field (e.g. "dataset"), each entity's mean rank over it, as a record
+    with ``metric = metric_format.format(metric=...)`` and that field set to ``label``."""
+    select: dict = field(default_factory=dict)
+    over: str = "method"
+    within: tuple[str, ...] = ("dataset", "metric")
+    descending: bool = True
+    average_over: str | None = "dataset"
+    label: str = "average"
+    metric_format: str = "average rank ({metric})"
 
 
 @dataclass(frozen=True)
@@ -90,6 +165,9 @@ class Artifact:
     description: str = ""
     choices: tuple[str, ...] = ()   # protocol details the paper leaves open, as decided here
     timing: bool = False            # its runs measure time: never run beside another run
+    rankers: tuple = ()             # user rankers (ReferenceRanker) under the reference protocol
+    like: dict = field(default_factory=dict)        # user dataset -> the dataset it stands for
+    #                                 (``--on``: the task's per-dataset settings are the latter's)
 
     @property
     def id(self) -> str:
@@ -114,14 +192,21 @@ class Artifact:
         if art.task is None:
             return []
         params = canonical(art.params)
-        specs = [RunSpec(self.paper, art.task, ds, fold, rep, params, quick, art.timing)
+        like = art.like.get
+        specs = [RunSpec(self.paper, art.task, ds, fold, rep, params, quick, art.timing,
+                         like(ds))
                  for ds in art.datasets for fold in art.folds_for(ds)
                  for rep in range(art.repeats)]
         if art.reference:
             ref = canonical({**art.reference, "quick_grid": bool(quick)})
-            specs += [RunSpec(self.paper, REFERENCE_TASK, ds, fold, 0, ref, quick)
+            specs += [RunSpec(self.paper, REFERENCE_TASK, ds, fold, 0, ref, quick, like=like(ds))
                       for ds in art.datasets if ds not in art.stand_ins
                       for fold in art.folds_for(ds)]
+            for rr in art.rankers:
+                p = canonical({**art.reference, "quick_grid": bool(quick), "ranker": rr.params})
+                specs += [RunSpec(self.paper, rr.task, ds, fold, 0, p, quick, like=like(ds))
+                          for ds in art.datasets if ds not in art.stand_ins
+                          for fold in art.folds_for(ds)]
         return specs
 
 
@@ -148,6 +233,7 @@ class RunSpec:
     params_json: str
     quick: bool = False
     exclusive: bool = False     # a timing run: executed alone (not part of its identity)
+    like: str | None = None     # ``--on``: the artifact's dataset this (user) dataset stands for
 
     @property
     def params(self) -> dict:
@@ -163,8 +249,11 @@ class RunSpec:
     def identity(self) -> dict:
         """What determines the run's result (``quick`` does not: its overrides are already
         in the folds and parameters, so a run that --quick leaves unchanged is shared)."""
-        return {"paper": self.paper, "task": self.task, "dataset": self.dataset,
-                "fold": self.fold, "repeat": self.repeat, "params": self.params}
+        out = {"paper": self.paper, "task": self.task, "dataset": self.dataset,
+               "fold": self.fold, "repeat": self.repeat, "params": self.params}
+        if self.like is not None:           # only --on runs carry it: other keys unchanged
+            out["like"] = self.like
+        return out
 
     @property
     def seed(self) -> int:
@@ -176,10 +265,13 @@ class RunSpec:
 
 @dataclass
 class RunContext:
-    """What a task receives: its spec, seed, data directory and a progress logger."""
+    """What a task receives: its spec, seed, data directory, a progress logger, and how many
+    threads one large fit may use (``threads``: 1 inside a pool; a run alone may use the
+    machine — kernels that take it give the same numbers for any count)."""
     spec: RunSpec
     data_dir: Path
     log: Any = print
+    threads: int = 1
 
     @property
     def params(self) -> dict:
@@ -192,6 +284,13 @@ class RunContext:
     @property
     def fold(self) -> int | None:
         return self.spec.fold
+
+    @property
+    def like(self) -> str:
+        """The dataset whose per-dataset settings apply (BM25 feature, LETOR conventions,
+        training sizes, …): under ``--on NAME`` the artifact's dataset the user's set ``NAME``
+        stands in for, else the run's own dataset."""
+        return self.spec.like or self.spec.dataset
 
     @property
     def seed(self) -> int:

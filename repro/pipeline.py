@@ -3,20 +3,39 @@
 Every artifact of a touched paper is rebuilt so that its page is complete: the targets from
 fresh or cached runs, the others from the cache only — and where the cache lacks their runs
 but their JSON already exists (e.g. committed reports on a fresh clone), those files are kept.
+
+An artifact is built into a temporary staging directory and moved into place only
+when it keeps every value the report already had: a run that would replace a computed value
+with "not run" (data missing, an empty cache with ``--report-only``, a ``--quick`` run into
+full reports) keeps the artifact's files as they were and says so (``Outcome.kept``), unless
+``allow_downgrade``.  Files are written only when their bytes change, so a rerun from the
+cache leaves the report directory (and a checkout's ``git status``) untouched.  The
+benchmarks page is written by ``python -m repro bench`` alone.
 """
 from __future__ import annotations
 
-import json
+import errno
+import shutil
+import tempfile
+from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 from . import papers as registry
 from . import published as pubmod
-from .experiment import Artifact
+from .assemble import build_artifact
+from .cache import write_if_changed
+from .data import catalog as cat
 from .data.catalog import data_state
-from .report.build import artifact_dir, build_artifact, read_artifact
-from .report.html import render_benchmarks, render_index, render_paper
+from .errors import ReproError
+from .experiment import Artifact
+from .published import KEY_FIELDS
+from .report.build import artifact_dir, read_artifact
+from .report.html import render_index, render_paper
 from .report.terminal import compact_table
 from .runner import Runner
+
+STAGING_PREFIX = "repro-staging-"
 
 
 def _drop_moved(paper_dir: Path, name: str) -> None:
@@ -27,62 +46,210 @@ def _drop_moved(paper_dir: Path, name: str) -> None:
         path.unlink(missing_ok=True)
 
 
+def owned_files(out_dir: Path, name: str) -> list[Path]:
+    """The files of artifact ``name`` in ``out_dir``: records, meta, run times, per-query
+    sidecar (``<name>.per-query.json.gz``) and figures."""
+    return sorted(p for p in out_dir.glob(f"{name}*") if p.is_file() and (
+        p.name in (f"{name}.json", f"{name}.meta.json", f"{name}.runs.json",
+                   f"{name}.per-query.json.gz", f"{name}.svg")
+        or (p.name.startswith(f"{name}-") and p.suffix == ".svg")))
+
+
+def computed_counts(flat: list[dict]) -> Counter:
+    """How many computed values (value not null) each key (artifact, dataset, method, metric,
+    fold) has."""
+    return Counter(tuple(r.get(k) for k in KEY_FIELDS) for r in flat
+                   if r.get("value") is not None)
+
+
+def lost_values(old: list[dict], new: list[dict]) -> list[str]:
+    """Values computed in ``old`` that ``new`` no longer has (not run, or gone), described."""
+    before, after = computed_counts(old), computed_counts(new)
+    why = {tuple(r.get(k) for k in KEY_FIELDS): r.get("verdict", "")
+           for r in new if r.get("value") is None}
+    out = []
+    for key, n in before.items():
+        if after.get(key, 0) < n:
+            _, ds, method, metric, fold = key
+            label = " / ".join(str(x) for x in (ds, method, metric) if x is not None)
+            label += f", fold {fold}" if fold is not None else ""
+            out.append(f"{label}: {why.get(key) or 'no longer produced'}")
+    return out
+
+
+def _quick_view(art: Artifact, quick: bool) -> Artifact:
+    """Under ``--quick``, an artifact that shows only fold means (``select`` fold "avg") of
+    folds the quick subset does not all run shows its per-fold values instead of nothing
+    (the page says the values are outside the --quick subset)."""
+    if not quick or art.select.get("fold") != "avg":
+        return art
+    eff = art.effective(True)
+    if all(eff.folds_for(ds) == art.folds_for(ds) for ds in art.datasets):
+        return art
+    return replace(art, select={k: v for k, v in art.select.items() if k != "fold"})
+
+
+def _promote(stage: Path, out_dir: Path, name: str) -> None:
+    """Move a staged artifact into place: changed files rewritten (atomically), unchanged
+    ones untouched, files of the artifact the new build no longer writes removed."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    new = {p.name: p for p in owned_files(stage, name)}
+    for fname, src in new.items():
+        write_if_changed(out_dir / fname, src.read_bytes())
+    for old in owned_files(out_dir, name):
+        if old.name not in new:
+            old.unlink()
+
+
+def tasks(paper: str, name: str):
+    """The task resolver of runs: the paper registry's (a user's ranker's task included)."""
+    return registry.task(paper, name)
+
+
+def on_dataset(art: Artifact, name: str) -> Artifact:
+    """``--on NAME``: the artifact's protocol (its task, methods, selection, evaluation,
+    aggregations) on the user's set ``NAME`` in place of the artifact's LETOR dataset, over
+    the user set's folds (an artifact of several LETOR sets runs once, with the first one's
+    settings).  The task learns which dataset the set stands for from
+    ``ctx.like`` (its per-dataset settings)."""
+    if art.task is None or art.timing:
+        raise ReproError(f"--on {name}: {art.id} " + ("is not implemented" if art.task is None
+                         else "measures times on synthetic data") + "; choose an artifact "
+                         "that runs a protocol on LETOR data")
+    letor = [ds for ds in art.datasets
+             if ds != cat.SYNTHETIC and cat.dataset(ds).kind == "letor"]
+    if not letor:
+        raise ReproError(f"--on {name}: {art.id} runs on {', '.join(art.datasets)}, not on a "
+                         f"LETOR set; choose an artifact whose protocol runs on LETOR data")
+    like = letor[0]               # several (e.g. MQ2008 and OHSUMED): the first one's settings
+    info = cat.dataset(name)
+    folds = art.folds_for(like)
+    if all(isinstance(f, int) for f in folds):
+        folds = tuple(range(1, info.n_folds + 1))
+    quick = dict(art.quick)
+    if "folds" in quick:
+        qf = quick["folds"]
+        qf = tuple(qf.get(like, qf.get("*", (None,)))) if isinstance(qf, dict) else tuple(qf)
+        if all(isinstance(f, int) for f in qf):
+            qf = tuple(f for f in qf if f <= info.n_folds) or (1,)
+        quick["folds"] = qf
+    return replace(art, datasets=(name,), stand_ins={}, folds=folds, quick=quick,
+                   like={name: like},
+                   title=f"{art.title} — protocol run on user data: {name} (unverified), "
+                         f"in place of {like}")
+
+
+def without_published(published, names) -> "pubmod.PublishedSet":
+    """The published set without the values of artifacts ``names`` (run on a user's data:
+    nothing published to compare with)."""
+    return replace(published, values=[v for v in published.values if v.artifact not in names])
+
+
+def data_marks(art: Artifact, data_dir: Path, results) -> dict[str, str]:
+    """What the values of each dataset the artifact ran on must say (user data, an unverified
+    copy; "" for verified data)."""
+    done = {r.spec.dataset for r in results if r.status == "done"}
+    return {ds: cat.data_mark(ds, data_dir) for ds in art.datasets
+            if ds in done or (ds != cat.SYNTHETIC and cat.dataset(ds).user)}
+
+
 class Outcome(dict):
-    """The flat records of each target artifact (``{artifact id: records}``), and the runs
-    whose data was refused (``refused``: run label → why)."""
+    """The flat records of each target artifact (``{artifact id: records}``), the runs whose
+    data was refused (``refused``: run label → why) and the artifacts whose report was kept
+    because the new build would have lost computed values (``kept``: artifact id → the
+    values, described)."""
 
     def __init__(self):
         super().__init__()
         self.refused: dict[str, str] = {}
+        self.kept: dict[str, list[str]] = {}
 
 
 def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick: bool = False,
                   jobs: int = 1, force: bool = False, report_only: bool = False,
                   pdf: bool = True, log=print, scheduler: str | None = None,
-                  progress: bool | None = None) -> Outcome:
-    runner = Runner(data_dir, registry.task, jobs=jobs, force=force, cache_only=report_only,
-                    log=log, scheduler=scheduler, progress=progress)
+                  progress: bool | None = None, allow_downgrade: bool = False,
+                  only_targets: bool = False, threads: int | None = None) -> Outcome:
+    """Run ``targets`` and write their reports (and re-render the other artifacts of their
+    papers from the cache).  ``only_targets``: build the targets alone — a run on a user's
+    data (``--on``), whose targets replace the paper's datasets and have no published values
+    to compare with."""
+    out_root = Path(out_root)
+    runner = Runner(data_dir, tasks, jobs=jobs, force=force, cache_only=report_only,
+                    log=log, scheduler=scheduler, progress=progress, threads=threads)
     specs = [s for a in targets for s in a.runs(quick)]
     results = runner.run(specs)
-    cache_runner = Runner(data_dir, registry.task, cache_only=True, log=lambda *a, **k: None)
+    cache_runner = Runner(data_dir, tasks, cache_only=True, log=lambda *a, **k: None)
     target_ids = {a.id for a in targets}
+    by_id = {a.id: a for a in targets}
     out = Outcome()
-
-    for paper in dict.fromkeys(a.paper for a in targets):
-        mod = registry.module(paper)
-        published = pubmod.load(paper, getattr(mod, "PUBLISHED_PATH", None))
-        for art in mod.ARTIFACTS:
-            out_dir = artifact_dir(out_root, art)
-            if art.timing:
-                _drop_moved(out_root / paper, art.name)
-            art_specs = art.runs(quick)
-            if art.id in target_ids:
-                rs = [results[s] for s in art_specs]
-            else:
-                rs = list(cache_runner.run(art_specs).values())
-                uncached = any(r.why.startswith("no cached result") for r in rs)
-                if uncached and read_artifact(out_dir, art.name) is not None:
-                    continue
-            out.refused.update({r.spec.label: r.why for r in rs if r.refused})
-            unavailable = {} if art.task else {
-                ds: why for ds in art.datasets for ok, why in [data_state(ds, data_dir)] if not ok}
-            flat = build_artifact(art, rs, published, out_dir, quick, unavailable)
-            if art.id in target_ids:
-                out[art.id] = flat
-                log(compact_table(art.id, art.title, flat, str(out_dir / f"{art.name}.json")))
-        page = render_paper(mod, out_root, list(getattr(mod, "NOTES", ())), pdf=pdf, log=log)
-        log(f"wrote {page}" + (f" and {page.parent / (paper + '.pdf')}" if pdf else ""))
-    rerender_benchmarks(out_root)
-    render_index([registry.module(p) for p in registry.paper_ids()], out_root)
+    try:
+        out_root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _write_error(exc, out_root) from None
+    # Outside the report directory: nothing of it is ever seen there, even after a SIGKILL.
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX))
+    try:
+        for paper in dict.fromkeys(a.paper for a in targets):
+            mod = registry.module(paper)
+            published = pubmod.load(paper, getattr(mod, "PUBLISHED_PATH", None))
+            arts = mod.ARTIFACTS
+            if only_targets:
+                arts = [a for a in targets if a.paper == paper]
+                published = without_published(published, {a.name for a in arts})
+            for art in arts:
+                art = by_id.get(art.id, art)         # a target as given (--ranker, --on)
+                out_dir = artifact_dir(out_root, art)
+                if art.timing:
+                    _drop_moved(out_root / paper, art.name)
+                art_specs = art.runs(quick)
+                if art.id in target_ids:
+                    rs = [results[s] for s in art_specs]
+                else:
+                    rs = list(cache_runner.run(art_specs).values())
+                    uncached = any(r.why.startswith("no cached result") for r in rs)
+                    if uncached and read_artifact(out_dir, art.name) is not None:
+                        continue
+                out.refused.update({r.spec.label: r.why for r in rs if r.refused})
+                unavailable = {} if art.task else {
+                    ds: why for ds in art.datasets for ok, why in [data_state(ds, data_dir)]
+                    if not ok}
+                stage = staging / art.paper / art.name
+                flat = build_artifact(_quick_view(art, quick), rs, published, stage, quick,
+                                      unavailable, data_marks(art, data_dir, rs))
+                old = read_artifact(out_dir, art.name)
+                lost = lost_values(old[0], flat) if old is not None else []
+                if lost and not (allow_downgrade and art.id in target_ids):
+                    # an artifact only re-rendered for its page is never degraded
+                    if art.id in target_ids:
+                        out.kept[art.id] = lost
+                        log(f"{art.id}: kept the report's {len(lost)} computed value(s) that "
+                            f"this run would replace with 'not run' "
+                            f"({out_dir / (art.name + '.json')} unchanged)")
+                    flat = old[0]
+                else:
+                    _promote(stage, out_dir, art.name)
+                if art.id in target_ids:
+                    out[art.id] = flat
+                    log(compact_table(art.id, art.title, flat, str(out_dir / f"{art.name}.json")))
+            page = render_paper(mod, out_root, list(getattr(mod, "NOTES", ())), pdf=pdf, log=log)
+            log(f"wrote {page}" + (f" and {page.parent / (paper + '.pdf')}" if pdf else ""))
+        render_index([registry.module(p) for p in registry.paper_ids()], out_root)
+    except OSError as exc:
+        raise _write_error(exc, out_root) from None
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return out
 
 
-def rerender_benchmarks(out_root: Path) -> None:
-    """The benchmarks page follows the current renderer too (from its ``benchmarks.json``,
-    whose measurements ``python -m repro bench`` alone writes)."""
-    path = Path(out_root) / "benchmarks.json"
-    try:
-        results = json.loads(path.read_text())
-    except (OSError, ValueError):
-        return
-    render_benchmarks(results, path.with_suffix(".html"))
+def _write_error(exc: OSError, out_root: Path) -> ReproError:
+    """A clear error for a report directory that cannot be written (read-only, full disk):
+    every file is written atomically, so what was there before is still there, whole."""
+    what = {errno.ENOSPC: "the disk is full", errno.EROFS: "the file system is read-only",
+            errno.EACCES: "permission denied", errno.EDQUOT: "the disk quota is exceeded"
+            }.get(exc.errno, exc.strerror or str(exc))
+    where = f" ({exc.filename})" if exc.filename else ""
+    return ReproError(f"could not write the reports in {out_root}{where}: {what}. Files already "
+                      f"there were kept as they were (each is replaced whole or not at all); "
+                      f"finished runs are cached. Free space or choose another directory with "
+                      f"--out DIR, then rerun")

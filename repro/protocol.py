@@ -3,7 +3,8 @@ selection of parameters on a validation split.
 
 ``measures(data, scores, ("MAP", "NDCG@10"), version=4)`` evaluates scores with the official
 LETOR conventions (:func:`repro.metrics.evaluate`: ties in file order, the 3.0 or 4.0 rules
-beyond a query's length).  Names: ``MAP``, ``MeanNDCG`` (4.0's mean of NDCG@1..n),
+beyond a query's length); ``measured(...)`` returns the same averages with each query's value
+(:class:`repro.evidence.Measured`), what a task stores as evidence.  Names: ``MAP``, ``MeanNDCG`` (4.0's mean of NDCG@1..n),
 ``P@k``, ``NDCG@k``.
 
 ``select(ranker, train, vali, grid, criterion="MAP", prefer=("lam", "k"))`` fits every
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import DataError
+from .evidence import Measured
 from .metrics import evaluate
 
 _AT = re.compile(r"^(P|NDCG)@(\d+)$")
@@ -37,9 +39,11 @@ def _parse(name: str) -> tuple[str, int]:
     return m.group(1), int(m.group(2))
 
 
-def measures(data, scores, names, version: int = 4) -> dict[str, float]:
-    """The named LETOR measures of ``scores`` on ``data`` (a QueryData), averaged over queries
-    as the official scripts do (``version`` 3 or 4)."""
+def measured(data, scores, names, version: int = 4) -> Measured:
+    """The named LETOR measures of ``scores`` on ``data`` (a QueryData): the averages over
+    queries as the official scripts compute them (``summary``) and each query's value
+    (``per_query``, in the data's query order; ``qids``) — the same numbers, so that a mean,
+    an interval or a paired test downstream starts from the evaluation's own values."""
     names = (names,) if isinstance(names, str) else tuple(names)
     parsed = [_parse(n) for n in names]
     if version == 3 and any(kind == "MeanNDCG" for kind, _ in parsed):
@@ -47,17 +51,26 @@ def measures(data, scores, names, version: int = 4) -> dict[str, float]:
     max_k = max([k for _, k in parsed] + [1])
     ev = evaluate(data.y, np.asarray(scores), data.query_ptr, data.qids, version=version,
                   max_k=max_k)
-    out = {}
+    summary, per_query = {}, {}
     for name, (kind, k) in zip(names, parsed):
         if kind == "MAP":
-            out[name] = float(ev.map)
+            summary[name], per_query[name] = float(ev.map), ev.ap
         elif kind == "MeanNDCG":
-            out[name] = float(ev.avg_mean_ndcg)
+            summary[name], per_query[name] = float(ev.avg_mean_ndcg), ev.mean_ndcg
         elif kind == "P":
-            out[name] = float(ev.avg_precision[k - 1])
+            summary[name], per_query[name] = float(ev.avg_precision[k - 1]), ev.precision[:, k - 1]
         else:
-            out[name] = float(ev.avg_ndcg[k - 1])
-    return out
+            summary[name], per_query[name] = float(ev.avg_ndcg[k - 1]), ev.ndcg[:, k - 1]
+    qids = list(np.asarray(data.qids).tolist()) if data.qids is not None \
+        else list(range(data.n_queries))
+    return Measured(qids, summary, {n: np.asarray(v, dtype=np.float64).copy()
+                                    for n, v in per_query.items()})
+
+
+def measures(data, scores, names, version: int = 4) -> dict[str, float]:
+    """The named LETOR measures of ``scores`` on ``data`` (a QueryData), averaged over queries
+    as the official scripts do (``version`` 3 or 4)."""
+    return measured(data, scores, names, version).summary
 
 
 @dataclass

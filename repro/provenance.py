@@ -2,7 +2,9 @@
 commit's date, and the machine — decided once per process, before anything is written.
 
 The commit is read from the git work tree that contains the package's own source files (not
-from the current directory: run from another repository, a report still names this one).
+from the current directory: run from another repository, a report still names this one): the
+last commit that changed anything outside the rendered reports, so that committing rendered
+reports does not change what a rerun renders.
 "Local changes" counts only changes to tracked files outside the rendered reports
 (``reports/``, ``reports-quick/``), so re-rendering reports never marks a clean checkout dirty.
 An installed copy without git metadata is "unknown (not a git checkout)".
@@ -43,12 +45,16 @@ def source_state(package_dir: Path = PACKAGE_DIR) -> dict:
         return {"commit": None, "short": "unknown (not a git checkout)", "dirty": False,
                 "date": None}
     top_path = Path(top)
-    sha = _git("rev-parse", "HEAD", cwd=top_path) or ""
+    # the last commit that changed anything outside the rendered reports: committing
+    # rendered reports does not change the commit the pages name (a cached rerun after it
+    # renders the same bytes)
+    last = _git("log", "-1", "--format=%H%n%cs", "--", ".",
+                *(f":(exclude){d}" for d in REPORT_DIRS), cwd=top_path)
+    sha, date = (last.split("\n") + [None])[:2] if last else ("", None)
     status = _git("status", "--porcelain", "--untracked-files=no", cwd=top_path) or ""
     changed = [line[3:] for line in status.splitlines() if line.strip()]
     dirty = any(not p.split(" -> ")[-1].startswith(tuple(d + "/" for d in REPORT_DIRS))
                 for p in changed)
-    date = _git("show", "-s", "--format=%cs", "HEAD", cwd=top_path)
     return {"commit": sha or None, "short": (sha[:12] + ("+local changes" if dirty else ""))
             if sha else "unknown (no commit)", "dirty": dirty, "date": date}
 

@@ -22,14 +22,17 @@ registry's resolver) by its caller; workers import the task by module and name.
 """
 from __future__ import annotations
 
+import ctypes
 import importlib
 import json
 import os
+import signal
 import sys
+import threading
 import time
 import traceback
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Callable
@@ -94,17 +97,91 @@ def _single_thread_env() -> None:
         os.environ[var] = "1"
 
 
+PR_SET_PDEATHSIG = 1                    # <linux/prctl.h>
+WATCH_SECONDS = 0.5
+
+
+def _die_with_parent(parent: int) -> None:
+    """In a worker process: end when ``parent`` (the command) ends, however it ends — SIGKILL
+    included.  On Linux the kernel delivers SIGKILL when the parent dies
+    (``prctl(PR_SET_PDEATHSIG)``); everywhere a watchdog thread polls ``os.getppid()`` (a
+    worker whose parent died is re-parented) and exits.  A parent that died before this ran
+    is caught by the first check."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):     # no libc symbol: the watchdog still works
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+    def watch():
+        while True:
+            time.sleep(WATCH_SECONDS)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="repro-parent-watch", daemon=True).start()
+
+
+def _worker_init(parent: int) -> None:
+    """Initializer of a pool worker: single-threaded BLAS, the default SIGTERM action (not the
+    command's handler inherited through fork), SIGINT ignored (the command stops its
+    workers: a Ctrl-C reaches the whole process group) and death with the parent."""
+    _single_thread_env()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _die_with_parent(parent)
+
+
+def _stop_pool(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
+    """Cancel what has not started and end the workers now (SIGTERM, then SIGKILL after
+    ``grace`` seconds): what the command does when it is interrupted or fails."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        if p.is_alive():
+            p.terminate()
+    deadline = time.monotonic() + grace
+    for p in procs:
+        p.join(max(0.0, deadline - time.monotonic()))
+        if p.is_alive():
+            p.kill()
+            p.join(1.0)
+
+
+MAX_JOBS_PER_CPU = 4
+
+
+def pool_size(jobs: int, runs: int, cpus: int | None = None) -> int:
+    """Worker processes for ``runs`` pooled runs asked ``--jobs jobs``: never more than the
+    runs (an idle worker only costs memory) nor than 4 per CPU."""
+    cpus = cpus or os.cpu_count() or 1
+    return max(1, min(int(jobs), int(runs), MAX_JOBS_PER_CPU * cpus))
+
+
+def scheduler_timeout() -> float:
+    """Seconds to wait for a Dask scheduler to answer (``$REPRO_SCHEDULER_TIMEOUT``, 10)."""
+    try:
+        return max(0.1, float(os.environ.get("REPRO_SCHEDULER_TIMEOUT", "10")))
+    except ValueError:
+        raise ReproError("REPRO_SCHEDULER_TIMEOUT must be a number of seconds, got "
+                         f"{os.environ['REPRO_SCHEDULER_TIMEOUT']!r}") from None
+
+
 def task_ref(fn) -> tuple[str, str]:
     """``(module, name)`` of a module-level task function: what workers import."""
     return fn.__module__, fn.__qualname__
 
 
-def compute(spec: RunSpec, ref, data_dir: str, log=None) -> "RunResult":
+def compute(spec: RunSpec, ref, data_dir: str, log=None, threads: int = 1) -> "RunResult":
     """Run one task (in any process) and return its result; writes nothing.  ``ref``: the task
-    function, or ``(module, name)`` to import it (what other processes receive).
+    function, or ``(module, name)`` to import it (what other processes receive); ``threads``:
+    the threads one fit of the run may use (1 in pools and on clusters).
     Module-level, so that process pools and Dask workers can call it."""
     ctx = RunContext(spec, Path(data_dir), log=(lambda msg: log(f"    {msg}")) if log
-                     else (lambda msg: None))
+                     else (lambda msg: None), threads=max(1, int(threads)))
     start = time.perf_counter()
     try:
         fn = ref if callable(ref) else getattr(importlib.import_module(ref[0]), ref[1])
@@ -118,11 +195,19 @@ def compute(spec: RunSpec, ref, data_dir: str, log=None) -> "RunResult":
         return RunResult(spec, "not run", why=str(exc))
     except KeyboardInterrupt:
         raise
+    except ReproError as exc:    # bad input (named file/line): its message, no traceback
+        return RunResult(spec, "failed", why=f"{type(exc).__name__}: {exc}")
     except Exception as exc:     # a failed run is reported in its table, never cached
         print(traceback.format_exc(limit=-3), file=sys.stderr)
         return RunResult(spec, "failed", why=f"{type(exc).__name__}: {exc}")
     return RunResult(spec, "done", output=output, seconds=time.perf_counter() - start,
                      finished=time.strftime("%Y-%m-%d %H:%M:%S"))
+
+
+def entry_digest(entry: dict) -> str:
+    """sha256 of a cache entry's content (every field but the digest), in the canonical form
+    the entry is read back as (NaN kept: Python's JSON round-trips it)."""
+    return stable_hash({k: v for k, v in entry.items() if k != "digest"})
 
 
 class Runner:
@@ -131,9 +216,14 @@ class Runner:
 
     def __init__(self, data_dir: Path, tasks: TaskResolver, jobs: int = 1, force: bool = False,
                  cache_only: bool = False, log=print, scheduler: str | None = None,
-                 progress: bool | None = None):
+                 progress: bool | None = None, threads: int | None = None):
         if int(jobs) < 1:
             raise ReproError(f"--jobs must be at least 1, got {jobs}")
+        if threads is not None and int(threads) < 1:
+            raise ReproError(f"--threads must be at least 1, got {threads}")
+        # threads of one fit in runs executed here (alone): the machine's by default; runs in a
+        # pool or on a cluster always use 1, whatever this says
+        self.threads = int(threads) if threads is not None else (os.cpu_count() or 1)
         self.data_dir = Path(data_dir)
         self.tasks = tasks
         self.jobs = int(jobs)
@@ -157,7 +247,9 @@ class Runner:
         return cache_root() / "runs" / spec.paper / f"{key}.json"
 
     def lookup(self, spec: RunSpec, key: str | None = None) -> RunResult | None:
-        """The cached result, or None if absent or unreadable (torn, not JSON, not an entry)."""
+        """The cached result, or None if absent or unreadable (torn, not JSON, not an entry)
+        or changed since it was written (its digest does not match: said, and recomputed).
+        Entries written before digests were stored have none and are read as they are."""
         key = key or self.key(spec)
         path = self.entry_path(spec, key)
         try:
@@ -167,15 +259,21 @@ class Runner:
         if not isinstance(entry, dict) or entry.get("key") != key \
                 or not isinstance(entry.get("output"), dict):
             return None
+        if "digest" in entry and entry["digest"] != entry_digest(entry):
+            self.log(f"cache entry {path} was changed after it was written (its digest does "
+                     f"not match): recomputing {spec.label}")
+            return None
         return RunResult(spec, "done", output=entry["output"], seconds=entry.get("seconds"),
                          cached=True, key=key, finished=entry.get("finished", ""))
 
     def store(self, res: RunResult) -> None:
-        """Cache a finished run (only ``done`` runs are cached)."""
+        """Cache a finished run (only ``done`` runs are cached), with the digest of its
+        content."""
         if res.status != "done":
             return
         entry = {"key": res.key, "spec": res.spec.identity, "output": res.output,
                  "seconds": res.seconds, "finished": res.finished, "version": __version__}
+        entry["digest"] = entry_digest(entry)
         atomic_write_json(self.entry_path(res.spec, res.key), entry)
 
     def _prepare(self, spec: RunSpec) -> tuple[RunResult | None, str]:
@@ -199,30 +297,45 @@ class Runner:
     def run(self, specs: list[RunSpec]) -> dict[RunSpec, RunResult]:
         results: dict[RunSpec, RunResult] = {}
         todo: list[tuple[RunSpec, str]] = []
+        same_key: dict[str, list[RunSpec]] = {}    # specs sharing a cache key run once
         for spec in dict.fromkeys(specs):          # unique, in declaration order
             res, key = self._prepare(spec)
             if res is not None:
                 results[spec] = res
+            elif key in same_key:
+                same_key[key].append(spec)
             else:
-                todo.append((spec, key))
+                same_key[key] = [spec]
+        for key, group in same_key.items():
+            # one computation per key (a spec that only --quick or `exclusive` tells apart
+            # has the same result); timed alone if any of them asks to be
+            todo.append((next((s for s in group if s.exclusive), group[0]), key))
         if todo:
+            pooled = [(s, k) for s, k in todo if not s.exclusive]
+            alone = [(s, k) for s, k in todo if s.exclusive]
+            workers = pool_size(self.jobs, len(pooled)) if pooled else 1
+            cpus = os.cpu_count() or 1
+            if not self.scheduler and self.jobs > cpus:
+                self.log(f"warning: --jobs {self.jobs} is more than this machine's {cpus} "
+                         f"CPU(s); using {workers} worker process(es) for {len(pooled)} "
+                         f"pooled run(s) (at most the runs, and {MAX_JOBS_PER_CPU} per CPU)"
+                         + ("; they compete for the CPUs" if workers > cpus else ""))
             where = (f" on the Dask cluster {self.scheduler}" if self.scheduler else
-                     f" on {self.jobs} processes" if self.jobs > 1 else "")
+                     f" on {workers} processes" if self.jobs > 1 and workers > 1 else "")
             self.log(f"running {len(todo)} run(s){where}")
             # Timing runs are executed here, alone, after the others, so that no concurrent
             # run disturbs what they measure.
-            pooled = [(s, k) for s, k in todo if not s.exclusive]
-            alone = [(s, k) for s, k in todo if s.exclusive]
-            with RunProgress(len(todo), self.jobs, live=self.progress) as prog:
+            with RunProgress(len(todo), workers, live=self.progress) as prog:
                 if self.scheduler:
-                    done = self._run_dask(pooled, prog)
-                elif self.jobs == 1 or len(pooled) <= 1:
+                    done = self._run_dask(pooled, prog) if pooled else []
+                elif workers == 1:
                     done = self._run_here(pooled, prog)
                 else:
-                    done = self._run_pool(pooled, prog)
+                    done = self._run_pool(pooled, prog, workers)
                 done += self._run_here(alone, prog)
             for res in done:
-                results[res.spec] = res
+                for spec in same_key[res.key]:
+                    results[spec] = res if spec == res.spec else replace(res, spec=spec)
         return {s: results[s] for s in dict.fromkeys(specs)}
 
     def _finish(self, res: RunResult, key: str, prog: RunProgress) -> RunResult:
@@ -236,13 +349,19 @@ class Runner:
         for spec, key in todo:
             prog.start(spec.label)
             fn = self.tasks(spec.paper, spec.task)
-            out.append(self._finish(execute(spec, fn, str(self.data_dir), prog.say), key, prog))
+            out.append(self._finish(execute(spec, fn, str(self.data_dir), prog.say,
+                                            self.threads), key, prog))
         return out
 
-    def _run_pool(self, todo, prog: RunProgress) -> list[RunResult]:
+    def _run_pool(self, todo, prog: RunProgress, workers: int) -> list[RunResult]:
+        """A pool of ``workers`` forked processes that end with this one (see
+        :func:`_worker_init`); if this process is interrupted (Ctrl-C, SIGTERM: the CLI turns
+        it into an exception) or fails, queued runs are cancelled and the workers stopped —
+        finished runs are already cached."""
         out = []
-        with ProcessPoolExecutor(self.jobs, mp_context=get_context("fork"),
-                                 initializer=_single_thread_env) as pool:
+        pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"),
+                                   initializer=_worker_init, initargs=(os.getpid(),))
+        try:
             futures = {}
             for spec, key in todo:
                 ref = task_ref(self.tasks(spec.paper, spec.task))
@@ -251,16 +370,44 @@ class Runner:
             for fut in as_completed(futures):
                 spec, key = futures[fut]
                 out.append(self._finish(fut.result(), key, prog))
+        except BaseException:
+            _stop_pool(pool)
+            raise
+        pool.shutdown(wait=True)
         return out
 
-    def _run_dask(self, todo, prog: RunProgress) -> list[RunResult]:
+    def _client(self):
+        """A client of the scheduler, or a clear error if it does not answer in time."""
         if distributed is None:
             raise ReproError("--scheduler needs Dask: pip install -e '.[cluster]'")
+        timeout = scheduler_timeout()
+        try:
+            return distributed.Client(self.scheduler, timeout=timeout)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise ReproError(
+                f"cannot reach the Dask scheduler at {self.scheduler} (--scheduler or "
+                f"REPRO_SCHEDULER) within {timeout:g} s: {type(exc).__name__}: {exc}. Is "
+                f"`dask scheduler` running there? (REPRO_SCHEDULER_TIMEOUT sets the wait); "
+                f"nothing was run") from None
+
+    def _run_dask(self, todo, prog: RunProgress) -> list[RunResult]:
+        """Runs on the cluster, submitted in a window of twice the cluster's worker threads
+        (at least ``jobs``) and topped up as runs finish, so the scheduler never holds every
+        run of a large command at once."""
         out = []
         data_dir = str(self.data_dir.resolve())
-        with distributed.Client(self.scheduler) as client:
+        with self._client() as client:
+            threads = sum((client.nthreads() or {}).values())
+            window = max(1, 2 * threads, self.jobs)
+            pending = iter(todo)
             futures = {}
-            for spec, key in todo:
+            running = distributed.as_completed()
+
+            def submit_next() -> bool:
+                nxt = next(pending, None)
+                if nxt is None:
+                    return False
+                spec, key = nxt
                 fn = self.tasks(spec.paper, spec.task)
                 if fn.__module__.startswith("repro."):
                     ref = task_ref(fn)             # workers import it from the package
@@ -270,17 +417,28 @@ class Runner:
                 fut = client.submit(compute, spec, ref, data_dir, key=f"repro-run-{key}",
                                     pure=False)
                 futures[fut] = (spec, key)
+                running.add(fut)
                 prog.start(spec.label, queued=True)
-            for fut in distributed.as_completed(list(futures)):
-                spec, key = futures[fut]
-                try:
-                    res = fut.result()
-                except Exception as exc:        # e.g. the run killed its workers repeatedly
-                    res = RunResult(spec, "failed", why=f"{type(exc).__name__}: {exc}")
-                out.append(self._finish(res, key, prog))
+                return True
+
+            for _ in range(window):
+                if not submit_next():
+                    break
+            try:
+                for fut in running:
+                    spec, key = futures.pop(fut)
+                    try:
+                        res = fut.result()
+                    except Exception as exc:    # e.g. the run killed its workers repeatedly
+                        res = RunResult(spec, "failed", why=f"{type(exc).__name__}: {exc}")
+                    out.append(self._finish(res, key, prog))
+                    submit_next()
+            except BaseException:
+                client.cancel(list(futures))
+                raise
         return out
 
 
-def execute(spec: RunSpec, ref, data_dir: str, log=None) -> RunResult:
+def execute(spec: RunSpec, ref, data_dir: str, log=None, threads: int = 1) -> RunResult:
     """Run one task in this process (what the in-process backend calls)."""
-    return compute(spec, ref, data_dir, log)
+    return compute(spec, ref, data_dir, log, threads)

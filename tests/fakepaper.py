@@ -3,8 +3,10 @@ from pathlib import Path
 
 
 from repro.data.synthetic import make_queries
-from repro.experiment import Artifact, Paper, record
+from repro.evidence import Evidence
+from repro.experiment import Artifact, FoldMean, Paper, record
 from repro.metrics import evaluate_data
+from repro.protocol import measured
 
 PAPER = Paper(id="fakepaper", title="A fake paper", authors="A. Tester", venue="tests",
               text="none.txt")
@@ -29,6 +31,17 @@ def task_map(ctx):
     d = make_queries(30, (2, 9), 5, seed=ctx.seed)
     scores = d.X[:, 0]
     return {"records": [record("feature1", "MAP", evaluate_data(d, scores).map)]}
+
+
+def task_evidence(ctx):
+    """The contract of a task (repro.evidence): each test measure with its per-query values,
+    a value that is not a mean over queries, and free-form detail for a figure."""
+    d = make_queries(30, (2, 9), 5, seed=ctx.seed)
+    ev = Evidence(n_queries=d.n_queries)
+    for j in range(2):
+        ev.measured(f"feature{j + 1}", measured(d, d.X[:, j], ("MAP", "NDCG@5")), ctx.fold)
+    ev.value("feature1", "documents", int(d.n_docs), ctx.fold)
+    return ev.output()
 
 
 def task_slow(ctx):
@@ -79,4 +92,8 @@ ARTIFACTS = [
     Artifact("fakepaper", "table4", "MAP of a feature", datasets=("synthetic",), task="task_map"),
     Artifact("fakepaper", "table5", "Slow seeded draws", datasets=("synthetic",),
              task="task_slow", folds=(1, 2, 3, 4), params={"sleep": 0.2}),
+    Artifact("fakepaper", "table6", "Two features with per-query evidence",
+             datasets=("synthetic",), task="task_evidence", folds=(1, 2, 3),
+             aggregate=(FoldMean(select={"metric": ["MAP", "NDCG@5"]}),),
+             select={"metric": ["MAP", "NDCG@5"]}),
 ]

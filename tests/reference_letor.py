@@ -1,7 +1,11 @@
-"""Plain-Python transcription of the official LETOR evaluation scripts (the reference the
-``letor_eval`` kernel is compared with).  Line references are to Eval-Score-4.0.pl /
-Eval-Score-3.0.pl; the arithmetic is written in the scripts' own order."""
+"""Plain-Python references of the LETOR kernels: :func:`parse_text`, the tokenizer's
+(``letor``: split on whitespace, ``float()`` every value), and a transcription of the official
+LETOR evaluation scripts (the reference the ``letor_eval`` kernel is compared with).  Line
+references are to Eval-Score-4.0.pl / Eval-Score-3.0.pl; the arithmetic is written in the
+scripts' own order."""
 import math
+
+import numpy as np
 
 GAIN = lambda r: 2.0 ** r - 1.0          # %hsNdcgRelScore: 2->3, 1->1, 0->0
 RELEVANT = lambda r: r > 0               # %hsPrecisionRel: 2,1 -> 1
@@ -82,3 +86,24 @@ def sum_seq(values):
     for v in values:
         total += v
     return total
+
+
+def parse_text(text: str):
+    """Reference: split on whitespace, float() every value."""
+    X, y, qid, docid = [], [], [], []
+    for line in text.splitlines():
+        body, _, comment = line.partition("#")
+        toks = body.split()
+        if not toks:
+            continue
+        y.append(float(toks[0]))
+        qid.append(int(toks[1][4:]))
+        X.append({int(t.split(":")[0]): float(t.split(":")[1]) for t in toks[2:]})
+        c = comment.split()
+        docid.append(c[c.index("=") + 1] if "docid" in c else "")
+    nf = max((max(r) for r in X if r), default=0)
+    dense = np.zeros((len(X), nf))
+    for i, r in enumerate(X):
+        for j, v in r.items():
+            dense[i, j - 1] = v
+    return dense, np.array(y), np.array(qid), docid

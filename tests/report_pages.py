@@ -59,7 +59,7 @@ def wide_paper(tmp: Path) -> types.ModuleType:
 def render_wide_paper(tmp: Path, pdf: bool) -> Path:
     """Write the wide paper's JSON, page (and PDF) into ``tmp/out``; returns the out dir."""
     from repro.published import load
-    from repro.report.build import build_artifact
+    from repro.assemble import build_artifact
     from repro.report.html import render_index, render_paper
     mod = wide_paper(tmp)
     out = tmp / "out"

@@ -143,7 +143,9 @@ def test_rank2_structure_choice_mrr_needs_one_path():
 
 @pytest.mark.parametrize("bad, match", [
     (np.array([[1.0, np.nan], [0, 1]]), r"entry \(0, 1\) is nan"),
-    (np.array([[1.0, 2], [np.inf, 1]]), r"entry \(1, 0\) is inf"),
+    (np.array([[1.0, 2], [-np.inf, 1]]), r"entry \(1, 0\) is -inf.*\+inf marks a forbidden"),
+    (np.array([[1.0, 2], [np.inf, np.inf]]), r"infeasible"),
+    (np.array([[1e308, np.inf], [0, 1]]), "too large"),
     (np.array([1.0, 2, 3]), "2-d"),
     (np.zeros((2, 2, 2)), "2-d"),
     (np.array([[1e308, 0], [0, 1]]), "too large"),
@@ -154,6 +156,15 @@ def test_bad_matrices_are_clear_errors(bad, match):
         linear_assignment(bad)
     with pytest.raises(DataError, match=match.replace("cost", "costs")):
         linear_assignment_batch([np.eye(2), bad])
+
+
+def test_maximize_refuses_plus_inf_and_nan():
+    with pytest.raises(DataError, match=r"entry \(0, 0\) is inf.*-inf marks a forbidden"):
+        linear_assignment(np.array([[np.inf, 0], [0, 1]]), maximize=True)
+    with pytest.raises(DataError, match=r"entry \(1, 1\) is nan"):
+        linear_assignment(np.array([[-np.inf, 0], [0, np.nan]]), maximize=True)
+    with pytest.raises(DataError, match="costs\\[1\\]: the cost matrix is infeasible"):
+        linear_assignment_batch([np.eye(2), np.full((2, 3), -np.inf)], maximize=True)
 
 
 def test_bad_rank2_input_is_a_clear_error():
@@ -174,3 +185,133 @@ def test_bad_rank2_input_is_a_clear_error():
 def test_empty_matrix():
     got = linear_assignment(np.zeros((0, 3)))
     assert got.col_for_row.shape == (0,) and got.value == 0.0
+
+
+# ---- canonical ties and forbidden entries -------------------------------------------------
+
+def tied(rng, nr, nc, p_forbidden=0.0, levels=3):
+    """Integer costs (exact sums, many ties), some entries forbidden (+inf)."""
+    C = rng.integers(0, levels, (nr, nc)).astype(float)
+    C[rng.random((nr, nc)) < p_forbidden] = np.inf
+    return C
+
+
+@pytest.mark.parametrize("shape", SHAPES + [(1, 6), (6, 1), (3, 7)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_ties_give_the_lexicographically_smallest_optimum(shape):
+    rng = np.random.default_rng(sum(shape) * 31 + shape[0])
+    for trial in range(12):
+        p = (0.0, 0.3, 0.6)[trial % 3]
+        C = tied(rng, *shape, p_forbidden=p, levels=2 + trial % 3)
+        for maximize in (False, True):
+            M = -C if maximize else C
+            want = ref.canonical_brute_force(M, maximize)
+            if want is None:
+                with pytest.raises(DataError, match="infeasible"):
+                    linear_assignment(M, maximize=maximize)
+                continue
+            got = linear_assignment(M, maximize=maximize)
+            assert np.array_equal(got.col_for_row, want[0]), (M, got.col_for_row, want[0])
+            assert got.value == want[1]
+            batch = linear_assignment_batch([np.eye(2), M], maximize=maximize)[1]
+            assert np.array_equal(batch.col_for_row, want[0]) and batch.value == want[1]
+
+
+@pytest.mark.parametrize("shape", [(20, 20), (40, 40), (15, 35), (30, 12)],
+                         ids=lambda s: f"{s[0]}x{s[1]}")
+def test_ties_canonical_on_larger_matrices(shape):
+    rng = np.random.default_rng(shape[0] * 100 + shape[1])
+    for p, levels in ((0.0, 2), (0.0, 4), (0.5, 3)):
+        C = tied(rng, *shape, p_forbidden=p, levels=levels)
+        for maximize in (False, True):
+            M = -C if maximize else C
+            T = M.T if shape[0] > shape[1] else M
+            want = ref.canonical_by_fixing(T, maximize)
+            got = linear_assignment(T, maximize=maximize)
+            assert np.array_equal(got.col_for_row, want[0])
+            assert got.value == want[1]
+            if shape[0] > shape[1]:                # the tall matrix: the rule on the transpose
+                tall = linear_assignment(M, maximize=maximize)
+                rows, cols = tall.pairs()
+                assert np.array_equal(rows[np.argsort(cols)], want[0])
+
+
+def test_constant_and_permuted_ties():
+    for n in (1, 2, 8, 50, 200):
+        got = linear_assignment(np.full((n, n), 3.25))
+        assert np.array_equal(got.col_for_row, np.arange(n))
+        assert np.array_equal(linear_assignment(np.zeros((n, n)), maximize=True).col_for_row,
+                              np.arange(n))
+    # the canonical answer does not depend on where the solver's path went: a block matrix
+    # whose optimum is any permutation within each block, rows and columns shuffled
+    rng = np.random.default_rng(3)
+    blocks = np.kron(np.eye(4), np.ones((5, 5))) * -1.0
+    for _ in range(5):
+        pr, pc = rng.permutation(20), rng.permutation(20)
+        B = blocks[pr][:, pc]
+        got = linear_assignment(B).col_for_row
+        want = ref.canonical_by_fixing(B)[0]
+        assert np.array_equal(got, want)
+
+
+def test_ties_within_rounding_are_ties():
+    """Equal rows built from non-dyadic numbers: the duals of the two rows may differ in
+    the last bits, and the rule still sees the tie."""
+    rng = np.random.default_rng(4)
+    for n in (6, 30, 90):
+        base = rng.random((n // 3, n)) * 0.1 + np.pi
+        C = base[rng.integers(0, n // 3, n)]          # rows repeated in shuffled order
+        got = linear_assignment(C)
+        # a row equal to an earlier row never has a smaller column than it
+        first = {}
+        for i in range(n):
+            key = C[i].tobytes()
+            if key in first:
+                assert got.col_for_row[i] > got.col_for_row[first[key]]
+            else:
+                first[key] = i
+        r, c = linear_sum_assignment(C)
+        close(got.value, C[r, c].sum(), C)
+
+
+def dyadic_problem(rng, l):
+    """DORM-shaped (eq. 24) with exact arithmetic: dyadic weights, integer scores/gains."""
+    g = rng.integers(-2, 3, l).astype(float)
+    b = rng.integers(0, 3, l).astype(float)
+    c = np.sort(2.0 ** -rng.integers(0, 4, l))[::-1]
+    a = np.where(np.arange(l) < rng.integers(0, l + 1), 2.0 ** -rng.integers(0, 3, l), 0.0)
+    return g, b, c, a
+
+
+def test_rank2_ties_canonical():
+    rng = np.random.default_rng(17)
+    for l in range(1, 8):
+        for _ in range(25):
+            g, b, c, a = dyadic_problem(rng, l)
+            got = rank2_assignment(g, b, c, a, [0, l])
+            C = ref.dorm_matrix(g, b, c, a)
+            want = ref.canonical_brute_force(C, maximize=True)
+            assert np.array_equal(got.position, want[0]), (g, b, c, a)
+            assert got.value[0] == want[1]
+    # DORM's own weights (not exact): ties within rounding, g all zero (w = 0) or tied
+    for l in range(2, 8):
+        for n_top in range(0, l + 1):
+            g, b, c, a = dorm_problem(rng, l, n_top, ties=True)
+            got = rank2_assignment(g, b, c, a, [0, l])
+            want = ref.canonical_brute_force(ref.dorm_matrix(g, b, c, a), True, tol=1e-9)
+            assert np.array_equal(got.position, want[0])
+            got0 = rank2_assignment(np.zeros(l), b, c, a, [0, l])
+            want0 = ref.canonical_brute_force(ref.dorm_matrix(np.zeros(l), b, c, a), True,
+                                              tol=1e-9)
+            assert np.array_equal(got0.position, want0[0])
+
+
+def test_rank2_canonical_equals_dense_canonical_on_dorm_sized_queries():
+    rng = np.random.default_rng(23)
+    for q in range(12):
+        l = int(rng.integers(10, 60))
+        g, b, c, a = dyadic_problem(rng, l)
+        got = rank2_assignment(g, b, c, a, [0, l])
+        C = ref.dorm_matrix(g, b, c, a)
+        dense = linear_assignment(C, maximize=True)
+        assert np.array_equal(got.position, dense.col_for_row)
+        assert np.array_equal(got.position, ref.canonical_by_fixing(C, maximize=True)[0])

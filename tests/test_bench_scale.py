@@ -4,12 +4,17 @@ processes agree with an in-process parse and fit."""
 import json
 
 import numpy as np
+import pytest
 
 from repro.bench import scale
 from repro.data.letor import read_letor
 from repro.rankers import RankSVM
 
 TINY = scale.spec(documents=3000, queries=40, features=136, seed=7)
+
+
+def path_size(cache):
+    return next((cache / "scale").glob("letor-*-v1.txt")).stat().st_size
 
 
 def test_synthetic_set_is_seeded_mslr_shaped_and_reused(tmp_path):
@@ -41,12 +46,33 @@ def test_query_sizes_sum_exactly():
         assert s.sum() == n and s.shape == (q,) and s.min() >= 2
 
 
+def test_slice_is_the_files_first_whole_lines(tmp_path):
+    path, _ = scale.synthetic_set(TINY, tmp_path, log=None)
+    text = path.read_bytes()
+    cut = scale.slice_of(path, 100_000)
+    head = cut.read_bytes()
+    assert head.endswith(b"\n") and text.startswith(head) and len(head) <= 100_000
+    assert text.index(b"\n", len(head)) + 1 > 100_000              # the next line would not fit
+    mtime = cut.stat().st_mtime_ns
+    assert scale.slice_of(path, 100_000) == cut and cut.stat().st_mtime_ns == mtime   # reused
+    assert scale.slice_of(path, 10 * len(text)).read_bytes() == text     # smaller: all of it
+
+
 def test_children_measure_the_same_parse_and_fit(tmp_path, monkeypatch):
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path))
-    rows = scale.bench(None, quick=True, sp=TINY)
-    parse, fit = rows
+    rows = scale.bench(None, quick=True, sp=TINY, runs=2)
+    parse, peer, fit = rows
     assert parse["params"]["documents"] == 3000 and parse["matrix_GiB"] > 0
+    assert parse["params"]["runs"] == 2 and parse["passes"] == 1
     assert parse["peak_rss_GiB"] >= parse["interpreter_rss_GiB"] > 0
+    t = parse["throughput_MB_s"]
+    assert 0 < t["min"] <= t["median"] <= t["max"]
+    assert parse["cpu_model"] and len(parse["load_average_before"]) == 3
+    # the peer row: the same file (whole, as it is below 200 MB), interleaved rounds
+    assert peer["params"]["MB"] == round(path_size(tmp_path) / 1e6, 1)
+    for k, r in peer["ratios"].items():
+        assert peer["ratio_min"][k] <= r <= peer["ratio_max"][k]
+        assert r == pytest.approx(peer["ratio_median"][k])
     path, _ = scale.synthetic_set(TINY, log=None)
     d = read_letor(path)
     m = RankSVM(C=1.0, eps=1e-3).fit_data(d)
@@ -62,3 +88,16 @@ def test_figure_ii_child_runs_the_papers_task(data_root):
     assert out["run"].startswith("leelin2014/") and "MQ2008" in out["run"]
     metrics = {r["metric"] for r in out["records"]}
     assert "CG iterations" in metrics and out["seconds"] > 0 and out["peak_rss"] > 0
+
+
+def test_parse_child_stays_within_the_memory_bound(tmp_path):
+    """The child's growth in resident memory while it parses (matrix, per-row arrays, mapped
+    windows, over-estimated rows never touched) is within the bound the bench reports, as a
+    multiple of the matrix, with windows small beside the matrix as they are at full size."""
+    sp = scale.spec(documents=40_000, queries=400, features=136, seed=11)
+    path, _ = scale.synthetic_set(sp, tmp_path, log=None)
+    for threads in (1, 2):
+        r = scale.run_child("parse", str(path), 136, threads, 1 << 20)
+        assert r["documents"] == 40_000 and r["threads"] == threads
+        grown = r["peak_rss"] - r["rss_before"]
+        assert 0.9 * r["matrix_bytes"] < grown <= scale.PARSE_MEMORY_BOUND * r["matrix_bytes"]

@@ -59,3 +59,69 @@ def test_closure_follows_relative_and_nested_imports():
     assert {"repro.protocol", "repro.metrics", "repro.metrics.letor_eval",
             "repro._kernels.letor_eval", "repro.rankers.rankrls", "repro.rankers.lqo",
             "repro._kernels.lqo", "repro.data.queries", "repro.errors"} <= mods
+
+
+DOMINATION = "repro.papers.stevens2010.letor"          # Domination Rank's LETOR runs
+
+
+def test_touching_a_cimported_pxd_changes_the_domination_key(tree):
+    pxd = tree.parent / "kernels" / "column_access.pxd"
+    if not pxd.is_file():
+        pytest.skip("no kernels/ next to the package (installed without sources)")
+    assert "repro._kernels.domination" in closure(DOMINATION)
+    k0 = code_key(DOMINATION, tree)
+    edit(pxd)
+    assert code_key(DOMINATION, tree) != k0
+    k1 = code_key(TASKS, tree)                   # greedy RankRLS cimports no column access
+    edit(pxd)
+    assert code_key(TASKS, tree) == k1
+
+
+def test_a_rebuilt_extension_changes_the_key_of_runs_that_load_it(tree):
+    ext = tree / "_kernels" / "lqo.cpython-test.so"
+    ext.write_bytes(b"a build")
+    k0 = code_key(TASKS, tree)
+    ext.write_bytes(b"another build of the same source")
+    k1 = code_key(TASKS, tree)
+    assert k1 != k0
+    (tree / "_kernels" / "domination.cpython-test.so").write_bytes(b"unrelated build")
+    assert code_key(TASKS, tree) == k1           # a kernel the runs do not load
+
+
+def test_the_loaded_extension_is_the_one_hashed():
+    from repro._kernels import lqo
+    from repro.codekey import built_extension
+    assert built_extension("lqo") == Path(lqo.__file__)
+
+
+def _task_modules(paper: str) -> dict[str, str]:
+    """task name → the module defining it, for every implemented artifact of ``paper``."""
+    from repro import papers
+    out = {}
+    for art in papers.module(paper).ARTIFACTS:
+        if art.task:
+            out[art.task] = papers.task(paper, art.task).__module__
+    return out
+
+
+@pytest.mark.parametrize("paper", ["pahikkala2010", "leelin2014"])
+def test_editing_one_study_changes_only_its_runs_keys(tree, paper):
+    mods = _task_modules(paper)
+    assert len(set(mods.values())) == len(mods), f"{paper}: one module per study of runs"
+    before = {t: code_key(m, tree) for t, m in mods.items()}
+    target_task, target_mod = sorted(mods.items())[0]
+    edit(tree.joinpath(*target_mod.split(".")[1:]).with_suffix(".py"))
+    after = {t: code_key(m, tree) for t, m in mods.items()}
+    changed = {t for t in mods if after[t] != before[t]}
+    assert changed == {target_task}
+
+
+@pytest.mark.parametrize("paper", ["pahikkala2010", "leelin2014"])
+def test_declarations_figures_and_labels_re_run_nothing(tree, paper):
+    mods = _task_modules(paper)
+    before = {t: code_key(m, tree) for t, m in mods.items()}
+    pkg = tree / "papers" / paper
+    for name in ("__init__.py", "figures.py", "claims.py"):
+        if (pkg / name).is_file():
+            edit(pkg / name)
+    assert {t: code_key(m, tree) for t, m in mods.items()} == before

@@ -7,7 +7,7 @@ from repro.data import catalog as cat
 from repro.experiment import Custom
 from repro.published import load
 
-PAPERS = papers.PAPER_IDS
+PAPERS = papers.paper_ids()
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -42,3 +42,78 @@ def test_published_values_name_declared_artifacts(paper):
     names = {a.name for a in papers.module(paper).ARTIFACTS}
     for v in load(paper).values:
         assert v.artifact in names, f"{paper}.toml: value for unknown artifact {v.artifact!r}"
+
+
+# --- names are checked (over the committed reports: what the tasks produced) -------------------
+
+import json
+from pathlib import Path
+
+REPORTS = Path(__file__).resolve().parent.parent / "reports"
+NO_VALUE = "not run: no reproduced value"
+
+
+def _records(art):
+    base = REPORTS / art.paper / ("timing" if art.timing else "")
+    try:
+        return json.loads((base / f"{art.name}.json").read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _ours(recs):
+    return [r for r in recs if r.get("value") is not None and not r.get("modern")]
+
+
+def unproduced_names(art, recs) -> list[str]:
+    """Names an artifact's ``select`` asks for that none of its own values has (checked only
+    where the artifact produced values: a dataset not run has none).  Aggregations' inputs
+    are records the page may not show; each paper's tests check them against its runs."""
+    ours = _ours(recs)
+    if not ours:
+        return []
+    have = {f: {str(r.get(f)) for r in ours} for f in ("method", "metric")}
+    wanted = [("select", art.select)]
+    bad = []
+    for where, sel in wanted:
+        for f in ("method", "metric"):
+            allowed = sel.get(f)
+            if allowed is None:
+                continue
+            allowed = allowed if isinstance(allowed, (list, tuple, set)) else [allowed]
+            if not any(str(a) in have[f] for a in allowed):
+                bad.append(f"{art.id}: {where} names {f} {sorted(map(str, allowed))} but no "
+                           f"value of the artifact has one of them")
+    return bad
+
+
+def silent_cells(recs) -> list[str]:
+    """Published cells left without a value and without a reason: a TOML cell naming a
+    method or metric no task produces (a typo gives an empty cell, not an error).  The
+    transcription's unresolved rows are named as such and excused."""
+    return [f"{r['artifact']}: {r['dataset']} / {r['method']} / {r['metric']} / {r['fold']}"
+            for r in recs if r.get("verdict") == NO_VALUE
+            and not str(r.get("method", "")).startswith("unresolved-row")]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_declared_names_are_produced_by_the_tasks(paper):
+    bad = []
+    for art in papers.module(paper).ARTIFACTS:
+        recs = _records(art)
+        if recs is None:
+            continue
+        bad += unproduced_names(art, recs) + silent_cells(recs)
+    assert bad == []
+
+
+def test_the_name_check_catches_a_typo():
+    from repro.experiment import Artifact
+    art = Artifact("p", "t", "T", select={"method": ["RankRSL"]})
+    recs = [{"artifact": "t", "dataset": "d", "method": "RankRLS", "metric": "MAP",
+             "fold": "1", "value": 0.4, "verdict": "no published value"},
+            {"artifact": "t", "dataset": "d", "method": "RankSMV", "metric": "MAP",
+             "fold": "1", "value": None, "verdict": NO_VALUE}]
+    assert unproduced_names(art, recs) == [
+        "p.t: select names method ['RankRSL'] but no value of the artifact has one of them"]
+    assert silent_cells(recs) == ["t: d / RankSMV / MAP / 1"]

@@ -10,7 +10,7 @@ from repro.metrics import yahoo_ndcg10
 from repro.data import catalog as cat
 from repro.experiment import RunContext, RunSpec, canonical
 from repro.papers import leelin2014 as decl
-from repro.papers.leelin2014 import figures, tasks as mod
+from repro.papers.leelin2014 import figures, table_i, tasks as mod
 from repro.published import load as load_published
 
 PUB = load_published("leelin2014")
@@ -125,7 +125,7 @@ def test_table_i_labels_and_no_pairs(monkeypatch):
     assert f"TRON, C = {mod.c_label(table.params['C'])}" in pub_methods
     flat = QueryData(np.arange(8.0).reshape(4, 2), np.array([1.0, 1.0, 0.0, 2.0]),
                      [0, 2, 3, 4], [1, 2, 3])            # one level / one document per query
-    monkeypatch.setattr(mod, "load_split", lambda *a: flat)
+    monkeypatch.setattr(table_i, "load_split", lambda *a: flat)
     params = dict(table.params, C="2^3", eps_sensitivity=[1e-3])
     out = mod.task_table_i(ctx("task_table_i", "MQ2008", params, fold=1))
     got = keyed("tableI", out["records"], dataset="MQ2008")

@@ -1,15 +1,26 @@
-"""lesmola2007: declarations, the UCI query sampler, the CV selection of Table 1, short
-protocol runs on real data (UCI and MQ2008), and the EachMovie tables' reason."""
+"""lesmola2007: declarations and names, the UCI query sampler, NDCG of eq. (14), the declared
+choice of C of Table 1 (fold means per C, best C, ±, paired t-tests) and the claims, short
+protocol runs on real data (UCI and MQ2008) with their per-query sidecars, and the EachMovie
+tables' reason."""
+from dataclasses import replace
 
 import numpy as np
 import pytest
+from scipy.stats import ttest_rel
 
+from repro import aggregate
 from repro import papers as registry
+from repro.assemble import build_artifact
 from repro.data import catalog as cat
-from repro.errors import DataMissing
-from repro.experiment import RunSpec
+from repro.data.uci import uci_queries
+from repro.errors import DataError, DataMissing
+from repro.evidence import SIDECAR_SUFFIX, TableIndex, decode_sidecar, table_mean
+from repro.experiment import matches
+from repro.metrics.family import ndcg
 from repro.papers import lesmola2007 as paper
-from repro.papers.lesmola2007 import tasks
+from repro.papers.lesmola2007 import names, tasks, uci, web
+from repro.published import load
+from repro.runner import Runner
 
 DATA = cat.data_dir()
 
@@ -18,25 +29,130 @@ def have(name):
     return cat.data_state(name, DATA)[0]
 
 
+def art(name):
+    return next(a for a in paper.ARTIFACTS if a.name == name)
+
+
 def test_declarations():
-    names = [a.name for a in paper.ARTIFACTS]
-    assert names == ["table1", "figure1", "figure2", "figure3", "figure4", "figure5", "figure6",
-                     "figure7", "table2", "table3", "table4", "claims", "complexity"]
-    for art in paper.ARTIFACTS:
-        assert art.task is not None
-        registry.task("lesmola2007", art.task)                 # resolvable
-        if art.figure:
-            registry.figure("lesmola2007", art.figure)
-        if art.name not in ("table3", "table4"):
-            assert art.choices, f"{art.name}: state the choices"
-        assert art.runs() and art.runs(quick=True)
+    assert [a.name for a in paper.ARTIFACTS] == [
+        "table1", "figure1", "figure2", "figure3", "figure4", "figure5", "figure6", "figure7",
+        "table2", "table2-qp", "table3", "table4", "claims", "complexity"]
+    for a in paper.ARTIFACTS:
+        assert a.task is not None
+        registry.task("lesmola2007", a.task)                 # resolvable
+        if a.figure:
+            registry.figure("lesmola2007", a.figure)
+        if a.name not in ("table3", "table4"):
+            assert a.choices, f"{a.name}: state the choices"
+        assert a.runs() and a.runs(quick=True)
+        assert not any(type(d).__name__ == "Custom" for d in a.aggregate)   # all declared
     # every fold artifact shares one run per (dataset, fold)
-    t1 = {(s.dataset, s.fold): s for s in paper.ARTIFACTS[0].runs()}
-    claims = {(s.dataset, s.fold): s for s in paper.ARTIFACTS[11].runs()}
+    t1 = {(s.dataset, s.fold): s for s in art("table1").runs()}
+    claims = {(s.dataset, s.fold): s for s in art("claims").runs()}
     assert all(claims[k] == v for k, v in t1.items())
     assert len([k for k in t1 if k[0] == "pendigits"]) == 10
-    assert {a.stand_ins.get("MQ2008") for a in paper.ARTIFACTS[2:9]} == {"web-search-lesmola"}
+    assert {art(f"figure{i}").stand_ins.get("MQ2008") for i in range(2, 8)} == \
+        {"web-search-lesmola"}
+    # measured times only on timing artifacts (issue 18, item 5)
+    assert {a.name for a in paper.ARTIFACTS if a.timing} == {"figure7", "table2-qp",
+                                                             "complexity"}
 
+
+def test_modules_are_small_and_run_code_imports_no_declaration():
+    from pathlib import Path
+
+    from repro.codekey import closure
+    pkg = Path(paper.__file__).parent
+    for f in pkg.glob("*.py"):
+        assert len(f.read_text().splitlines()) <= 400, f.name
+    run = closure("repro.papers.lesmola2007.folds")
+    assert "repro.papers.lesmola2007.uci" in run and "repro.papers.lesmola2007.web" in run
+    for other in ("repro.papers.lesmola2007", "repro.papers.lesmola2007.choices",
+                  "repro.papers.lesmola2007.figures", "repro.aggregate"):
+        assert other not in run             # editing a claim or a label reruns nothing
+
+
+# --- names -------------------------------------------------------------------------------------
+
+def produced() -> tuple[set, set]:
+    """Every method and metric a task or a declared aggregation of the paper produces."""
+    methods = set(paper.UCI_PARAMS["methods"]) | set(web.web_rankers("MQ2008"))
+    methods |= {label for rows in names.TABLE2.values() for _, label in rows}
+    methods |= {f"DORM vs {m}" for m in names.UCI_BASELINES} | {names.SCHEMES_LABEL}
+    methods |= {"data", names.CLAIM_T1, names.CLAIM_63, names.CLAIM_64, names.CLAIM_65}
+    sizes = {s for v in paper.WEB_SIZES.values() for s in v}
+    metrics = {names.NDCG10, names.NDCG10 + names.SPREAD_SUFFIX, names.CHOSEN_C,
+               names.P_VALUE, names.SECONDS, *names.NDCG_AT, *names.TABLE2_COUNTS,
+               *names.TABLE2_QP}
+    metrics |= {names.by_size(m, s) for _, m, _ in names.BY_SIZE for s in sizes}
+    metrics |= {names.MAX_DIFFERENCE.format(metric=names.by_size(names.NDCG10, s))
+                for s in sizes}
+    metrics |= {d.statement for a in paper.ARTIFACTS for d in a.aggregate
+                if isinstance(d, aggregate.Claim)}
+    return methods, metrics
+
+
+def _named(select: dict | None, field: str) -> list:
+    if not select or field not in select:
+        return []
+    v = select[field]
+    return list(v) if isinstance(v, (list, tuple)) else [v]
+
+
+def unknown_names(artifacts, published) -> list[str]:
+    """What a declaration, an aggregation or a published cell names that no task produces."""
+    methods, metrics = produced()
+    bad = []
+    for a in artifacts:
+        if a.task in (None, "task_eachmovie", "task_complexity", "task_docs_per_query"):
+            continue
+        selects = [("select", a.select)]
+        for d in a.aggregate:
+            for f in ("select", "subject", "others", "shown", "criterion"):
+                if isinstance(getattr(d, f, None), dict):
+                    selects.append((f"{type(d).__name__}.{f}", getattr(d, f)))
+            if isinstance(getattr(d, "subject", None), str):          # PairedTest
+                selects.append((f"{type(d).__name__}.subject", {"method": d.subject}))
+            if isinstance(getattr(d, "others", None), (tuple, list)):
+                selects += [(f"{type(d).__name__}.others", {"method": m}) for m in d.others]
+        for where, sel in selects:
+            bad += [f"{a.name} {where}: method {m!r}" for m in _named(sel, "method")
+                    if m not in methods]
+            bad += [f"{a.name} {where}: metric {m!r}" for m in _named(sel, "metric")
+                    if m not in metrics and "{" not in m]
+        for v in published.for_artifact(a.name):
+            if v.method not in methods and not v.baseline:
+                bad.append(f"{a.name} published: method {v.method!r}")
+            if v.metric not in metrics:
+                bad.append(f"{a.name} published: metric {v.metric!r}")
+    return bad
+
+
+def test_every_declared_name_is_produced_by_a_task():
+    pub = load("lesmola2007")
+    assert unknown_names(paper.ARTIFACTS, pub) == []
+    typo = replace(art("figure2"), select={"method": ["DORM (NCDG)"], "metric": ["NDCG@10"]})
+    assert unknown_names([typo], pub) == ["figure2 select: method 'DORM (NCDG)'"]
+    typo = replace(art("claims"), aggregate=(aggregate.Claim("Sec. 6.3", "x", others={
+        "method": "RankSVM", "metric": "MRR (m=al)"}),))
+    assert len(unknown_names([typo], pub)) == 2
+
+
+@pytest.mark.skipif(not (have("MQ2008") and have("page-blocks")), reason="data not present")
+def test_short_runs_produce_the_declared_names():
+    methods, metrics = produced()
+    p = {"sizes": {"MQ2008": [30, "all"]}, "grid": [1.0],
+         "methods": ["BM25", "DORM (MRR)", "ROCArea"], "c_schemes": False}
+    got = web.run_web_fold("MQ2008", 1, p, DATA, lambda m: None).records
+    p = {"queries": {"page-blocks": 10}, "docs": 60, "folds": 5, "grid": [1.0],
+         "methods": list(paper.UCI_PARAMS["methods"])}
+    got += uci.run_uci_fold("page-blocks", 1, p, DATA, lambda m: None).records
+    assert {r["method"] for r in got} <= methods
+    assert {r["metric"] for r in got} - metrics == {"NDCG@10 (m=30)", "MRR (m=30)",
+                                                    "WTA (m=30)", "WTA correct (m=30)"}
+
+
+# --- measures and data -------------------------------------------------------------------------
 
 def test_eachmovie_is_withdrawn():
     ok, why = cat.data_state("eachmovie", DATA)
@@ -46,66 +162,159 @@ def test_eachmovie_is_withdrawn():
         tasks.task_eachmovie(None)
 
 
-def test_ndcg_at_is_eq14():
+def test_ndcg_of_eq14():
     y = np.array([2.0, 0.0, 1.0, 0.0, 1.0])
     s = np.array([0.1, 0.9, 0.5, 0.2, 0.5])        # ranking: 1, 2, 4 (tie: document order), 3, 0
     ideal = 3.0 + 1.0 / np.log2(3.0)
     dcg = 0.0 + 1.0 / np.log2(3.0) + 1.0 / np.log2(4.0)
-    assert tasks.ndcg_at(y, s, [0, 5], n=3)[0] == pytest.approx(dcg / (ideal + 1.0 / np.log2(4.0)))
-    assert tasks.ndcg_at(np.zeros(3), np.arange(3.0), [0, 3])[0] == 0.0
+    got = ndcg(y, s, np.array([0, 5]), 3, "lesmola2007")[0]
+    assert got == pytest.approx(dcg / (ideal + 1.0 / np.log2(4.0)))
+    assert ndcg(np.zeros(3), np.arange(3.0), np.array([0, 3]), 10, "lesmola2007")[0] == 0.0
 
 
 @pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")
 def test_uci_queries_follow_the_protocol():
-    d = tasks.uci_queries("page-blocks", DATA, 20, 100)
+    d = uci_queries("page-blocks", DATA, 20, 100)
     assert d.n_queries == 20 and np.all(d.query_sizes == 100)
     assert d.X.min() >= 0.0 and d.X.max() <= 1.0
     assert set(np.unique(d.y)) <= {0.0, 1.0, 2.0, 3.0, 4.0}
     for q in range(d.n_queries):                   # no document twice within a query
         Xq = d.X[d.query_ptr[q]:d.query_ptr[q + 1]]
         assert np.unique(Xq, axis=0).shape[0] >= 95        # (the file has duplicate rows)
-    again = tasks.uci_queries("page-blocks", DATA, 20, 100)
+    again = uci_queries("page-blocks", DATA, 20, 100)
     np.testing.assert_array_equal(d.X, again.X)    # seeded by the dataset's name
+    with pytest.raises(DataError, match="n_docs = 100000 exceeds"):
+        uci_queries("page-blocks", DATA, 2, 100000)
 
 
 @pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")
 def test_short_uci_run_dorm_beats_the_classifier():
     p = {"queries": {"page-blocks": 10}, "docs": 60, "folds": 5, "grid": [10.0],
          "methods": ["DORM", "SVM"]}
-    r = tasks.run_uci_fold("page-blocks", 1, p, DATA, lambda m: None)
-    assert r["train"] == [8, 480] and r["test"] == [2, 120]
-    d, s = r["ndcg"]["DORM"]["10.0"], r["ndcg"]["SVM"]["10.0"]
+    ev = uci.run_uci_fold("page-blocks", 1, p, DATA, lambda m: None)
+    assert ev.detail["train"] == [8, 480] and ev.detail["test"] == [2, 120]
+    val = {r["method"]: r for r in ev.records}
+    d, s = val["DORM"]["value"], val["SVM"]["value"]
     assert 0 <= s < d <= 100
+    assert val["DORM"]["C"] == val["DORM"]["fitted_C"] == 10.0
+    t = TableIndex([t.as_dict() for t in ev.tables]).find(val["DORM"])
+    assert t["qids"] == [0, 1] and table_mean(t) == pytest.approx(d, rel=1e-12)
 
 
-def test_uci_select_chooses_c_by_the_mean_over_folds():
-    vals = {"0.1": [50.0, 60.0, 70.0], "1.0": [65.0, 55.0, 60.0], "10.0": [60.0, 60.0, 60.0]}
-    outputs = []
-    for f in range(3):
-        out = {"uci": {"folds": 3, "ndcg": {
-            "DORM": {c: v[f] for c, v in vals.items()},
-            "SVM": {c: v[f] - 10.0 + f for c, v in vals.items()}}}}
-        outputs.append((RunSpec("lesmola2007", "task_fold", "pendigits", f + 1, 0, "{}"), out))
-    recs = tasks.uci_select(paper.ARTIFACTS[0], outputs)
-    mean = {(r["method"], r["metric"], r["fold"]): r["value"] for r in recs}
+# --- aggregation declared ----------------------------------------------------------------------
+
+def _table1_records(vals: dict, folds=3) -> list[dict]:
+    """Fold records as the UCI task stores them: DORM and SVM, per C."""
+    recs = []
+    for f in range(folds):
+        for c, v in vals.items():
+            for method, x in (("DORM", v[f]), ("SVM", v[f] - 10.0 + f)):
+                recs.append({"method": method, "metric": "NDCG@10", "value": x,
+                             "fold": str(f + 1), "C": float(c), "fitted_C": float(c),
+                             "dataset": "pendigits"})
+    return recs
+
+
+def test_table1_chooses_c_by_the_mean_over_folds():
+    vals = {0.1: [50.0, 60.0, 70.0], 1.0: [65.0, 55.0, 60.0], 10.0: [60.0, 60.0, 60.0]}
+    a3 = replace(art("table1"), folds={"pendigits": (1, 2, 3)})
+    recs, _ = aggregate.apply(a3, _table1_records(vals), [], None)
+    out = [r for r in recs if matches(a3.select, r)]
+    got = {(r["method"], r["metric"], r["fold"]): r for r in out}
     # mean 60 for every C: the tie goes to the smallest C
-    assert mean[("DORM", "C (chosen by 10-fold CV)", None)] == 0.1
-    assert mean[("DORM", "NDCG@10", None)] == pytest.approx(60.0)
-    assert mean[("DORM", "NDCG@10 ±", None)] == pytest.approx(10.0)     # sample std
-    assert mean[("DORM", "NDCG@10", "2")] == 60.0
-    p = [r for r in recs if r["metric"] == "paired t-test p-value"]
+    assert got[("DORM", "C (chosen by 10-fold CV)", None)]["value"] == 0.1
+    assert got[("DORM", "NDCG@10", None)]["value"] == pytest.approx(60.0)
+    assert got[("DORM", "NDCG@10 ±", None)]["value"] == pytest.approx(10.0)     # sample std
+    assert got[("DORM", "NDCG@10", "2")]["value"] == 60.0
+    assert got[("DORM", "NDCG@10", "2")]["fitted_C"] == 0.1          # its table's key
+    assert got[("SVM", "C (chosen by 10-fold CV)", None)]["value"] == 0.1
+    p = [r for r in out if r["metric"] == "paired t-test p-value"]
     assert len(p) == 1 and p[0]["method"] == "DORM vs SVM" and p[0]["mean_difference"] == 9.0
-    assert tasks.uci_select(paper.ARTIFACTS[0], outputs[:2]) == []      # folds missing
+    want = ttest_rel([50.0, 60.0, 70.0], [40.0, 51.0, 62.0]).pvalue
+    assert p[0]["value"] == pytest.approx(want)
+    assert not any("C" in r for r in out)              # the grid stays out of the JSON
+    assert len(out) == 2 * 3 + 2 * 3 + 1
+    # a missing fold: no selection, no mean
+    short, _ = aggregate.apply(a3, [r for r in _table1_records(vals) if r["fold"] != "3"],
+                               [], None)
+    assert not [r for r in short if r["fold"] is None]
+
+
+def test_claims_are_declared_checks():
+    a = replace(art("claims"), datasets=("OHSUMED",), folds={"OHSUMED": (1,)})
+    recs = [{"dataset": "OHSUMED", "fold": "1", "method": m, "metric": metric, "value": v,
+             "m": size}
+            for m, v in (("DORM (NDCG)", 40.0), ("RSVM", 39.0), ("BM25", 30.0), ("SVM", 38.5),
+                         ("ROCArea", 35.0), ("Precision@10", 20.0))
+            for metric, size in (("NDCG@10", None), ("NDCG@10 (m=20)", 20))]
+    recs = [r for r in recs if not (r["metric"] != "NDCG@10" and r["method"] != "DORM (NDCG)")]
+    recs[1]["value"] = 38.0                                 # DORM with 20 queries
+    out, _ = aggregate.apply(a, recs, [], None)
+    claims = {r["metric"]: r for r in out if r["method"] == "Sec. 6.3"}
+    c = claims["DORM (NDCG) beats every other method in NDCG@10 (text: by 2–3%)"]
+    assert c["value"] == 1.0 and c["outcome"] == "holds"
+    assert c["numbers"] == {"DORM (NDCG)": 40.0, "RSVM": 39.0}
+    c = claims["DORM with the first 20 queries beats every other method with all of them "
+               "(NDCG@10)"]
+    assert c["value"] == 0.0 and c["numbers"] == {"DORM (m=20)": 38.0, "RSVM (all)": 39.0}
+
+
+# --- short runs, artifacts and their sidecars --------------------------------------------------
+
+def _sidecar_check(a, tmp_path, monkeypatch, three):
+    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
+    res = Runner(DATA, registry.task).run(a.runs())
+    assert all(r.status == "done" for r in res.values()), [r.why for r in res.values()]
+    out = tmp_path / "out"
+    flat = build_artifact(a, list(res.values()), load("lesmola2007"), out, False)
+    side = decode_sidecar((out / f"{a.name}{SIDECAR_SUFFIX}").read_bytes())
+    index = TableIndex(side["tables"])
+    folds = [str(f) for f in a.folds_for(a.datasets[0])]
+    mean_fold = None if a.name == "table1" else "avg"
+    for method, metric in three:
+        recs = {r["fold"]: r for r in flat if r["method"] == method and r["metric"] == metric
+                and r["dataset"] == a.stand_ins.get(a.datasets[0], a.datasets[0])}
+        assert set(recs) == {*folds, mean_fold}, (method, metric)
+        for f in folds:                                   # fold value = mean over queries
+            t = index.find(recs[f])
+            assert t is not None and len(t["qids"]) > 0
+            vals = [v for v in t["values"] if v is not None]
+            assert np.mean(vals) == pytest.approx(recs[f]["value"], rel=1e-9)
+        assert np.mean([recs[f]["value"] for f in folds]) == pytest.approx(
+            recs[mean_fold]["value"], rel=1e-12)
+    return flat
+
+
+@pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")
+def test_table1_fold_means_are_recomputed_from_the_sidecar(tmp_path, monkeypatch):
+    params = {**paper.PARAMS, "uci": {"queries": {"page-blocks": 12}, "docs": 40, "folds": 3,
+                                      "grid": [0.1, 10.0], "methods": ["DORM", "SVM", "ROCArea"]}}
+    a = replace(art("table1"), datasets=("page-blocks",), folds={"page-blocks": (1, 2, 3)},
+                params=params)
+    flat = _sidecar_check(a, tmp_path, monkeypatch,
+                          [("DORM", "NDCG@10"), ("SVM", "NDCG@10"), ("ROCArea", "NDCG@10")])
+    assert {r["metric"] for r in flat if r["method"] == "DORM vs SVM"} == {
+        "paired t-test p-value"}
+
+
+@pytest.mark.skipif(not have("MQ2008"), reason="MQ2008 not in the data directory")
+def test_web_fold_means_are_recomputed_from_the_sidecar(tmp_path, monkeypatch):
+    params = {**paper.PARAMS, "web": {"sizes": {"MQ2008": ["all"]}, "grid": [1.0],
+                                      "methods": ["BM25", "SVM"], "c_schemes": False}}
+    a = replace(art("figure5"), folds={"MQ2008": (1, 2)}, datasets=("MQ2008",),
+                params=params)
+    _sidecar_check(a, tmp_path, monkeypatch, [("BM25", "MRR (m=all)"), ("SVM", "MRR (m=all)")])
+    a = replace(art("figure2"), folds={"MQ2008": (1, 2)}, datasets=("MQ2008",), params=params)
+    _sidecar_check(a, tmp_path, monkeypatch, [("BM25", "NDCG@10"), ("SVM", "NDCG@3")])
 
 
 @pytest.mark.skipif(not have("MQ2008"), reason="MQ2008 not in the data directory")
 def test_short_web_run():
     p = {"sizes": {"MQ2008": [30, 60]}, "grid": [1.0],
          "methods": ["BM25", "DORM (MRR)", "ROCArea"], "c_schemes": False}
-    r = tasks.run_web_fold("MQ2008", 1, p, DATA, lambda m: None)
-    assert r["sizes"] == ["30", "60"]
-    recs = tasks.web_records(r, 1)
-    got = {(x["method"], x["metric"]): x["value"] for x in recs}
+    ev = web.run_web_fold("MQ2008", 1, p, DATA, lambda m: None)
+    assert ev.detail["sizes"] == ["30", "60"]
+    got = {(x["method"], x["metric"]): x["value"] for x in ev.records}
     for m in ("BM25", "DORM (MRR)", "ROCArea"):
         for k in range(1, 11):
             assert 0 <= got[(m, f"NDCG@{k}")] <= 100
@@ -115,3 +324,9 @@ def test_short_web_run():
     assert got[("DORM (MRR)", "% in QP (MRR optimization)")] <= 100
     # BM25 (feature 25 of LETOR 4.0) needs no training: the same at every size
     assert got[("BM25", "MRR (m=30)")] == got[("BM25", "MRR (m=60)")]
+    # MRR is a mean over the queries with two levels or more: undefined ones carry a reason
+    t = TableIndex([t.as_dict() for t in ev.tables]).find(
+        next(r for r in ev.records if r["method"] == "BM25" and r["metric"] == "MRR (m=60)"))
+    assert None in t["values"] and t["why"] == web.ONE_LEVEL
+    assert np.mean([v for v in t["values"] if v is not None]) == pytest.approx(
+        got[("BM25", "MRR (m=60)")] , rel=1e-12)

@@ -8,27 +8,7 @@ import pytest
 from repro.data.letor import parse_letor, tokenize
 from repro.data.load import load_letor
 from repro.errors import DataError
-
-
-def python_parse(text: str):
-    """Reference: split on whitespace, float() every value."""
-    X, y, qid, docid = [], [], [], []
-    for line in text.splitlines():
-        body, _, comment = line.partition("#")
-        toks = body.split()
-        if not toks:
-            continue
-        y.append(float(toks[0]))
-        qid.append(int(toks[1][4:]))
-        X.append({int(t.split(":")[0]): float(t.split(":")[1]) for t in toks[2:]})
-        c = comment.split()
-        docid.append(c[c.index("=") + 1] if "docid" in c else "")
-    nf = max((max(r) for r in X if r), default=0)
-    dense = np.zeros((len(X), nf))
-    for i, r in enumerate(X):
-        for j, v in r.items():
-            dense[i, j - 1] = v
-    return dense, np.array(y), np.array(qid), docid
+from reference_letor import parse_text as python_parse
 
 
 def random_letor(rng, n_queries=6):

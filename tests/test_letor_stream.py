@@ -164,3 +164,161 @@ def test_loader_streams_large_files_with_the_same_result_and_checks(data_root, t
     (folder / "S2.txt").write_bytes(bytes(raw))
     with pytest.raises(DataCorrupt, match=r"S2\.txt: checksum mismatch .*refusing to load it"):
         load.load_letor("MQ2008", 1, "train", tmp_path, use_cache=False)
+
+
+# --- one pass, several threads: byte ranges cut at line ends, rows placed by newline counts --
+
+THREADS = (1, 2, 3, 5)
+
+
+@pytest.mark.parametrize("mapped", [True, False])
+def test_threads_ranges_and_chunks_give_the_in_memory_arrays(tmp_path, monkeypatch, mapped):
+    """Mapped windows (plain files) and read buffers alike, any piece size, any thread count:
+    the arrays of the in-memory tokenizer, bit for bit."""
+    monkeypatch.setattr(letor, "MIN_RANGE_BYTES", 1)          # split even tiny chunks
+    monkeypatch.setattr(letor, "USE_MMAP", mapped)
+    rng = np.random.default_rng(17)
+    for trial in range(10):
+        text = random_file_text(rng)
+        p = _file(tmp_path, text)
+        want = parse_letor(text, str(p), n_features=40)
+        raw = letor.tokenize(text, str(p), n_features=40)
+        for threads in THREADS:
+            for size in (1, 7, 64, 1000, 1 << 20):
+                got = LetorStream(p, chunk_bytes=size, threads=threads).read(n_features=40)
+                assert_same(got, want)
+                assert np.array_equal(got.y, raw["labels"]) and np.array_equal(got.X, raw["X"])
+        assert_same(LetorStream(p, chunk_bytes=50, threads=2).read(), parse_letor(text, str(p)))
+
+
+def test_a_query_cut_by_range_and_chunk_boundaries_is_one_query(tmp_path, monkeypatch):
+    monkeypatch.setattr(letor, "MIN_RANGE_BYTES", 1)
+    lines = [f"{i % 3} qid:7 1:{i}.5 2:-{i}e-3\n" for i in range(40)] + ["1 qid:8 1:1\n"]
+    text = "".join(lines).encode()
+    p = _file(tmp_path, text)
+    for threads in THREADS:
+        for size in (5, 33, 100, 400):
+            d = LetorStream(p, chunk_bytes=size, threads=threads).read(n_features=2)
+            assert d.qids.tolist() == [7, 8] and d.query_sizes.tolist() == [40, 1]
+            assert d.X[:, 0].tolist() == [i + 0.5 for i in range(40)] + [1.0]
+
+
+def test_a_qid_reappearing_across_ranges_is_refused_as_in_memory(tmp_path, monkeypatch):
+    monkeypatch.setattr(letor, "MIN_RANGE_BYTES", 1)
+    lines = ([f"0 qid:1 1:{i}\n" for i in range(20)] + [f"0 qid:2 1:{i}\n" for i in range(20)]
+             + [f"0 qid:1 1:{i}\n" for i in range(3)])
+    text = "".join(lines).encode()
+    p = _file(tmp_path, text)
+    with pytest.raises(DataError) as want:
+        parse_letor(text, str(p))
+    assert "line 41: qid 1 reappears" in str(want.value)
+    for threads in THREADS:
+        for size in (7, 64, 1 << 16):
+            with pytest.raises(DataError) as got:
+                LetorStream(p, chunk_bytes=size, threads=threads).read(n_features=1)
+            assert str(got.value) == str(want.value)
+
+
+def test_the_first_error_in_the_file_is_reported_whatever_the_threads(tmp_path, monkeypatch):
+    """Two bad lines: the first (a label error, which a first-pass scan would not see) wins
+    over a later one (a malformed index) in every range layout, and in memory too."""
+    monkeypatch.setattr(letor, "MIN_RANGE_BYTES", 1)
+    good = [f"{i % 3} qid:{1 + i // 4} 1:0.{i} 2:{i}\n" for i in range(30)]
+    for first, second in ((3, 25), (14, 15), (0, 29)):
+        lines = list(good)
+        lines[first] = "x qid:1 1:1\n"
+        lines[second] = "1 qid:9 -3:1\n"
+        text = "".join(lines).encode()
+        p = _file(tmp_path, text)
+        with pytest.raises(DataError) as want:
+            parse_letor(text, str(p))
+        assert f"line {first + 1}: label is not a number" in str(want.value)
+        for threads in THREADS:
+            for size in (13, 80, 1 << 16):
+                with pytest.raises(DataError) as got:
+                    LetorStream(p, chunk_bytes=size, threads=threads).read(n_features=2)
+                assert str(got.value) == str(want.value)
+
+
+def test_rows_grow_in_place_when_the_estimate_is_short_and_scans_allocate_exactly(
+        tmp_path, monkeypatch):
+    text = random_file_text(np.random.default_rng(23))
+    p = _file(tmp_path, text)
+    want = parse_letor(text, str(p), n_features=40)
+    monkeypatch.setattr(LetorStream, "_estimate_rows", lambda self, rows, nbytes: 1)
+    for threads in (1, 2):
+        assert_same(LetorStream(p, chunk_bytes=9, threads=threads).read(n_features=40), want)
+    sizes = []
+    real = letor._Rows.__init__
+
+    def spy(self, capacity, n_features):
+        sizes.append(capacity)
+        real(self, capacity, n_features)
+    monkeypatch.setattr(letor._Rows, "__init__", spy)
+    s = LetorStream(p, chunk_bytes=9)
+    s.scan()
+    assert_same(s.read(n_features=40), want)
+    assert sizes == [want.n_docs]                          # allocated once, exactly
+
+
+def test_estimate_from_the_first_chunk_leaves_room_and_is_trimmed(tmp_path):
+    rows = [f"1 qid:{i // 10} 1:{i}\n" for i in range(5000)]
+    p = _file(tmp_path, "".join(rows).encode())
+    s = LetorStream(p, chunk_bytes=1000)
+    assert s._estimate_rows(50, 1000) >= 1.05 * p.stat().st_size / 1000 * 50
+    d = s.read(n_features=1)
+    assert d.X.shape == (5000, 1) and d.X.base is None and d.X.flags["OWNDATA"]
+    assert d.y.shape == d.line_no.shape == (5000,)
+
+
+def test_a_file_changed_between_scan_and_read_is_refused(tmp_path):
+    p = _file(tmp_path, b"0 qid:1 1:1\n1 qid:1 1:2\n")
+    s = LetorStream(p)
+    s.scan()
+    p.write_bytes(b"0 qid:1 1:1\n1 qid:1 1:2\n0 qid:2 1:3\n")
+    with pytest.raises(DataError, match="changed while it was read"):
+        s.read(n_features=1)
+
+
+def test_line_chunks_prefetched_join_to_the_file(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+    rng = np.random.default_rng(29)
+    text = b"".join(b"x" * int(rng.integers(0, 90)) + b"\n" for _ in range(300)) + b"tail"
+    p = _file(tmp_path, text)
+    for size in (1, 2, 7, 50, 333, 1 << 16):
+        for prefetch, buffers in ((None, 2), (ThreadPoolExecutor(1), 2),
+                                  (ThreadPoolExecutor(1), 3)):
+            with open(p, "rb") as fh:
+                parts = [bytes(buf[:n]) for buf, n in
+                         letor.line_chunks(fh, size, prefetch, buffers=buffers)]
+            assert b"".join(parts) == text
+            assert all(c.endswith(b"\n") for c in parts[:-1]) and all(parts)
+
+
+def test_mapped_windows_join_to_the_file(tmp_path):
+    import mmap
+    rng = np.random.default_rng(31)
+    text = b"".join(b"y" * int(rng.integers(0, 9000)) + b"\n" for _ in range(40)) + b"end"
+    p = _file(tmp_path, text)
+    for size in (1, 100, 4096, 5000, 1 << 20):
+        with open(p, "rb") as fh:
+            parts = []
+            for m, a, b in letor.mapped_windows(fh, size):
+                parts.append(m[a:b])
+                m.close()
+        assert b"".join(parts) == text and all(parts)
+        assert all(c.endswith(b"\n") for c in parts[:-1])
+    assert mmap.ALLOCATIONGRANULARITY <= 1 << 16
+    with open(_file(tmp_path, b"", "empty.txt"), "rb") as fh:
+        assert list(letor.mapped_windows(fh, 10)) == []
+
+
+def test_split_lines_cuts_after_newlines_and_covers_the_range():
+    buf = bytearray(b"aa\nbbbb\n\nc\ndddddddd\ne\n")
+    for parts in (1, 2, 3, 4, 9):
+        for start, stop in ((0, len(buf)), (3, len(buf)), (3, 11)):
+            r = letor.split_lines(buf, start, stop, parts, min_bytes=1)
+            assert r[0][0] == start and r[-1][1] == stop and len(r) <= parts
+            assert all(a < b for a, b in r) and all(b == c for (_, b), (c, _) in zip(r, r[1:]))
+            assert all(buf[b - 1:b] == b"\n" for _, b in r[:-1])
+    assert letor.split_lines(buf, 0, len(buf), 4, min_bytes=1 << 20) == [(0, len(buf))]

@@ -9,9 +9,9 @@ from repro.codekey import closure
 from repro.data.synthetic import make_queries
 from repro.experiment import REFERENCE_TASK, RunContext
 from repro.papers import pahikkala2010 as paper
-from repro.papers.pahikkala2010 import figures, tasks
+from repro.papers.pahikkala2010 import figures, folds, tasks
 from repro.rankers.lqo import GreedyLQO, greedy_path
-from repro.report.build import gather_records
+from repro.assemble import gather_records
 from repro.runner import Runner
 
 PUB = pub.load("pahikkala2010")
@@ -141,7 +141,7 @@ def test_complexity_quick_run_and_figure():
 
 def test_bad_grid_is_refused():
     with pytest.raises(ValueError, match="empty"):
-        tasks._exponents([3, 1])
+        folds._exponents([3, 1])
 
 
 def test_code_key_covers_every_module_the_tasks_use():

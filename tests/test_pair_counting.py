@@ -240,3 +240,147 @@ def test_set_sorted_reuses_a_saved_sort():
         pc.set_sorted(z[:-1], order[:-1])
     with pytest.raises(DataError, match="document 3"):
         pc.set_sorted(np.where(np.arange(z.size) == 3, np.nan, z), order)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("seed", range(4))
+def test_query_ranges_equal_the_whole_set_bit_for_bit(method, seed):
+    """count_range / sort_query_range / hv_range on any partition into ranges of whole queries
+    (outputs indexed from the range's first document) give exactly the whole-set values, and
+    hv_range's u is NumPy's (l⁺ + l⁻)·xd − α⁺ − α⁻ bit for bit."""
+    rng = np.random.default_rng(100 + seed)
+    z, y, qp, v = random_case(rng, n_queries=15, n_levels=int(rng.integers(2, 6)),
+                              tie_scores=seed % 2 == 0)
+    n, Q = z.size, qp.size - 1
+    mid = {"direct": kern.DIRECT, "joachims": kern.JOACHIMS, "tree": kern.TREE}[method]
+    pc = PairCounter(y, qp, method)
+    whole_order = pc.sort(z).copy()
+    whole = pc.count(v)
+    cuts = np.unique(np.r_[0, np.sort(rng.choice(np.arange(1, Q), 4, replace=False)), Q])
+    order = np.arange(n, dtype=np.int64)
+    buf = np.empty(n, np.int64)
+    lp, lm, sp, sm = (np.full(n, -7, np.int64), np.full(n, -7, np.int64), np.full(n, np.nan),
+                      np.full(n, np.nan))
+    total = 0
+    wc, ws = np.zeros(8, np.int64), np.zeros(8)
+    for q0, q1 in zip(cuts[:-1][::-1], cuts[1:][::-1]):            # any order of ranges
+        a, b = qp[q0], qp[q1]
+        assert kern.sort_query_range(z, qp, order, buf, q0, q1) == 0
+        t = kern.count_range(mid, z, v[a:b].copy(), pc.level, pc.n_levels, qp, order, q0, q1,
+                             True, lp[a:b], lm[a:b], sp[a:b], sm[a:b], wc, ws)
+        assert t == whole.l_minus[a:b].sum()
+        total += t
+    np.testing.assert_array_equal(order, whole_order)
+    for got, want in ((lp, whole.l_plus), (lm, whole.l_minus), (sp, whole.s_plus),
+                      (sm, whole.s_minus)):
+        np.testing.assert_array_equal(got, want)
+    assert total == whole.n_violations
+    lsum = (whole.l_plus + whole.l_minus).astype(np.float64)
+    u_ref = (whole.l_plus + whole.l_minus) * v - whole.s_plus - whole.s_minus
+    u = np.full(n, np.nan)
+    for q0, q1 in zip(cuts[:-1], cuts[1:]):
+        a, b = qp[q0], qp[q1]
+        assert kern.hv_range(mid, z, v[a:b].copy(), pc.level, pc.n_levels, qp, order, lsum,
+                             q0, q1, np.empty(b - a), np.empty(b - a), u[a:b], wc, ws) == 0
+    np.testing.assert_array_equal(u, u_ref)
+
+
+def test_range_kernels_reject_bad_ranges_and_shapes():
+    rng = np.random.default_rng(12)
+    z, y, qp, v = random_case(rng, n_queries=6, max_docs=10, n_levels=4)
+    n, Q = z.size, qp.size - 1
+    pc = PairCounter(y, qp, "tree")
+    o = pc.sort(z)
+    f, i = np.zeros, (lambda m: np.zeros(m, np.int64))              # noqa: E731
+    lsum = f(n)
+    nb = int(qp[3] - qp[1])
+    for q0, q1 in ((-1, 2), (2, 1), (0, Q + 1)):
+        assert kern.count_range(kern.TREE, z, v, pc.level, pc.n_levels, qp, o, q0, q1, True,
+                                i(n), i(n), f(n), f(n), i(4), f(4)) == -1
+        assert kern.sort_query_range(z, qp, o.copy(), i(n), q0, q1) == -1
+        assert kern.hv_range(kern.TREE, z, v, pc.level, pc.n_levels, qp, o, lsum, q0, q1,
+                             f(n), f(n), f(n), i(4), f(4)) == -1
+    short = (nb - 1, nb, nb, nb, nb)
+    for k in range(5):                       # v, l_plus, l_minus, s_plus, s_minus too short
+        m = [nb] * 5
+        m[k] = short[0]
+        assert kern.count_range(kern.TREE, z, v[:m[0]].copy(), pc.level, pc.n_levels, qp, o,
+                                1, 3, True, i(m[1]), i(m[2]), f(m[3]), f(m[4]), i(4),
+                                f(4)) == -1
+    assert kern.count_range(3, z, v, pc.level, pc.n_levels, qp, o, 0, Q, True, i(n), i(n),
+                            f(n), f(n), i(4), f(4)) == -1              # no such method
+    assert kern.count_range(kern.TREE, z, v, pc.level, pc.n_levels, qp, o, 0, Q, True, i(n),
+                            i(n), f(n), f(n), i(1), f(1)) == -1        # workspace < k_q
+    for k in range(4):                       # xd, s_plus, s_minus, u too short
+        m = [nb] * 4
+        m[k] = nb - 1
+        assert kern.hv_range(kern.TREE, z, v[:m[0]].copy(), pc.level, pc.n_levels, qp, o,
+                             lsum, 1, 3, f(m[1]), f(m[2]), f(m[3]), i(4), f(4)) == -1
+    assert kern.hv_range(kern.TREE, z, v, pc.level, pc.n_levels, qp, o, lsum[:-1].copy(), 0,
+                         Q, f(n), f(n), f(n), i(4), f(4)) == -1
+    # without counts the count arrays are not needed
+    assert kern.count_range(kern.TREE, z, v, pc.level, pc.n_levels, qp, o, 0, Q, False, i(0),
+                            i(0), f(n), f(n), i(4), f(4)) == 0
+    # sum_rows: rows added in order from 0.0, as acc += p does
+    P = rng.normal(size=(7, 5)) * 10.0 ** rng.integers(-8, 8, size=(7, 5))
+    acc = np.zeros(5)
+    for p in P:
+        acc += p
+    out = np.empty(5)
+    assert kern.sum_rows(P, out) == 0
+    np.testing.assert_array_equal(out, acc)
+    assert kern.sum_rows(P, np.empty(4)) == -1
+
+
+@pytest.mark.parametrize("n_levels", [1, 2, 3, 4, 7, 16, 17, 40])
+def test_prepared_hessian_sweeps_equal_the_tree_bit_for_bit(n_levels):
+    """hv_prepare + hv_range_prepared (k = 2, 3 in registers, 4..16 from tables, more by the
+    tree walks) give exactly the α^± and u of hv_range (the tree kernel), at several points,
+    with ties and one-level queries."""
+    rng = np.random.default_rng(300 + n_levels)
+    sizes = rng.integers(1, 60, 25)
+    qp = np.r_[0, np.cumsum(sizes)].astype(np.int64)
+    n, Q = int(qp[-1]), qp.size - 1
+    y = rng.integers(0, n_levels, n).astype(float)
+    y[qp[2]:qp[3]] = 0.0                                            # a one-level query
+    pc = PairCounter(y, qp, "tree")
+    wc, ws = np.zeros(64, np.int64), np.zeros(64)
+    for tie in (True, False):
+        z = rng.integers(-6, 7, n) / 2.0 if tie else rng.normal(size=n) * 2
+        order = pc.sort(z).copy()
+        c = pc.count()
+        lsum = (c.l_plus + c.l_minus).astype(np.float64)
+        lev, up, down = np.empty(n, np.int32), np.empty(n, np.int64), np.empty(n, np.int64)
+        assert kern.hv_prepare(z, pc.level, pc.n_levels, qp, order, 0, Q, lev, up, down) == 0
+        for _ in range(3):
+            xd = rng.normal(size=n) * 10.0 ** rng.integers(-3, 4)
+            want = [np.empty(n) for _ in range(3)]
+            assert kern.hv_range(kern.TREE, z, xd, pc.level, pc.n_levels, qp, order, lsum, 0,
+                                 Q, *want, wc, ws) == 0
+            for q0, q1 in ((0, Q), (3, 11)):
+                a, b = qp[q0], qp[q1]
+                got = [np.full(b - a, np.nan) for _ in range(3)]
+                assert kern.hv_range_prepared(xd[a:b].copy(), pc.n_levels, qp, order, lev, up,
+                                              down, lsum, q0, q1, *got, ws) == 0
+                for g, w in zip(got, want):
+                    np.testing.assert_array_equal(g, w[a:b])
+    bad = np.empty(n - 1)
+    assert kern.hv_range_prepared(xd, pc.n_levels, qp, order, lev, up, down, lsum, 0, Q,
+                                  np.empty(n), bad, np.empty(n), ws) == -1
+    assert kern.hv_prepare(z, pc.level, pc.n_levels, qp, order, 0, Q, lev, up[:-1].copy(),
+                           down) == -1
+    if n_levels > 16:                                               # walks need the workspace
+        assert kern.hv_range_prepared(xd, pc.n_levels, qp, order, lev, up, down, lsum, 0, Q,
+                                      np.empty(n), np.empty(n), np.empty(n), ws[:2].copy()) == -1
+
+
+def test_grad_u_is_numpys_formula_bit_for_bit():
+    rng = np.random.default_rng(40)
+    n = 1001
+    lp, lm = rng.integers(0, 10 ** 6, n), rng.integers(0, 10 ** 6, n)
+    z = rng.normal(size=n) * 10.0 ** rng.integers(-5, 5, n)
+    sp, sm = rng.normal(size=n) * 1e3, rng.normal(size=n) * 1e3
+    u = np.empty(n)
+    assert kern.grad_u(lp, lm, z, sp, sm, u) == 0
+    np.testing.assert_array_equal(u, (lp + lm) * z - sp - sm - (lm - lp))
+    assert kern.grad_u(lp, lm, z, sp, sm, np.empty(n - 1)) == -1

@@ -9,7 +9,7 @@ from repro.experiment import REFERENCE_TASK
 from repro.papers import pahikkala2010
 from repro.rankers import lambdamart
 from repro.reference import METHOD
-from repro.report.build import gather_records
+from repro.assemble import gather_records
 from repro.runner import Runner
 
 pytest.importorskip("lightgbm", reason="the `modern` extra (lightgbm) is needed")

@@ -137,7 +137,7 @@ def test_dataset_not_run_without_published_values_still_gets_a_row(tmp_path):
     from dataclasses import replace
     art = replace(papers.resolve("fakepaper.table2")[0], datasets=("MQ2007", "TD2003"))
     from repro.published import load
-    from repro.report.build import build_artifact
+    from repro.assemble import build_artifact
     from repro.runner import Runner
     res = list(Runner(tmp_path, papers.task).run(art.runs()).values())
     unavailable = {"MQ2007": "data missing: MQ2007", "TD2003": "data missing: TD2003"}
@@ -169,7 +169,7 @@ def test_real_data_wins_over_its_stand_in():
     from dataclasses import replace
 
     from repro.experiment import RunSpec
-    from repro.report.build import gather_records
+    from repro.assemble import gather_records
     from repro.runner import RunResult
     art = replace(papers.resolve("fakepaper.table4")[0], datasets=("MQ2007", "synthetic"),
                   stand_ins={"synthetic": "MQ2007"})
@@ -224,7 +224,7 @@ def test_nan_survives_the_cache_and_reaches_the_report_as_undefined(tmp_path, mo
     Runner(tmp_path, papers.task).run([spec])
     cached = Runner(tmp_path, papers.task, cache_only=True).run([spec])[spec]     # read back from disk
     from repro.published import load
-    from repro.report.build import build_artifact
+    from repro.assemble import build_artifact
     flat = build_artifact(art, [cached], load("fakepaper", fakepaper.PUBLISHED_PATH),
                           tmp_path / "o", False)
     rec = [r for r in flat if r["metric"] == "x" and r["fold"] == "1"][0]
@@ -247,3 +247,19 @@ def test_timing_runs_execute_alone_after_the_others(tmp_path, monkeypatch):
     assert timed.runs()[0].identity == replace(timed, timing=False).runs()[0].identity
     Runner(tmp_path, papers.task, jobs=1).run(specs)
     assert order == [1, 2, 3, 9]
+
+
+def test_specs_sharing_a_cache_key_run_once(tmp_path):
+    """A run that two artifacts declare, once as a timing run (exclusive), has one result:
+    computed once, so each artifact's run times are those of the cache entry (issue 18)."""
+    from dataclasses import replace
+    spec = table1().runs()[0]
+    timed = replace(spec, exclusive=True)
+    runner = Runner(tmp_path, papers.task, progress=False, log=lambda *a, **k: None)
+    assert runner.key(spec) == runner.key(timed)
+    res = runner.run([spec, timed])
+    assert len(fakepaper.CALLS) == 1
+    assert res[spec].seconds == res[timed].seconds and res[spec].output == res[timed].output
+    assert res[spec].spec == spec and res[timed].spec == timed
+    again = runner.run([spec, timed])
+    assert again[spec].seconds == res[spec].seconds and again[spec].cached

@@ -6,20 +6,20 @@ import dataclasses
 import numpy as np
 import pytest
 
-from repro import papers
+from repro import aggregate, papers
 from repro import published as pub
 from repro.bench.domination import numpy_sweep
 from repro.codekey import closure
 from repro.data.load import load_letor_fold
-from repro.experiment import RunContext, RunSpec, canonical
+from repro.experiment import Custom, RunContext, RunSpec, canonical
 from repro.papers import stevens2010 as paper
 from repro.papers.stevens2010 import figures, tasks
-from repro.papers.stevens2010.complexity import synthetic_problem
+from repro.data.synthetic import domination_problem
 from repro.papers.stevens2010.keywords import query_measures
 from repro.papers.stevens2010.letor import lambda_grid
 from repro.protocol import measures
 from repro.rankers.domination import DominationProblem, DominationRank
-from repro.report.build import gather_records
+from repro.assemble import gather_records
 from repro.runner import Runner
 
 PUB = pub.load("stevens2010")
@@ -40,13 +40,27 @@ def test_published_numbers_and_figure5_derivation():
     assert {v.method for v in fig4 if v.baseline} == {"RankSVM-Struct", "ListNet",
                                                         "AdaRank-NDCG", "AdaRank-MAP",
                                                         "RankBoost"}
-    # with no run of ours, Figure 5 recomputed from the published Figure 4 (competition
-    # ranking) prints exactly as the thesis (21 values, rounding half to even)
-    recs = tasks.average_ranks(art("figure5"), [])
+    # with no run of ours, Figure 5 recomputed (as declared) from the published Figure 4
+    # (competition ranking) prints exactly as the thesis (21 values, rounding half to even)
+    recs, _ = aggregate.apply(art("figure5"), [], [], papers.aggregation)
     printed = {(v.method, v.metric): v.text for v in PUB.for_artifact("figure5")}
     assert len(recs) == len(printed) == 21
     for r in recs:
         assert f"{round(r['value'], 2):.2f}" == printed[(r["method"], r["metric"])], r
+        assert r["dataset"] == "LETOR-8" and r["fold"] is None and r["ours_on"] == "none"
+        assert "note" not in r
+    # one value of ours (better than every published one) moves DR-Flat to rank 1 on OHSUMED
+    ours = [{"dataset": "OHSUMED", "method": "DR-Flat", "metric": "NDCG@5", "fold": str(f),
+             "value": 0.9} for f in range(1, 6)]
+    recs, _ = aggregate.apply(art("figure5"), ours, [], papers.aggregation)
+    got = {(r["method"], r["metric"]): r for r in recs if r.get("dataset") == "LETOR-8"}
+    old = {(v.method, v.metric): v.value for v in PUB.for_artifact("figure5")}
+    flat = got[("DR-Flat", "average rank (NDCG@5)")]
+    assert flat["ours_on"] == "OHSUMED" and flat["published_on"].startswith("MQ2007, TD2003")
+    assert flat["note"].startswith("OHSUMED: rank 1 (published values: ")
+    assert flat["value"] < old[("DR-Flat", "average rank (NDCG@5)")]
+    assert got[("DR-Flat", "average rank (P@10)")]["value"] == pytest.approx(
+        old[("DR-Flat", "average rank (P@10)")], abs=0.005)
 
 
 def test_declarations_share_runs_and_state_choices():
@@ -66,10 +80,14 @@ def test_declarations_share_runs_and_state_choices():
     tol = {(r.get("dataset"), r.get("method")): r["tol"] for r in PUB.rules}
     for m in ("DR-Layered", "DR-Flat", "DR-Margin"):
         assert tol[("OHSUMED", m)] == 0.015
+    # one Custom (Figures 6-8's pooled keyword means), its function apart from the run code
+    customs = {g.function for a in paper.ARTIFACTS for g in a.aggregate if isinstance(g, Custom)}
+    assert customs == {"corel_means"}
+    assert papers.aggregation("stevens2010", "corel_means").__module__.endswith(".pooled")
 
 
 def test_numpy_peer_is_the_same_sweep():
-    X, lev = synthetic_problem(300, 40, 6, layers=3, positive_fraction=0.1, seed=1)
+    X, lev = domination_problem(300, 40, 6, layers=3, positive_fraction=0.1, seed=1)
     for reg in ("l1", "l2"):
         P = DominationProblem(X, lev)
         w0 = np.random.default_rng(0).normal(size=40) * 0.1
@@ -128,13 +146,24 @@ def test_corel_shard_quick(data_root):
         for m in ("DR-FeatureInduction", "DR-Sampled", "DR-Sequential"):
             r = q["methods"][m]
             assert 0 <= r["test"]["AP"] <= 1 and r["iterations"] <= 20 * 499
-    recs = tasks.corel_summary(art("figure6"), [(None, out)])
+    assert "records" not in out or not out["records"]        # tables only: means are pooled
+    tables = {(t["dataset"], t["method"], t["metric"], t["split"]): t for t in out["per_query"]}
     easy = [q for q in out["queries"] if q["easy"]]
-    ap = {(r["dataset"], r["method"]): r["value"] for r in recs if r["metric"] == "AP"}
+    t = tables[("corel-pamir:Small-Easy", "DR-Sequential", "AP", "test")]
+    assert t["qids"] == [q["keyword"] for q in easy]
+    assert t["values"] == [q["methods"]["DR-Sequential"]["test"]["AP"] for q in easy]
+    pamir = tables[("corel-pamir:Small-Easy", "PAMIR-40K", "weight density", "test")]
+    assert set(t["qids"]) <= set(pamir["qids"])               # PAMIR: every keyword
+    # a second shard's tables pool with the first's, in shard order
+    out2 = {"per_query": [{**x, "fold": "2", "qids": [f"{k}'" for k in x["qids"]]}
+                          for x in out["per_query"]]}
+    recs = tasks.corel_means(art("figure6"), [(None, out), (None, out2)])
+    ap = {(r["dataset"], r["method"]): r for r in recs if r["metric"] == "AP"}
     if easy:
-        want = np.mean([q["methods"]["DR-Sequential"]["test"]["AP"] for q in easy])
-        assert ap[("corel-pamir:Small-Easy", "DR-Sequential")] == pytest.approx(want)
-    assert ap[("corel-pamir:Large-All", "PAMIR-40K")] is None
+        want = np.mean([q["methods"]["DR-Sequential"]["test"]["AP"] for q in easy] * 2)
+        got = ap[("corel-pamir:Small-Easy", "DR-Sequential")]
+        assert got["value"] == pytest.approx(want) and got["n_queries"] == 2 * len(easy)
+    assert ap[("corel-pamir:Large-All", "PAMIR-40K")]["value"] is None
     assert all(r["stand_in"] for r in recs if r["value"] is not None)
 
 
@@ -167,8 +196,17 @@ def test_reuters_quick(data_root):
     dens = np.mean([r["DR-FeatureSelection"]["weight density"] for r in out["per_topic"].values()])
     assert recs[("DR-FeatureSelection", "percent zero weights")]["value"] == \
         pytest.approx(100 * (1 - dens))
-    claims = tasks.text_claims(art("text"), [(None, out)])
-    assert all(r["value"] is None and r["why"] for r in claims)
+    tables = {(t["method"], t["metric"]): t for t in out["per_query"]}
+    t = tables[("DR-FeatureSelection", "AP")]
+    assert t["qids"] == list(out["per_topic"])
+    ap = [r for r in out["records"] if (r["method"], r["metric"]) == ("DR-FeatureSelection", "AP")
+          and r.get("dataset") is None]
+    assert ap[0]["value"] == np.mean(t["values"]) and ap[0]["n_topics"] == 3
+    claims, _ = aggregate.apply(art("text"), [dict(r) for r in out["records"]], [],
+                                papers.aggregation)
+    unchecked = [r for r in claims if r.get("claim") and r["value"] is None]
+    assert len(unchecked) == 2 and all(r["why"] for r in unchecked)
+    assert aggregate.apply(art("text"), [], [], papers.aggregation)[0] == []
 
 
 def test_complexity_quick():
@@ -184,3 +222,11 @@ def test_code_keys_separate_the_studies():
             "repro._kernels.pamir"} <= mods
     assert "repro.papers.stevens2010.letor" not in mods
     assert "repro.papers.stevens2010.corel" not in set(closure("repro.papers.stevens2010.letor"))
+    # aggregations, claims and declarations are apart from the run code: editing them (or a
+    # claim's text) reruns nothing
+    for study in ("letor", "corel", "google", "reuters", "complexity"):
+        run = set(closure(f"repro.papers.stevens2010.{study}"))
+        assert not run & {"repro.papers.stevens2010.pooled", "repro.papers.stevens2010.notes",
+                          "repro.papers.stevens2010", "repro.aggregate",
+                          "repro.papers.stevens2010.figures"}, study
+    assert "repro.papers" not in set(closure("repro.bench.domination"))

@@ -1,36 +1,54 @@
 """Benchmark group ``assignment``: the linear-assignment kernel (Le & Smola 2007, Sec. 4.2–4.3)
-against ``scipy.optimize.linear_sum_assignment`` and ``lap.lapjv`` (Jonker–Volgenant, the
-``peers`` extra; skipped if not installed).
+against ``scipy.optimize.linear_sum_assignment`` and lapx's solvers (the ``peers`` extra,
+``lapx``; skipped if not installed): ``lapjvh`` (its fastest single-matrix solver),
+``lapjvh_batch`` (one thread) where the problems come as a batch, and ``lapjv`` (the
+Jonker–Volgenant code of the ``lap`` package, which lapx carries on).  lapx installs its
+module under the name ``lap``, so it replaces the ``lap`` package (they cannot be installed
+side by side); its ``lapjv`` is the one measured.  Every solver returns an optimal
+assignment; ours returns the canonical one (the lexicographically smallest optimum), the
+others whichever their search reaches.
 
 * DORM's own matrices C_ij = c_j g_i − a_j b_i (eq. 24): every most-violated-constraint
   problem of one DORM training run (NDCG@10, c_i = 1/(i+1), C = 10, ε = 0.01) on the 45
   training queries of PenDigits fold 1 of the Table 1 protocol (100 documents each),
   recorded at the scores g the run saw.  Ours: all of them in one batched call of the
   rank-2 kernel (:func:`repro.rankers.assignment.rank2_assignment`); peers: one call per
-  query on the matrix, built beforehand (not timed).  Our dense solver per query is shown
-  too.
+  query on the matrix, built beforehand (not timed), and lapx's batch call on the stacked
+  matrices.  Our dense solver per query is shown too.
 * Uniform random square matrices (50, 100, 200): one call per matrix for every solver,
   ours through its Python wrapper (:func:`repro.rankers.assignment.linear_assignment`).
+
+Timing: :func:`repro.bench.common.interleaved` (rounds of ours, peer, … with the order
+rotating; per-round ratios peer / ours kept as min / median / max).
 """
 from __future__ import annotations
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
+from ..data.uci import uci_queries
 from ..errors import DataCorrupt, DataMissing
 from ..rankers.assignment import linear_assignment, rank2_assignment
 from ..rankers.dorm import DORM
 from ..rankers.structsvm import canonical_order, dense_matrix, n_slack
-from ..timing import time_alternating
-from .common import case
+from .common import case, interleaved
 
 
-def _lapjv():
+def _lapx():
+    """``(lapjv, lapjvh, lapjvh_batch)`` of the installed ``lap`` module (lapx provides all
+    three; the original ``lap`` package only ``lapjv``); None for what is missing."""
     try:
         import lap
     except ImportError:
-        return None
-    return lap.lapjv
+        return None, None, None
+    return (getattr(lap, "lapjv", None), getattr(lap, "lapjvh", None),
+            getattr(lap, "lapjvh_batch", None))
+
+
+def _peer_note(lapjvh) -> str:
+    if lapjvh is not None:
+        return "lapx installed"
+    return "lapx not installed (pip install lapx, or the peers extra)"
 
 
 class _Recorder:
@@ -51,7 +69,6 @@ class _Recorder:
 
 def dorm_problems(data_dir) -> list[tuple]:
     """The assignment problems of one DORM fit on PenDigits (Table 1 protocol, fold 1)."""
-    from ..papers.lesmola2007.tasks import uci_queries
     data = uci_queries("pendigits", data_dir, 50, 100)
     train = data.subset(np.arange(5, 50), data.source)
     model = DORM(C=10.0)
@@ -64,8 +81,8 @@ def dorm_problems(data_dir) -> list[tuple]:
 
 
 def bench(data_dir, quick: bool) -> list[dict]:
-    repeats = 3 if quick else 7
-    lapjv = _lapjv()
+    repeats = 3 if quick else 9
+    lapjv, lapjvh, lapjvh_batch = _lapx()
     rows = []
     try:
         problems = dorm_problems(data_dir)
@@ -84,19 +101,25 @@ def bench(data_dir, quick: bool) -> list[dict]:
                    lambda: [linear_sum_assignment(M, maximize=True) for M in mats],
                "ours, dense per query": lambda: [linear_assignment(M, maximize=True)
                                                  for M in mats]}
+        if lapjvh is not None:
+            fns["lapx lapjvh (per query)"] = lambda: [lapjvh(M) for M in negs]
+        if lapjvh_batch is not None and len({M.shape for M in negs}) == 1:
+            stack = np.ascontiguousarray(np.stack(negs))
+            fns["lapx lapjvh_batch (1 thread)"] = lambda: lapjvh_batch(stack, n_threads=1)
         if lapjv is not None:
             fns["lap.lapjv (per query)"] = lambda: [lapjv(M) for M in negs]
-        times = time_alternating(fns, repeats=repeats)
+        timings = interleaved(fns, repeats=repeats)
         got = rank2_assignment(g, b, c, a, qp)
         ref = np.array([M[linear_sum_assignment(M, maximize=True)].sum() for M in mats])
         err = float(np.max(np.abs(got.value - ref) / np.maximum(1.0, np.abs(ref))))
         rows.append(case("DORM's matrices (eq. 24), PenDigits training run, batched",
                          {"problems": len(problems), "documents": 100, "loss": "NDCG@10",
                           "c": "1/(i+1)", "C": 10.0},
-                         times, per_matrix_us={k: round(1e6 * v / len(problems), 2)
-                                               for k, v in times.items()},
+                         timings, per_matrix_us={k: round(1e6 * timings.median(k) / len(problems), 2)
+                                                 for k in fns},
                          max_relative_objective_difference=err,
-                         mean_augmenting_paths=float(got.n_augmented.mean())))
+                         mean_augmenting_paths=float(got.n_augmented.mean()),
+                         peers_installed=_peer_note(lapjvh)))
     rng = np.random.default_rng(2007)
     for n, count in ((50, 200), (100, 100), (200, 30)):
         if quick:
@@ -104,10 +127,17 @@ def bench(data_dir, quick: bool) -> list[dict]:
         mats = [rng.random((n, n)) for _ in range(count)]
         fns = {"ours": lambda: [linear_assignment(M) for M in mats],
                "scipy linear_sum_assignment": lambda: [linear_sum_assignment(M) for M in mats]}
+        if lapjvh is not None:
+            fns["lapx lapjvh"] = lambda: [lapjvh(M) for M in mats]
         if lapjv is not None:
             fns["lap.lapjv"] = lambda: [lapjv(M) for M in mats]
-        times = time_alternating(fns, repeats=repeats)
-        rows.append(case(f"uniform random {n}×{n}", {"n": n, "matrices": count}, times,
-                         per_matrix_us={k: round(1e6 * v / count, 2) for k, v in times.items()},
-                         lap="installed" if lapjv else "not installed (pip install lap)"))
+        timings = interleaved(fns, repeats=repeats)
+        ours = np.array([linear_assignment(M).value for M in mats])
+        best = np.array([M[linear_sum_assignment(M)].sum() for M in mats])
+        rows.append(case(f"uniform random {n}×{n}", {"n": n, "matrices": count}, timings,
+                         per_matrix_us={k: round(1e6 * timings.median(k) / count, 2)
+                                        for k in fns},
+                         max_relative_objective_difference=float(
+                             np.max(np.abs(ours - best) / np.maximum(1.0, np.abs(best)))),
+                         peers_installed=_peer_note(lapjvh)))
     return rows

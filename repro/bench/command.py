@@ -1,8 +1,10 @@
 """The ``bench`` command: run benchmark groups, keep their cases, write the benchmarks page.
 
-Protocol: every contender is warmed up, then timed ``repeats`` times in alternation (the order
-rotates each round, so drift and caching hit all alike), and the median is kept
-(:func:`repro.timing.time_alternating`); every thread pool is limited to one thread.  Results
+Protocol (:func:`repro.bench.common.interleaved`): every contender is warmed up, then timed
+``repeats`` times in interleaved rounds (ours, peer, ours, peer …; the order rotates each
+round, so drift and caching hit all alike); the medians are kept and the ratio peer/ours is
+taken per round, its min / median / max stored; the CPU model and the load before and after
+are recorded.  Every thread pool is limited to one thread (BLAS single-threaded).  Results
 go to ``reports/benchmarks.json`` (cases of groups not run this time are kept) and
 ``reports/benchmarks.html``.
 """
@@ -16,6 +18,7 @@ from .. import __version__
 from ..cache import atomic_write_json
 from ..data import catalog as cat
 from ..provenance import machine
+from .common import cpu_model, load_average
 from ..report.html import render_benchmarks
 from ..timing import single_thread_blas
 from . import assignment, domination, letor, lqo, sampler, scale, tron
@@ -48,6 +51,7 @@ def main(argv) -> int:
         previous = []
     cases = [c for c in previous if c.get("group") not in names]
     root = cat.data_dir(args.data_dir)
+    load_before = load_average()
     for name in names:
         print(f"bench {name} …", flush=True)
         with single_thread_blas():
@@ -60,7 +64,11 @@ def main(argv) -> int:
             for k, v in c.items():
                 if k not in ("name", "params", "ours_s", "peers_s", "ratios", "group"):
                     print(f"    {k}: {v}")
-    results = {"version": __version__, "machine": machine(), "cases": cases}
+    results = {"version": __version__,
+               "machine": {**machine(), "cpu_model": cpu_model(),
+                           "load_average_before": load_before,
+                           "load_average_after": load_average()},
+               "cases": cases}
     atomic_write_json(path, results)
     render_benchmarks(results, out / "benchmarks.html")
     print(f"wrote {path} and {out / 'benchmarks.html'}")

@@ -13,11 +13,11 @@ import scipy.sparse as sp
 from scipy.special import expit, logsumexp
 
 from ..data.load import load_letor
+from ..data.synthetic import domination_problem
 from ..errors import DataCorrupt, DataMissing
-from ..papers.stevens2010.complexity import synthetic_problem
 from ..rankers.domination import DominationProblem, check_lambda, relevance_rank
-from ..timing import best_time, fit_exponent, time_alternating
-from .common import case
+from ..timing import best_time, fit_exponent
+from .common import case, interleaved
 
 
 def numpy_sweep(X, levels, w, lam: float, reg: str = "l2", margin=None, coords=None):
@@ -80,17 +80,17 @@ def bench(data_dir, quick: bool) -> list[dict]:
     against the NumPy peer; the exponent of our sweep time in the non-zeros over a 16× range."""
     repeats = 3 if quick else 7
     n = 5000 if quick else 20000
-    X, lev = synthetic_problem(n, 500, 20, 2, 0.02, seed=20100)
+    X, lev = domination_problem(n, 500, 20, 2, 0.02, seed=20100)
     fns, err = _pair(X, lev, 1.0)
     rows = [case("one sweep, synthetic sparse", {"instances": n, "features": 500,
                                                  "nnz": X.nnz, "positives": "2 %",
                                                  "layers": 2, "reg": "ℓ2²", "λ": 1.0},
-                 time_alternating(fns, repeats=repeats),
+                 interleaved(fns, repeats=repeats),
                  max_relative_difference_of_w=err)]
     sizes = [2500, 5000, 10000] + ([] if quick else [20000, 40000])
     times = []
     for size in sizes:
-        Xs, ls = synthetic_problem(size, 500, 20, 2, 0.02, seed=size)
+        Xs, ls = domination_problem(size, 500, 20, 2, 0.02, seed=size)
         prob = DominationProblem(Xs, ls)
         coords = np.arange(500, dtype=np.int64)
         times.append(best_time(lambda: prob.steps(coords, 1.0, "l2"), repeats,
@@ -108,6 +108,6 @@ def bench(data_dir, quick: bool) -> list[dict]:
     fns, err = _pair(train.X, train.y, 10.0)
     rows.append(case("one sweep, OHSUMED Fold1 train (pooled, 3 layers, dense)",
                      {"instances": train.n_docs, "features": train.n_features, "reg": "ℓ2²",
-                      "λ": 10.0}, time_alternating(fns, repeats=repeats),
+                      "λ": 10.0}, interleaved(fns, repeats=repeats),
                      max_relative_difference_of_w=err))
     return rows

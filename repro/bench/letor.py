@@ -10,8 +10,7 @@ from ..data.letor import format_letor, parse_letor, tokenize
 from ..data.load import load_letor
 from ..data.synthetic import make_queries
 from ..errors import DataCorrupt, DataMissing
-from ..timing import time_alternating
-from .common import case
+from .common import case, interleaved
 
 try:                                  # a peer (the `peers` extra), not a dependency
     from sklearn.datasets import load_svmlight_file
@@ -48,8 +47,8 @@ def bench(data_dir: Path, quick: bool) -> list[dict]:
     if load_svmlight_file is not None:
         fns["scikit-learn load_svmlight_file"] = lambda: load_svmlight_file(
             io.BytesIO(buf), query_id=True, n_features=46)
-    times = time_alternating(fns, repeats=3 if quick else 9)
+    timings = interleaved(fns, repeats=3 if quick else 9)
     row = case("letor tokenizer", {"input": source, "MB": round(mb, 2),
-                                   "documents": data.n_docs}, times,
-               throughput_MB_s={k: mb / v for k, v in times.items()})
+                                   "documents": data.n_docs}, timings,
+               throughput_MB_s={k: mb / timings.median(k) for k in fns})
     return [row]

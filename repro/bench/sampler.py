@@ -24,8 +24,14 @@ import numpy as np
 from ..data.load import load_letor
 from ..errors import DataCorrupt, DataMissing
 from ..rankers import swap_sampler as ss
-from ..timing import time_alternating
-from .common import case
+from .common import Timings, case, interleaved
+
+
+def per_unit(t: Timings, units: dict[str, float]) -> Timings:
+    """The same rounds in seconds per 10⁶ units (attempts, moves) of each contender, so that
+    per-round ratios compare rates."""
+    return Timings({k: [x / units[k] * 1e6 for x in v] for k, v in t.times.items()}, t.ours,
+                   t.load_before, t.load_after, t.cpu)
 
 
 class PythonFig2:
@@ -162,10 +168,9 @@ def bench(data_dir, quick: bool) -> list[dict]:
     fns = {"ours": lambda: [ss.literal_chain(p, n, start[(p, n)], cy_att, 1) for p, n in queries],
            "pure-Python transcription of Fig. 2": lambda: [
                python_chain(p, n, start[(p, n)], py_att, 1) for p, n in queries]}
-    t = time_alternating(fns, repeats=max(1, repeats // 2))
-    per = {"ours": t["ours"] / (cy_att * len(queries)) * 1e6,
-           "pure-Python transcription of Fig. 2":
-               t["pure-Python transcription of Fig. 2"] / (py_att * len(queries)) * 1e6}
+    t = interleaved(fns, repeats=max(1, repeats // 2))
+    per = per_unit(t, {"ours": cy_att * len(queries),
+                       "pure-Python transcription of Fig. 2": py_att * len(queries)})
     rows = [case("Fig. 2 attempts: Cython literal sampler vs pure Python (seconds per 10⁶ "
                  "attempts)", {"queries": len(queries), "data": "OHSUMED Fold1 train",
                                "attempts per query (ours / Python)": [cy_att, py_att],
@@ -184,15 +189,16 @@ def bench(data_dir, quick: bool) -> list[dict]:
             moves[method] = total
         fns = {"ours": lambda: run("rejection_free", rf_states),
                "Cython literal sampler": lambda: run("literal", lit_states)}
-        t = time_alternating(fns, repeats=repeats)
-        per = {"ours": t["ours"] / moves["rejection_free"] * 1e6,
-               "Cython literal sampler": t["Cython literal sampler"] / moves["literal"] * 1e6}
+        t = interleaved(fns, repeats=repeats)
+        per = per_unit(t, {"ours": moves["rejection_free"],
+                           "Cython literal sampler": moves["literal"]})
         what = "recording every state" if record else "states not recorded"
         rows.append(case(f"accepted moves: rejection-free vs Cython literal sampler, walks of "
                          f"10 moves, {what} (seconds per 10⁶ moves)",
                          {"queries": len(queries), "data": "OHSUMED Fold1 train",
                           "restarts": "y_q w.p. 0.9, else the worst ranking",
                           "states per query (ours / literal)": [rf_states, lit_states]}, per,
-                         moves_per_second={"rejection-free": round(1e6 / per["ours"]),
-                                           "literal": round(1e6 / per["Cython literal sampler"])}))
+                         moves_per_second={"rejection-free": round(1e6 / per.median("ours")),
+                                           "literal": round(1e6 / per.median(
+                                               "Cython literal sampler"))}))
     return rows

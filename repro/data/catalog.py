@@ -1,9 +1,19 @@
 """The dataset catalog (``catalog.toml``), the data directory, and file verification.
 
-The data directory is ``--data-dir``, else ``$REPRO_DATA_DIR``, else ``./data``.  A dataset
-lives in the first of its catalog ``folders`` that exists below it.  Every file is verified
-against the checksums recorded in the catalog (not against anything found next to the data),
-and a mismatch is refused with an error naming the file.
+The data directory is ``--data-dir``, else ``$REPRO_DATA_DIR``, else ``./data``; several
+directories form a search path (``--data-dir A --data-dir B``, ``REPRO_DATA_DIR=A:B``: one value
+joined by ``os.pathsep``, :func:`roots` splits it).  A dataset lives in the first of its catalog
+``folders`` that exists below the first directory of the path that has one.  Every file is
+verified against the checksums recorded in the catalog (not against anything found next to the
+data), and a mismatch is refused with an error naming the file — unless the dataset was named
+with ``--allow-unverified`` (:func:`allow_unverified`): its values are then marked "unverified
+copy" in every report.
+
+User datasets (``--dataset NAME=PATH``, a ``repro.toml`` catalog; :mod:`repro.data.user`) are
+registered beside the package's catalog with :func:`register_user`; they have no checksums and
+every value computed on them says "user data: NAME (unverified)".  Registrations and allowances
+are also kept in the environment (``REPRO_USER_DATASETS``, ``REPRO_ALLOW_UNVERIFIED``) so that
+worker processes see them.
 """
 from __future__ import annotations
 
@@ -40,6 +50,9 @@ class DatasetInfo:
     download: dict = field(default_factory=dict)   # file -> {url, sha256?, compression?}
     fetch_note: str = ""                           # why it cannot be fetched, what to do
     withdrawn: str = ""             # why no official copy exists (shown when absent)
+    user: bool = False              # registered by the user (--dataset, repro.toml): unverified
+    single_file: str = ""           # user set in one file, split into query folds by a seeded rule
+    split_seed: int = 0             # the seed of that rule
 
     @property
     def public(self) -> bool:
@@ -47,7 +60,8 @@ class DatasetInfo:
 
 
 @lru_cache(maxsize=1)
-def catalog() -> dict[str, DatasetInfo]:
+def builtin_catalog() -> dict[str, DatasetInfo]:
+    """The package's catalog (``catalog.toml``)."""
     text = resources.files("repro.data").joinpath("catalog.toml").read_bytes()
     raw = tomllib.loads(text.decode("utf-8"))
     out = {}
@@ -58,6 +72,66 @@ def catalog() -> dict[str, DatasetInfo]:
     return out
 
 
+USER_ENV = "REPRO_USER_DATASETS"
+ALLOW_ENV = "REPRO_ALLOW_UNVERIFIED"
+
+
+def user_datasets() -> dict[str, DatasetInfo]:
+    """The user's registered datasets (from ``$REPRO_USER_DATASETS``, JSON)."""
+    text = os.environ.get(USER_ENV, "")
+    return _user_from_json(text) if text else {}
+
+
+@lru_cache(maxsize=8)
+def _user_from_json(text: str) -> dict[str, DatasetInfo]:
+    out = {}
+    for key, entry in json.loads(text).items():
+        entry = dict(entry)
+        entry["folders"] = tuple(entry.get("folders", ()))
+        out[key] = DatasetInfo(id=key, **entry)
+    return out
+
+
+def register_user(infos: dict[str, DatasetInfo]) -> None:
+    """Register user datasets (replacing earlier registrations of the same names) for this
+    process and the worker processes it starts.  A name of the package's catalog is refused:
+    a user's copy of a catalogued set runs under its own name with ``--allow-unverified``."""
+    for name in infos:
+        if name in builtin_catalog():
+            raise DataError(f"user dataset {name!r}: the name is a catalogued dataset; choose "
+                            f"another name (or run your copy of {name} with "
+                            f"--allow-unverified {name})")
+        if name == SYNTHETIC:
+            raise DataError(f"user dataset {name!r}: the name is reserved")
+    merged = {**{k: _info_dict(v) for k, v in user_datasets().items()},
+              **{k: _info_dict(v) for k, v in infos.items()}}
+    os.environ[USER_ENV] = json.dumps(merged, sort_keys=True)
+
+
+def _info_dict(info: DatasetInfo) -> dict:
+    d = {k: v for k, v in info.__dict__.items() if k != "id"}
+    d["folders"] = list(d["folders"])
+    return d
+
+
+def allow_unverified(names) -> None:
+    """Let catalogued datasets ``names`` run although their files do not match the recorded
+    checksums (``--allow-unverified``); their values are marked "unverified copy"."""
+    for name in names:
+        dataset(name)                              # a known name, or a clear error
+    now = sorted(set(allowed_unverified()) | set(names))
+    os.environ[ALLOW_ENV] = ",".join(now)
+
+
+def allowed_unverified() -> tuple[str, ...]:
+    return tuple(n for n in os.environ.get(ALLOW_ENV, "").split(",") if n)
+
+
+def catalog() -> dict[str, DatasetInfo]:
+    """Every known dataset: the package's catalog, then the user's registered sets."""
+    return {**builtin_catalog(), **user_datasets()}
+
+
 def dataset(name: str) -> DatasetInfo:
     try:
         return catalog()[name]
@@ -65,19 +139,55 @@ def dataset(name: str) -> DatasetInfo:
         raise DataError(f"unknown dataset {name!r}; known: {', '.join(catalog())}") from None
 
 
-def data_dir(arg: str | os.PathLike | None = None) -> Path:
-    """``--data-dir`` if given, else ``$REPRO_DATA_DIR``, else ``./data``."""
-    if arg:
-        return Path(arg)
-    env = os.environ.get("REPRO_DATA_DIR")
-    return Path(env) if env else Path("data")
+def data_dir(arg=None) -> Path:
+    """``--data-dir`` if given (one directory, or several: a list, or one value joined by
+    ``os.pathsep``), else ``$REPRO_DATA_DIR`` (same form), else ``./data``.  Several
+    directories come back as one path value joined by ``os.pathsep``, each made absolute
+    (:func:`roots` splits it)."""
+    if isinstance(arg, (list, tuple)):
+        parts = [str(a) for a in arg if str(a)]
+    elif arg:
+        parts = [str(arg)]
+    else:
+        parts = [os.environ.get("REPRO_DATA_DIR") or "data"]
+    dirs = [d for p in parts for d in p.split(os.pathsep) if d]
+    if len(dirs) == 1:
+        return Path(dirs[0])
+    return Path(os.pathsep.join(str(Path(d).absolute()) for d in dirs))
+
+
+def roots(root) -> list[Path]:
+    """The directories of a data search path (one directory: itself)."""
+    parts = [p for p in str(root).split(os.pathsep) if p]
+    return [Path(p) for p in parts] or [Path(root)]
+
+
+def exists(root) -> bool:
+    """Whether any directory of the search path exists."""
+    return any(r.is_dir() for r in roots(root))
 
 
 def locate(info: DatasetInfo, root: Path) -> Path | None:
-    for folder in info.folders:
-        p = root / folder
-        if p.is_dir():
-            return p
+    """The dataset's folder: the first of its ``folders`` found in the first directory of the
+    search path that has one (a user set's folder is absolute)."""
+    for r in roots(root):
+        for folder in info.folders:
+            p = r / folder
+            if p.is_dir():
+                return p
+    return None
+
+
+def allowed_path(path: Path) -> str | None:
+    """The ``--allow-unverified`` dataset whose folder holds ``path``, if any."""
+    names = allowed_unverified()
+    if not names:
+        return None
+    text = "/" + "/".join(Path(path).absolute().parts[1:]) + "/"
+    for name in names:
+        for folder in dataset(name).folders:
+            if f"/{folder.strip('/')}/" in text:
+                return name
     return None
 
 
@@ -133,8 +243,9 @@ def read_verified(path: Path, expected: list[str]) -> bytes:
     """
     data = read_bytes(path)
     check = verify_bytes(data, expected, path)
-    if check.state == "corrupt":
-        raise DataCorrupt(f"{path}: {check.detail}; refusing to load it")
+    if check.state == "corrupt" and not allowed_path(path):
+        raise DataCorrupt(f"{path}: {check.detail}; refusing to load it (a copy of your own: "
+                          f"--allow-unverified runs it, its values marked 'unverified copy')")
     return data
 
 
@@ -176,6 +287,9 @@ def dataset_files(info: DatasetInfo, root: Path) -> list[tuple[str, Path | None,
     """Every file of a dataset: (catalog name, path or None if absent, expected checksums)."""
     folder = locate(info, root)
     out: list[tuple[str, Path | None, list[str]]] = []
+    if info.single_file:                      # a user set in one file (repro.data.user)
+        path = folder / info.single_file if folder else None
+        return [(info.single_file, path if path is not None and path.is_file() else None, [])]
     if info.kind == "letor":
         layout = _partition_layout(folder) if folder else None
         if layout is not None:
@@ -262,6 +376,24 @@ def status(name: str, root: Path, memo: bool = False) -> DatasetStatus:
 
 
 SYNTHETIC = "synthetic"
+
+
+def data_mark(name: str, root) -> str:
+    """What every value computed on dataset ``name`` must say about its data ("" for data
+    verified against the catalog, or refused): ``user data: NAME (unverified)`` for a user
+    set, ``unverified copy: …`` for a catalogued set run with ``--allow-unverified`` whose files
+    do not all match their recorded checksums."""
+    if name == SYNTHETIC:
+        return ""
+    info = dataset(name)
+    if info.user:
+        return f"user data: {name} (unverified)"
+    if name in allowed_unverified():
+        st = status(name, Path(root), memo=True)
+        if st.state == "corrupt":
+            return (f"unverified copy: {name} (its files do not match the catalog's checksums: "
+                    f"{st.detail}; run with --allow-unverified)")
+    return ""
 
 
 def data_state(name: str, data_dir) -> tuple[bool, str]:

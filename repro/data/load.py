@@ -17,8 +17,9 @@ import numpy as np
 from ..cache import atomic_write_bytes, atomic_writer, cache_root
 from ..errors import DataCorrupt, DataError
 from . import catalog as cat
-from . import letor
-from .io import file_checksums, matches_digests
+from . import letor, user
+from .labels import first_bad_label
+from .io import file_checksums, matches_digests, read_bytes
 from .letor import LetorStream, parse_letor
 from .queries import QueryData
 
@@ -103,7 +104,7 @@ def _scan_verified(path: Path, sums: list[str], whole) -> LetorStream:
             and "gitblob" not in digests:              # compressed: gitblob needs the size
         digests.update(file_checksums(path, ("gitblob",)))
     check = cat.verify_digests(digests, sums, path)
-    if check.state == "corrupt":
+    if check.state == "corrupt" and not cat.allowed_path(path):
         raise DataCorrupt(f"{path}: {check.detail}; refusing to load it")
     return stream
 
@@ -121,6 +122,8 @@ def load_letor(name: str, fold: int, split: str, data_dir=None,
     if info.kind != "letor":
         raise DataError(f"{name} is not a query-grouped LETOR dataset (kind {info.kind})")
     root = cat.data_dir(data_dir)
+    if info.user:
+        return _load_user(info, fold, split, root, use_cache)
     sources = cat.letor_sources(info, root, fold, split)
     manifest = sources[0][0].parent / "MANIFEST.json"
     rel = f"Fold{fold}/{info.split_files[split]}"
@@ -137,12 +140,58 @@ def load_letor(name: str, fold: int, split: str, data_dir=None,
         data = cat.read_verified(path, sums)
         whole.update(data)
         parts.append(_parse_cached(data, str(path), info.n_features, use_cache))
-    if manifest.is_file() and fold_sums and "sha256:" + whole.hexdigest() not in fold_sums:
+    if manifest.is_file() and fold_sums and "sha256:" + whole.hexdigest() not in fold_sums \
+            and not cat.allowed_path(manifest):
         raise DataCorrupt(f"{manifest}: Fold{fold} {split} assembled from "
                           f"{' + '.join(p.name for p, _ in sources)} does not equal the official "
                           f"{rel} (checksum mismatch); refusing to use this fold")
     d = parts[0] if len(parts) == 1 else QueryData.concat(parts)
     d.source = f"{name} Fold{fold} {split}"
+    return d
+
+
+# --- user datasets (repro.data.user) -----------------------------------------------------------
+
+def _user_file(info: cat.DatasetInfo, root, rel: str, use_cache: bool) -> QueryData:
+    path, _ = cat.require_file(info, root, rel)
+    d = _parse_cached(read_bytes(path), str(path), None, use_cache)
+    bad = first_bad_label(d.y)
+    if bad is not None:                 # the suite's label contract (repro.data.labels)
+        i, what = bad
+        line = f", line {int(d.line_no[i])}" if d.line_no is not None else f", document {i}"
+        raise DataError(f"{path}{line}: label {d.y[i]:g} {what}; labels are non-negative "
+                        f"integers (repro.data.labels)")
+    return d
+
+
+def _user_width(info: cat.DatasetInfo, root, use_cache: bool) -> int:
+    """The feature count of a user set: declared, else the widest of its files (so that every
+    split of every fold has the same columns)."""
+    if info.n_features:
+        return int(info.n_features)
+    rels = [rel for rel, _, _ in cat.dataset_files(info, root)]
+    return max(_user_file(info, root, rel, use_cache).n_features for rel in rels)
+
+
+def _load_user(info: cat.DatasetInfo, fold: int, split: str, root, use_cache: bool) -> QueryData:
+    """A split of a user set (no checksums: read as it is, its values marked unverified)."""
+    if split not in cat.SPLITS:
+        raise DataError(f"split must be one of {cat.SPLITS}, got {split!r}")
+    if not 1 <= fold <= info.n_folds:
+        raise DataError(f"{info.id}: fold must be 1..{info.n_folds}, got {fold}")
+    width = _user_width(info, root, use_cache)
+    if info.single_file:
+        whole = _user_file(info, root, info.single_file, use_cache)
+        keep = user.split_queries(whole.n_queries, info.n_folds, info.split_seed, fold, split)
+        d = whole.subset(keep)
+    else:
+        name = info.split_files[split]
+        d = _user_file(info, root, f"Fold{fold}/{name}" if info.n_folds > 1 else name, use_cache)
+    if d.n_features > width:
+        raise DataError(f"{info.id}: {d.source} has feature indices up to {d.n_features}, more "
+                        f"than the declared n_features = {width}")
+    d = d.with_features(width)
+    d.source = f"{info.id} Fold{fold} {split}"
     return d
 
 

@@ -99,6 +99,24 @@ class QueryData:
             line_no=None if self.line_no is None else self.line_no[rows],
         )
 
+    def subset_docs(self, keep, source: str | None = None) -> "QueryData":
+        """The documents ``keep`` (boolean, one per document) in their order; queries left
+        without a document are dropped."""
+        keep = np.asarray(keep, dtype=bool)
+        if keep.shape != (self.n_docs,):
+            raise DataError(f"{self.source}: subset_docs needs one boolean per document "
+                            f"({self.n_docs}), got shape {keep.shape}")
+        if not keep.any():
+            raise DataError(f"{self.source}: subset_docs would leave no document")
+        counts = np.add.reduceat(keep.astype(np.int64), self.query_ptr[:-1])
+        qs = np.flatnonzero(counts > 0)
+        ptr = np.concatenate([[0], np.cumsum(counts[qs])]).astype(np.int64)
+        X = self.X[keep] if self.is_sparse else np.ascontiguousarray(self.X[keep])
+        return QueryData(X, self.y[keep], ptr, self.qids[qs],
+                         None if self.docids is None else self.docids[keep],
+                         self.source if source is None else source,
+                         None if self.line_no is None else self.line_no[keep])
+
     def with_features(self, n_features: int) -> "QueryData":
         """The same data padded with zero columns to ``n_features`` (never truncates)."""
         if n_features < self.n_features:
@@ -135,3 +153,35 @@ class QueryData:
         qids = np.concatenate([p.qids for p in parts])
         return QueryData(X, np.concatenate([p.y for p in parts]), query_ptr, qids, docids,
                          source or "+".join(p.source for p in parts), line_no)
+
+
+def remove_conflicts(data: QueryData, threshold: float = 1.0) -> tuple[QueryData, dict]:
+    """Cleaning of binary-relevance data (Dubey et al. 2009, Sec. 5.1.1: "removing documents
+    of a particular query that has conflicting relevance labels, and removing queries that have
+    no relevant document"): within a query, every document of a group of identical feature
+    vectors whose binary labels (good = label ≥ ``threshold``) differ is removed; then queries
+    without a good document.  Returns the cleaned data (source + " (cleaned)") and the counts
+    removed.  Dense ``X`` only."""
+    if data.is_sparse:
+        raise DataError(f"{data.source}: remove_conflicts needs dense features")
+    good = data.y >= threshold
+    keep = np.ones(data.n_docs, dtype=bool)
+    groups = 0
+    for q in range(data.n_queries):
+        sl = data.query(q)
+        _, inv, cnt = np.unique(np.ascontiguousarray(data.X[sl]), axis=0, return_inverse=True,
+                                return_counts=True)
+        inv = inv.ravel()
+        for gid in np.flatnonzero(cnt > 1):
+            members = np.flatnonzero(inv == gid)
+            labels = good[sl][members]
+            if labels.any() and not labels.all():
+                keep[sl.start + members] = False
+                groups += 1
+    conflicts = int((~keep).sum())
+    has_good = np.add.reduceat((good & keep).astype(np.int64), data.query_ptr[:-1]) > 0
+    keep &= np.repeat(has_good, data.query_sizes)
+    return data.subset_docs(keep, data.source + " (cleaned)"), {
+        "conflict_groups": groups, "conflicting_documents": conflicts,
+        "queries_without_good": int((~has_good).sum()), "documents": data.n_docs,
+        "queries": data.n_queries}

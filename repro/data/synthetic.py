@@ -1,8 +1,12 @@
-"""Seeded synthetic query-grouped data, for tests and complexity figures.
+"""Seeded synthetic data, for tests, benchmarks and complexity figures.
 
-Labels come from a hidden linear model plus noise, cut into ``n_levels`` relevance levels at
-global quantiles (level proportions ``level_probs``, default geometric: most documents
-irrelevant, as in LETOR).  Everything is drawn from ``numpy.random.default_rng(seed)``.
+* :func:`make_queries`, :func:`make_documents`: query-grouped data.  Labels come from a hidden
+  linear model plus noise, cut into ``n_levels`` relevance levels at global quantiles (level
+  proportions ``level_probs``, default geometric: most documents irrelevant, as in LETOR).
+* :func:`domination_problem`: one sparse domination problem (layers of positives above the
+  negatives), the data of the Domination Rank complexity figure and benchmark (Stevens 2010).
+
+Everything is drawn from ``numpy.random.default_rng(seed)``.
 """
 from __future__ import annotations
 
@@ -74,3 +78,23 @@ def one_query(l: int, k: int, n: int, rng: np.random.Generator) -> tuple:
     y = rng.integers(0, k, l).astype(np.float64)
     w = rng.normal(size=n) * (3.0 / np.sqrt(n))
     return X, y, np.array([0, l], dtype=np.int64), w, rng.normal(size=n)
+
+
+def domination_problem(n: int, d: int, nnz_per_row: int, layers: int = 2,
+                       positive_fraction: float = 0.02, seed: int = 0):
+    """``(X, levels)``: ``n`` sparse rows (CSR) with ``nnz_per_row`` non-zeros (uniform
+    columns, values in (0, 1)); labels from a hidden linear score plus noise: the top
+    ``positive_fraction`` of the instances are positive, split by score into ``layers − 1``
+    layers of equal size above the negatives (layer 0)."""
+    rng = np.random.default_rng(seed)
+    cols = np.concatenate([np.sort(rng.choice(d, nnz_per_row, replace=False))
+                           for _ in range(n)]).astype(np.int32)
+    indptr = np.arange(n + 1, dtype=np.int64) * nnz_per_row
+    X = sp.csr_matrix((rng.random(n * nnz_per_row), cols, indptr), shape=(n, d))
+    score = X @ rng.normal(size=d) + 0.5 * rng.normal(size=n)
+    order = np.argsort(-score, kind="stable")
+    n_pos = max(layers - 1, int(round(positive_fraction * n)))
+    levels = np.zeros(n)
+    top = order[:n_pos]
+    levels[top] = (layers - 1) - np.arange(n_pos) * (layers - 1) // n_pos
+    return X, levels

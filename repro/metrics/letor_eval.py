@@ -107,15 +107,48 @@ def rank_within_queries(scores: np.ndarray, query_ptr: np.ndarray) -> np.ndarray
     return np.lexsort((-scores, qidx))   # lexsort is stable: equal keys keep input order
 
 
-def evaluate(y, scores, query_ptr, qids=None, version: int = 4,
-             max_k: int | None = None) -> LetorEval:
+def group_documents(qid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(order, query_ptr, qids)``: a stable permutation grouping documents by query (in
+    order of first appearance, documents of a query in input order), the query offsets and
+    the query ids."""
+    qid = np.asarray(qid)
+    if qid.ndim != 1 or qid.size == 0:
+        raise DataError("qid: expected a non-empty 1-d array with one query id per document")
+    uniq, first, inverse = np.unique(qid, return_index=True, return_inverse=True)
+    rank = np.empty(uniq.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(uniq.size)
+    q_of_doc = rank[inverse.ravel()]
+    order = np.argsort(q_of_doc, kind="stable").astype(np.int64)
+    sizes = np.bincount(q_of_doc, minlength=uniq.size)
+    query_ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    return order, query_ptr, uniq[np.argsort(first, kind="stable")]
+
+
+def evaluate(y, scores, query_ptr=None, qids=None, version: int = 4,
+             max_k: int | None = None, *, qid=None) -> LetorEval:
     """Evaluate ``scores`` against relevance labels ``y`` with LETOR ``version`` conventions.
 
-    ``qids`` (one per query) fix the order of the averaging sums (numeric order, as the
-    scripts); without them queries are summed in data order.
+    Queries are given either by ``query_ptr`` (documents grouped by query: CSR-style
+    offsets) with ``qids`` (one per query), or by ``qid`` (one query id per document, in any
+    order: documents are grouped stably, so ties keep their input order within a query, as
+    the scripts keep file order).  ``qids`` fix the order of the averaging sums (numeric
+    order, as the scripts); without them queries are summed in data order.
     """
     if version not in MAX_K:
         raise DataError(f"version: LETOR conventions exist for 3 and 4, got {version!r}")
+    if qid is not None:
+        if query_ptr is not None or qids is not None:
+            raise DataError("evaluate: give query_ptr (and qids) or qid, not both")
+        y = np.asarray(y)
+        qid = np.asarray(qid)
+        if qid.shape != y.shape:
+            raise DataError(f"qid: expected one query id per document ({y.shape[0]}), got "
+                            f"shape {qid.shape}")
+        order, query_ptr, qids = group_documents(qid)
+        y, scores = y[order], np.asarray(scores)[order]
+    elif query_ptr is None:
+        raise DataError("evaluate: give query_ptr (grouped documents) or qid (one per "
+                        "document)")
     y, scores, query_ptr = _check(y, scores, query_ptr)
     K = MAX_K[version] if max_k is None else int(max_k)
     if K < 1:

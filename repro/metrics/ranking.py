@@ -22,7 +22,8 @@ Conventions (the papers leave these open; stated here and in every report that u
   with ``i`` the rank, ``d`` the neutral vote and ``α`` the half-life; ``normalized=True``
   divides by the ideal ordering's value.
 * **Yahoo NDCG@10** (the challenge's definition, used by Lee & Lin for the Yahoo sets):
-  gain ``2^y - 1``, discount ``1/log2(i + 1)``, a query with ideal DCG 0 scores 1.
+  gain ``2^y - 1``, discount ``1/log2(i + 1)``, a query with ideal DCG 0 scores 1 (the
+  ``gbdt`` convention of :mod:`repro.metrics.family`, where every NDCG/AP/P@k is computed).
 * A query on which every ranking scores the same has no value (NaN), and is left out of the
   mean: no pairs (pairwise measures), no dominating document (domination error), a single
   relevance level (WTA, and MRR at the default threshold), ideal ERU 0 (normalised ERU).
@@ -31,6 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .family import ndcg
 from .letor_eval import _check, rank_within_queries
 
 
@@ -196,32 +198,18 @@ def eru(y, scores, query_ptr, d: float = 0.0, alpha: float = 5.0, normalized: bo
 
 def yahoo_ndcg10(y, s, query_ptr) -> float:
     """NDCG@10 of the Yahoo! Learning to Rank Challenge (as in Lee & Lin's ndcg.m): gain 2^y − 1, discount
-    1/log2(i + 1) at rank i, a query with ideal DCG 0 (or no documents) scores 1; mean over
-    queries (NaN if there are none).  Ties in ``s`` keep file order (stable sort).
-
-    Vectorised (it is evaluated at every TRON / cutting-plane evaluation point of Figure II):
-    one stable lexsort by (query, −score) and one by (query, −label); the position of a
-    document within its query is its sorted index minus the query's offset; per-query sums of
-    the top-10 gains by ``np.bincount``."""
-    y = np.asarray(y, dtype=np.float64)
-    s = np.asarray(s, dtype=np.float64)
+    1/log2(i + 1) at rank i, a query with ideal DCG 0 scores 1; mean over queries (NaN if
+    there are none).  Ties in ``s`` keep file order (stable sort).  This is the ``gbdt``
+    convention of :mod:`repro.metrics.family` (vectorised: it is evaluated at every TRON /
+    cutting-plane evaluation point of Figure II); ``query_ptr`` may cover a slice of ``y`` and hold empty queries."""
     qp = np.asarray(query_ptr, dtype=np.int64)
-    Q = qp.shape[0] - 1
-    if Q <= 0:
+    if qp.ndim != 1 or qp.shape[0] <= 1:
         return float("nan")
-    sizes = np.diff(qp)
-    qdoc = np.repeat(np.arange(Q), sizes)            # query of each position (sorted or not)
-    pos = np.arange(qdoc.shape[0]) - np.repeat(qp[:-1], sizes)
-    top = pos < 10
-    disc = 1.0 / np.log2(pos[top] + 2.0)
-
-    def dcg(order):
-        gain = 2.0 ** y[order[top]] - 1.0
-        return np.bincount(qdoc[top], gain * disc, minlength=Q)
-
-    got = dcg(np.lexsort((-s[qp[0]:qp[-1]], qdoc)) + qp[0])
-    ideal = dcg(np.lexsort((-y[qp[0]:qp[-1]], qdoc)) + qp[0])
-    ok = ideal != 0
-    vals = np.ones(Q)
-    vals[ok] = got[ok] / ideal[ok]
+    vals = np.ones(qp.shape[0] - 1)         # an empty query (ideal DCG 0) scores 1
+    full = np.diff(qp) > 0
+    if full.any():
+        lo, hi = int(qp[0]), int(qp[-1])
+        sub = np.r_[qp[:-1][full], hi] - lo
+        vals[full] = ndcg(np.asarray(y, dtype=np.float64)[lo:hi],
+                          np.asarray(s, dtype=np.float64)[lo:hi], sub, 10, "gbdt")
     return float(vals.mean())

@@ -1,23 +1,74 @@
-"""The five papers, and the resolvers the runner and the report use to reach their code.
+"""The papers, discovered, and the resolvers the runner and the report use to reach their code.
+
+A paper declares itself; nothing lists it.  Papers are found
+
+* by **package scan**: every sub-package of ``repro/papers/`` (a directory with an
+  ``__init__.py`` next to a ``<id>.toml`` of published numbers) is a paper;
+* by **entry point**: an installed distribution may add papers under the entry-point group
+  ``repro.papers`` (``name = "package.module"``, the module being a paper);
+* by :func:`register` (a module from outside, e.g. a test).
 
 Each paper is a package ``repro/papers/<id>/``: ``__init__.py`` declares ``PAPER``
-(bibliographic data), ``NOTES`` and ``ARTIFACTS`` (tables, figures and checks, as data);
-``tasks.py`` holds the task functions (one run each) and custom aggregations the artifacts
-name; ``figures.py`` the figure functions.  Published numbers are in ``<id>.toml`` next to the
-package.  A paper registered from outside (an extension, a test) may be a single module holding
-all of these.
+(bibliographic data; ``Paper.order`` places it among the others), ``NOTES`` and ``ARTIFACTS``
+(tables, figures and checks, as data); ``tasks.py`` re-exports the task functions (one run
+each, from the module of their study) and any custom aggregation the artifacts name;
+``figures.py`` the figure functions.  Published numbers are in ``<id>.toml`` next to the
+package.  A paper registered from outside may be a single module holding all of these.
+``docs/adding-a-paper.md`` walks through adding one.
 """
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import importlib.util
+import pkgutil
+from functools import lru_cache
+from pathlib import Path
 
 from .. import reference
 from ..errors import ReproError
-from ..experiment import REFERENCE_TASK
+from ..experiment import REFERENCE_TASK, USER_RANKER_TASK
 
-PAPER_IDS = ("stevens2010", "dubey2009", "leelin2014", "lesmola2007", "pahikkala2010")
+ENTRY_POINTS = "repro.papers"
+_HERE = Path(__file__).resolve().parent
 _REGISTERED: dict = {}
+
+
+def _scanned() -> list[str]:
+    """Sub-packages of ``repro/papers`` that have a TOML of published numbers beside them."""
+    return [m.name for m in pkgutil.iter_modules([str(_HERE)])
+            if m.ispkg and (_HERE / f"{m.name}.toml").is_file()]
+
+
+def _entry_points() -> dict[str, str]:
+    """``{paper id: module}`` of papers installed under the ``repro.papers`` entry points."""
+    try:
+        eps = importlib.metadata.entry_points(group=ENTRY_POINTS)
+    except Exception:                          # a broken distribution must not stop the suite
+        return {}
+    return {ep.name: ep.value for ep in eps}
+
+
+@lru_cache(maxsize=1)
+def _discovered() -> tuple[tuple[str, str], ...]:
+    """``(paper id, module name)`` of every discovered paper, in ``Paper.order`` then id."""
+    found = {name: f"{__name__}.{name}" for name in _scanned()}
+    for pid, mod in _entry_points().items():
+        found.setdefault(pid, mod)
+    order = {}
+    for pid, mod in found.items():
+        try:
+            paper = getattr(importlib.import_module(mod), "PAPER", None)
+        except ImportError as exc:
+            raise ReproError(f"paper package {mod} cannot be imported: {exc}") from exc
+        if paper is None or paper.id != pid:
+            raise ReproError(f"paper package {mod} declares no PAPER with id {pid!r}")
+        order[pid] = (paper.order, pid)
+    return tuple((pid, found[pid]) for pid in sorted(found, key=order.get))
+
+
+def discovered_ids() -> tuple[str, ...]:
+    return tuple(pid for pid, _ in _discovered())
 
 
 def register(mod) -> None:
@@ -30,15 +81,17 @@ def unregister(paper: str) -> None:
 
 
 def paper_ids() -> tuple[str, ...]:
-    return PAPER_IDS + tuple(p for p in _REGISTERED if p not in PAPER_IDS)
+    ids = discovered_ids()
+    return ids + tuple(p for p in _REGISTERED if p not in ids)
 
 
 def module(paper: str):
     if paper in _REGISTERED:
         return _REGISTERED[paper]
-    if paper not in PAPER_IDS:
+    found = dict(_discovered())
+    if paper not in found:
         raise ReproError(f"unknown paper {paper!r}; papers: {', '.join(paper_ids())}")
-    return importlib.import_module(f"{__name__}.{paper}")
+    return importlib.import_module(found[paper])
 
 
 def _part(paper: str, part: str):
@@ -60,9 +113,11 @@ def _function(paper: str, part: str, name: str):
 
 def task(paper: str, name: str):
     """The task function ``name`` of ``paper`` (module-level, so process pools can call it);
-    the modern reference's task is shared by every paper."""
+    the modern reference's and a user's ranker's tasks are shared by every paper."""
     if name == REFERENCE_TASK:
         return reference.task_modern_reference
+    if name == USER_RANKER_TASK:
+        return reference.task_user_ranker
     return _function(paper, "tasks", name)
 
 

@@ -11,11 +11,19 @@ solves
 * :func:`rank2_assignment` — DORM's structured matrices given by their four vectors, for all
   queries of a data set in one kernel call (the structure is exploited: see the kernel).
 
-Checks (a :class:`~repro.errors.DataError` naming the argument): a matrix must be 2-d with
-finite entries whose magnitudes leave the sums of the shortest-path search finite
-(|entry| · (rows + columns + 2) below the float64 maximum); the vectors of a rank-2 problem
-must be finite, 1-d, of the documents' length, with ``c`` non-increasing within each query.
-Costs are converted to C-contiguous float64 (a copy only when needed).
+Checks (a :class:`~repro.errors.DataError` naming the argument): a matrix must be 2-d and
+real, without NaN; an infinite entry is a forbidden assignment (+inf when minimising, −inf
+when maximising, as in ``scipy.optimize.linear_sum_assignment``; the other sign is refused)
+and a matrix whose every assignment uses one is refused as infeasible; the finite magnitudes
+must leave the sums of the shortest-path search finite (|entry| · (rows + columns + 2) below
+the float64 maximum).  The vectors of a rank-2 problem must be finite, 1-d, of the documents'
+length, with ``c`` non-increasing within each query.  Costs are converted to C-contiguous
+float64 (a copy only when needed).
+
+Ties are broken canonically: of the optimal assignments, every function returns the
+lexicographically smallest (``col_for_row`` for a matrix — the identity on a constant
+matrix —, each query's ``position`` vector for :func:`rank2_assignment`), whatever path the
+solver took; see :func:`linear_assignment` for the tolerance that decides "optimal".
 """
 from __future__ import annotations
 
@@ -30,7 +38,7 @@ from ..errors import DataError
 _MAX = np.finfo(np.float64).max
 
 
-@dataclass
+@dataclass(slots=True)
 class Assignment:
     """``col_for_row[i]``: the column assigned to row i (-1 for the rows left out when there
     are more rows than columns); ``value``: the total cost of the assigned entries."""
@@ -43,7 +51,10 @@ class Assignment:
         return rows, self.col_for_row[rows]
 
 
-def _check_matrix(cost, name: str) -> np.ndarray:
+def _check_matrix(cost, name: str, maximize: bool = False) -> np.ndarray:
+    """``cost`` as a C-contiguous float64 matrix, or a :class:`DataError` naming the entry at
+    fault: NaN, or the infinity of the wrong sign (−inf when minimising, +inf when
+    maximising; the other one marks a forbidden assignment)."""
     C = cost if type(cost) is np.ndarray else np.asarray(cost)
     if C.ndim != 2:
         raise DataError(f"{name}: expected a 2-d cost matrix, got shape {C.shape}")
@@ -55,12 +66,19 @@ def _check_matrix(cost, name: str) -> np.ndarray:
         lo, hi = float(C.min()), float(C.max())          # NaN propagates; no temporaries
         big = max(-lo, hi)
         if not big * (C.shape[0] + C.shape[1] + 2) < _MAX:
-            bad = ~np.isfinite(C)
+            forbidden = -np.inf if maximize else np.inf
+            bad = ~np.isfinite(C) & (C != forbidden)
             if bad.any():
                 r, c = (int(i) for i in np.argwhere(bad)[0])
-                raise DataError(f"{name}: entry ({r}, {c}) is {C[r, c]}; costs must be finite")
-            raise DataError(f"{name}: entries up to {big:.3g} are too large for an exact "
-                            f"float64 solve of a {C.shape[0]}×{C.shape[1]} problem")
+                allowed = ("-inf marks a forbidden assignment when maximising" if maximize
+                           else "+inf marks a forbidden assignment when minimising")
+                raise DataError(f"{name}: entry ({r}, {c}) is {C[r, c]}; costs must be finite "
+                                f"({allowed})")
+            finite = np.isfinite(C)
+            big = float(np.max(np.abs(C[finite]))) if finite.any() else 0.0
+            if not big * (C.shape[0] + C.shape[1] + 2) < _MAX:
+                raise DataError(f"{name}: entries up to {big:.3g} are too large for an exact "
+                                f"float64 solve of a {C.shape[0]}×{C.shape[1]} problem")
     return C
 
 
@@ -74,28 +92,52 @@ def _status(status: int, what: str) -> None:
                                  f"(problem {-status - 3}); costs must be finite")
 
 
+def _infeasible(name: str) -> DataError:
+    return DataError(f"{name}: the cost matrix is infeasible: no assignment of every "
+                     f"row (or column, whichever are fewer) avoids the forbidden (infinite) "
+                     f"entries")
+
+
 def linear_assignment(cost, maximize: bool = False) -> Assignment:
     """Optimal assignment of the rows (or, if there are more rows than columns, of the
-    columns) of ``cost``: minimum total cost, or maximum with ``maximize=True``."""
+    columns) of ``cost``: minimum total cost, or maximum with ``maximize=True``.
+
+    Forbidden assignments are infinite entries, +inf when minimising and −inf when
+    maximising (as ``scipy.optimize.linear_sum_assignment``); a matrix on which every
+    assignment uses one is infeasible (:class:`DataError`), as is a NaN or an infinity of
+    the other sign.
+
+    Ties: of the optimal assignments, the one returned is the lexicographically smallest
+    ``col_for_row`` (row 0 gets the smallest column it can have in an optimal assignment,
+    then row 1 …), so a constant matrix gives the identity, and the result depends on the
+    matrix only, not on how the solver reached the optimum.  With more rows than columns
+    the rule applies to the transpose (the row of each column, column by column).
+    "Optimal" is decided on reduced costs with a tolerance of 64 ulps of the largest
+    entry per row and column (``64·ε·(rows + columns)·max|entry|``): exact whenever
+    distinct assignment totals differ by more than that, e.g. integer costs below 2^40."""
     if (type(cost) is np.ndarray and cost.dtype == np.float64 and cost.ndim == 2
             and cost.flags.c_contiguous and not maximize and 0 < cost.shape[0] <= cost.shape[1]):
         out = np.empty(cost.shape[0], dtype=np.int64)   # fast path: the kernel checks entries
-        value = np.empty(1)
-        status = _kernel.solve_dense(cost, out, value)
+        status, total = _kernel.solve_dense(cost, out)
         if status == 0:
-            return Assignment(out, float(value[0]))
+            return Assignment(out, total)
+        if status == -3:
+            raise _infeasible("cost")
         if status not in (-4, -5):
             _status(status, "linear_assignment")
-    C = _check_matrix(cost, "cost")
+    C = _check_matrix(cost, "cost", maximize)
     nr, nc = C.shape
     work = -C if maximize else C
     transposed = nr > nc
     if transposed:
         work = np.ascontiguousarray(work.T)
     out = np.empty(work.shape[0], dtype=np.int64)
-    value = np.empty(1)
-    _status(_kernel.solve_dense(work, out, value), "linear_assignment")
-    total = -float(value[0]) if maximize else float(value[0])
+    status, total = _kernel.solve_dense(work, out)
+    if status == -3:
+        raise _infeasible("cost")
+    _status(status, "linear_assignment")
+    if maximize:
+        total = -total
     if not transposed:
         return Assignment(out, total)
     col_for_row = np.full(nr, -1, dtype=np.int64)
@@ -106,7 +148,7 @@ def linear_assignment(cost, maximize: bool = False) -> Assignment:
 def linear_assignment_batch(costs, maximize: bool = False) -> list[Assignment]:
     """:func:`linear_assignment` of every matrix of ``costs`` (a sequence of 2-d arrays of
     any shapes, or a 3-d array), solved in one kernel call."""
-    mats = [_check_matrix(C, f"costs[{t}]") for t, C in enumerate(costs)]
+    mats = [_check_matrix(C, f"costs[{t}]", maximize) for t, C in enumerate(costs)]
     trans = [C.shape[0] > C.shape[1] for C in mats]
     work = [(-C if maximize else C) for C in mats]
     work = [np.ascontiguousarray(W.T) if t else W for W, t in zip(work, trans)]
@@ -117,8 +159,11 @@ def linear_assignment_batch(costs, maximize: bool = False) -> list[Assignment]:
     flat = (np.concatenate([W.ravel() for W in work]) if work else np.zeros(0))
     out = np.empty(int(row_ptr[-1]), dtype=np.int64)
     value = np.empty(len(work))
-    _status(_kernel.solve_dense_batch(np.ascontiguousarray(flat), cost_ptr, n_rows, n_cols,
-                                      row_ptr, out, value), "linear_assignment_batch")
+    status = _kernel.solve_dense_batch(np.ascontiguousarray(flat), cost_ptr, n_rows, n_cols,
+                                       row_ptr, out, value)
+    if status <= -3:
+        raise _infeasible(f"costs[{-status - 3}]")
+    _status(status, "linear_assignment_batch")
     result = []
     for t, C in enumerate(mats):
         o = out[row_ptr[t]:row_ptr[t + 1]]
@@ -156,7 +201,12 @@ def rank2_assignment(g, b, c, a, query_ptr, check_input: bool = True) -> Rank2As
     """Maximise Σ_i (c_{π(i)} g_i − a_{π(i)} b_i) over the permutations π of each query
     (eq. 24).  ``g`` (scores) and ``b`` (gains) are per document; ``c`` and ``a`` hold, at the
     same offsets, the weights of positions 1..l of each query (``c`` non-increasing within a
-    query).  ``check_input=False`` skips the checks (inner loops that built the arrays)."""
+    query).  ``check_input=False`` skips the checks (inner loops that built the arrays).
+
+    Ties: each query's ``position`` is the lexicographically smallest of its optimal
+    permutations (document 0 at the first position it can take in an optimum, then document
+    1 …; tolerance as in :func:`linear_assignment`, with the largest entry bounded by
+    max|a|·max|b| + max|c|·max|g| of the query)."""
     if check_input:
         g = np.ascontiguousarray(g, dtype=np.float64)
         if g.ndim != 1:

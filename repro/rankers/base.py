@@ -5,7 +5,9 @@ query id per document; ``predict(X)`` returns one score per document (higher = r
 higher).  Documents of a query need not be contiguous in the input: :func:`group_by_query`
 orders them stably by query, which is what the kernels expect (CSR-style offsets).
 
-Rankers follow scikit-learn's estimator conventions without depending on it at run time:
+Rankers follow scikit-learn's estimator conventions without depending on it at run time, and
+work inside its model selection (``Pipeline``, ``cross_val_score``, ``GridSearchCV`` with
+``GroupKFold``; :mod:`repro.rankers.sklearn_compat`):
 
 * the constructor stores its arguments as given (no checks, no conversion): checks happen in
   ``fit``, so ``get_params``/``set_params`` round-trip and ``sklearn.base.clone`` works;
@@ -26,24 +28,16 @@ from typing import Iterator
 
 import numpy as np
 
+from ..data.labels import check_labels
 from ..errors import DataError
+from ..metrics.letor_eval import group_documents
+from .sklearn_compat import SklearnRanker
 
 
 def group_by_query(qid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(order, query_ptr, qids)``: a stable permutation grouping documents by query (in
     order of first appearance), the query offsets in that order, and the query ids."""
-    qid = np.asarray(qid)
-    if qid.ndim != 1 or qid.size == 0:
-        raise DataError("qid: expected a non-empty 1-d array with one query id per document")
-    uniq, first, inverse = np.unique(qid, return_index=True, return_inverse=True)
-    rank = np.empty(uniq.size, dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(uniq.size)   # first-appearance order
-    q_of_doc = rank[inverse.ravel()]
-    order = np.argsort(q_of_doc, kind="stable")
-    sizes = np.bincount(q_of_doc, minlength=uniq.size)
-    query_ptr = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-    qids = uniq[np.argsort(first, kind="stable")]
-    return order.astype(np.int64), query_ptr, qids
+    return group_documents(qid)
 
 
 def expand_grid(grid) -> list[dict]:
@@ -72,8 +66,10 @@ def all_finite(a) -> bool:
     return bool(np.isfinite(a).all())
 
 
-class Ranker:
-    """Base class: subclasses implement ``_fit_grouped`` and ``predict``."""
+class Ranker(SklearnRanker):
+    """Base class: subclasses implement ``_fit_grouped`` and ``predict``; scikit-learn's model
+    selection works through :class:`~repro.rankers.sklearn_compat.SklearnRanker` (tags,
+    ``score``, routing of ``qid``)."""
 
     # -- scikit-learn estimator conventions ----------------------------------------------------
     @classmethod
@@ -102,8 +98,13 @@ class Ranker:
         return self
 
     def clone(self) -> "Ranker":
-        """An unfitted copy with the same parameters (what ``sklearn.base.clone`` does)."""
-        return type(self)(**self.get_params())
+        """An unfitted copy with the same parameters and qid requests (what
+        ``sklearn.base.clone`` does)."""
+        new = type(self)(**self.get_params())
+        req = self.__dict__.get("_metadata_request")
+        if req is not None:
+            new.__dict__["_metadata_request"] = req.__sklearn_clone__()
+        return new
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
@@ -137,16 +138,18 @@ class Ranker:
     def predict(self, X) -> np.ndarray:
         raise NotImplementedError
 
-    @staticmethod
-    def check_Xy(X, y, qid):
+    #: labels accepted by ``fit`` (:mod:`repro.data.labels`): non-negative integers unless a
+    #: ranker documents otherwise
+    label_contract = "non-negative integer"
+
+    @classmethod
+    def check_Xy(cls, X, y, qid):
         n = X.shape[0]
         y = np.asarray(y, dtype=np.float64)
         qid = np.asarray(qid)
         if y.shape != (n,) or qid.shape != (n,):
             raise DataError(f"fit: X has {n} rows but y has shape {y.shape} and qid {qid.shape}")
-        if not np.all(np.isfinite(y)):
-            bad = int(np.flatnonzero(~np.isfinite(y))[0])
-            raise DataError(f"y: label {y[bad]} at document {bad} is not finite")
+        check_labels(y, "y", contract=cls.label_contract)
         if not hasattr(X, "tocsr") and not all_finite(X):
             Xa = np.asarray(X)
             r, c = (int(i) for i in np.argwhere(~np.isfinite(Xa))[0])
@@ -156,6 +159,26 @@ class Ranker:
     def _check_fitted(self, attr: str = "coef_") -> None:
         if not hasattr(self, attr):
             raise RuntimeError(f"{type(self).__name__}: call fit first")
+
+
+def refuse_non_finite(X, name: str = "X") -> None:
+    """The input contract of every ranker's ``fit`` and ``predict``: a NaN or infinite
+    feature is a :class:`DataError` naming its document (row) and feature (column); nothing
+    is converted or copied."""
+    if hasattr(X, "tocsr"):
+        data = X.data
+        if np.all(np.isfinite(data)):
+            return
+        Xr = X.tocsr()
+        k = int(np.flatnonzero(~np.isfinite(Xr.data))[0])
+        r = int(np.searchsorted(Xr.indptr, k, side="right")) - 1
+        raise DataError(f"{name}: value {Xr.data[k]} at document {r}, feature "
+                        f"{int(Xr.indices[k])} is not finite")
+    if all_finite(X):
+        return
+    Xa = np.asarray(X)
+    r, c = (int(i) for i in np.argwhere(~np.isfinite(Xa))[0])
+    raise DataError(f"{name}: value {Xa[r, c]} at document {r}, feature {c} is not finite")
 
 
 def as_matrix(X):

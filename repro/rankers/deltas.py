@@ -15,6 +15,7 @@ above it).  With r_0 < r_1 < … the 0-based ranks of the goods:
   2 ≤ i < k, 0 beyond; DCG* = Σ_{i < min(n⁺, k)} D(i).  Same discount as the LETOR scripts
   (positions 1 and 2 undiscounted), binary gain instead of 2^label − 1.
 
+AP and NDCG are the ``dubey2009`` convention of :mod:`repro.metrics.family` (computed there).
 Δ = 1 − gain ∈ [0, 1], Δ(y_q) = 0.  :func:`ranks_from_scores` gives the good ranks of a
 scored query (ties in input order, or broken by a caller's generator), so the same functions
 evaluate a ranker "as the paper defines" the measures.
@@ -24,16 +25,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import DataError
+from ..metrics.family import (ap_from_good_ranks, discounts, good_ranks_from_scores,
+                              ndcg_from_good_ranks)
 
 KINDS = ("AUC", "MAP", "NDCG")
 
 
 def discount(k: int, length: int) -> np.ndarray:
-    """D(0..length-1) of Sec. 1.6.3 with cutoff ``k``."""
-    i = np.arange(length, dtype=np.float64)
-    d = np.where(i <= 1, 1.0, 1.0 / np.log2(np.maximum(i, 1.0) + 1.0))
-    d[i >= k] = 0.0
-    return d
+    """D(0..length-1) of Sec. 1.6.3 with cutoff ``k`` (the LETOR discount of the metric family)."""
+    return discounts(length, k, "letor")
 
 
 def good_ranks(wins_good: np.ndarray, n_neg: int) -> np.ndarray:
@@ -43,20 +43,11 @@ def good_ranks(wins_good: np.ndarray, n_neg: int) -> np.ndarray:
     return i + (n_neg - w)
 
 
-def ap_from_ranks(ranks: np.ndarray) -> np.ndarray:
-    """AP of each row of sorted 0-based good ranks (Sec. 1.6.2, normalised by n⁺)."""
-    ranks = np.asarray(ranks, dtype=np.float64)
-    n_pos = ranks.shape[-1]
-    return ((1.0 + np.arange(n_pos)) / (1.0 + ranks)).sum(axis=-1) / n_pos
-
-
-def ndcg_from_ranks(ranks: np.ndarray, k: int) -> np.ndarray:
-    """NDCG@k of each row of sorted 0-based good ranks (Sec. 1.6.3, binary gain)."""
-    ranks = np.asarray(ranks, dtype=np.int64)
-    n_pos = ranks.shape[-1]
-    D = discount(k, max(k, int(ranks.max(initial=0)) + 1))
-    ideal = D[:min(n_pos, k)].sum()
-    return D[ranks].sum(axis=-1) / ideal
+# AP and NDCG@k of sorted good ranks, and the good ranks of a scored query, are the
+# ``dubey2009`` convention of :mod:`repro.metrics.family` (names kept for callers).
+ap_from_ranks = ap_from_good_ranks
+ndcg_from_ranks = ndcg_from_good_ranks
+ranks_from_scores = good_ranks_from_scores
 
 
 def gains(wins_good: np.ndarray, n_neg: int, kind: str, k: int = 10) -> np.ndarray:
@@ -80,14 +71,3 @@ def deltas(wins_good: np.ndarray, n_neg: int, kind: str, k: int = 10) -> np.ndar
     """Δ = 1 − gain ∈ [0, 1] of every ranking (clipped against rounding)."""
     return np.clip(1.0 - gains(wins_good, n_neg, kind, k), 0.0, 1.0)
 
-
-def ranks_from_scores(good: np.ndarray, scores: np.ndarray,
-                      rng: np.random.Generator | None = None) -> np.ndarray:
-    """Sorted 0-based ranks of the good documents of one query ranked by ``scores``
-    (descending).  Ties keep the input order, or are broken uniformly at random by ``rng``."""
-    scores = np.asarray(scores, dtype=np.float64)
-    if rng is None:
-        order = np.argsort(-scores, kind="stable")
-    else:
-        order = np.lexsort((rng.random(scores.shape[0]), -scores))
-    return np.flatnonzero(np.asarray(good, dtype=bool)[order])

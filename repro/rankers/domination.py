@@ -39,89 +39,19 @@ The cached margins, partition sums and their numerics are described in the kerne
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 from .._kernels import domination as _kernel
 from ..errors import DataError
-from .base import Ranker, expand_grid
+from .base import Ranker, expand_grid, refuse_non_finite
+from .column_access import ColumnData
 from .progress import SolverResult, SolverTrace
 
 REGULARISERS = {"l1": 1, "l2": 2}
 # the kernel's per-instance record (``RowState`` in kernels/domination.pyx)
 ROW_STATE = np.dtype([("M", np.float64), ("E", np.float64), ("block", np.int64)])
-
-
-# -- data access -------------------------------------------------------------------------------
-
-@dataclass
-class ColumnData:
-    """A documents × features matrix by columns, as the kernel reads it (``column_access.pxd``):
-    CSC arrays for sparse input; for dense input the feature-major values with full columns
-    (``indptr[r] = r·n``) and one shared ``indices = arange(n)``."""
-    data: np.ndarray
-    indices: np.ndarray
-    indptr: np.ndarray
-    n_rows: int
-    dense: bool
-    matrix: object = field(repr=False, default=None)    # the dense (n × d) or CSC matrix
-
-    @property
-    def n_features(self) -> int:
-        return int(self.indptr.shape[0] - 1)
-
-    @classmethod
-    def from_matrix(cls, X, name: str = "X") -> "ColumnData":
-        """Check (2-d, non-empty, finite) and convert a dense array or scipy sparse matrix."""
-        if isinstance(X, ColumnData):
-            return X
-        if sp.issparse(X):
-            C = sp.csc_matrix(X, dtype=np.float64)
-            C.sum_duplicates()
-            C.sort_indices()
-            if C.shape[0] == 0 or C.shape[1] == 0:
-                raise DataError(f"{name}: expected a non-empty documents × features matrix, "
-                                f"got shape {C.shape}")
-            if not np.all(np.isfinite(C.data)):
-                p = int(np.flatnonzero(~np.isfinite(C.data))[0])
-                col = int(np.searchsorted(C.indptr, p, side="right") - 1)
-                raise DataError(f"{name}: value {C.data[p]} at document {int(C.indices[p])}, "
-                                f"feature {col} is not finite")
-            return cls(np.ascontiguousarray(C.data), C.indices.astype(np.int32),
-                       C.indptr.astype(np.int64), C.shape[0], False, C)
-        A = np.asarray(X, dtype=np.float64)
-        if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
-            raise DataError(f"{name}: expected a non-empty documents × features matrix, got "
-                            f"shape {A.shape}")
-        if not np.all(np.isfinite(A)):
-            r, c = (int(v) for v in np.argwhere(~np.isfinite(A))[0])
-            raise DataError(f"{name}: value {A[r, c]} at document {r}, feature {c} is not finite")
-        n, d = A.shape
-        return cls(np.ascontiguousarray(A.T).ravel(), np.arange(n, dtype=np.int32),
-                   np.arange(d + 1, dtype=np.int64) * n, n, True, A)
-
-    def take_rows(self, rows: np.ndarray) -> "ColumnData":
-        """The sub-matrix of the given rows (in that order)."""
-        return ColumnData.from_matrix(self.matrix[rows])
-
-    def column_max_sq(self, row_group: np.ndarray, n_groups: int) -> np.ndarray:
-        """``B[g, r] = max_{j: row_group[j] = g} x_jr²`` (rows with group −1 ignored)."""
-        d = self.n_features
-        B = np.zeros((n_groups, d))
-        if self.dense:
-            A = self.matrix
-            for g in range(n_groups):
-                rows = np.flatnonzero(row_group == g)
-                if rows.size:
-                    B[g] = np.max(A[rows] ** 2, axis=0)
-            return B
-        col = np.repeat(np.arange(d), np.diff(self.indptr))
-        grp = row_group[self.indices]
-        keep = grp >= 0
-        np.maximum.at(B, (grp[keep], col[keep]), self.data[keep] ** 2)
-        return B
 
 
 def relevance_rank(y: np.ndarray, groups: np.ndarray) -> np.ndarray:
@@ -550,4 +480,5 @@ class DominationRank(Ranker):
         if X.ndim != 2 or X.shape[1] != self.n_features_in_:
             raise DataError(f"X: expected {self.n_features_in_} feature columns, got shape "
                             f"{X.shape}")
+        refuse_non_finite(X)
         return np.asarray(X @ self.coef_, dtype=np.float64).ravel()

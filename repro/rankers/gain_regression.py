@@ -25,6 +25,9 @@ class GainRegression(LinearRanker):
     """Ridge regression of ``2^r − 1`` (or of ``r``) on the features.  After ``fit``:
     ``coef_`` (w) and ``intercept_`` (b)."""
 
+    #: a regression onto g(r): any finite grade is a target (repro.data.labels)
+    label_contract = "real"
+
     def __init__(self, C: float = 1.0, target: str = "gain"):
         self.C, self.target = C, target
 

@@ -32,6 +32,11 @@ from ..data.queries import check_query_ptr
 from ..errors import DataError
 
 METHODS = ("direct", "joachims", "tree")
+#: The kernel's number for each method (``count_range`` / ``hv_range``).
+METHOD_IDS = {"direct": _kernel.DIRECT, "joachims": _kernel.JOACHIMS, "tree": _kernel.TREE}
+#: The kernel module itself, for callers that work on ranges of queries (``count_range``,
+#: ``sort_query_range``, ``hv_range``: see the kernel's docstring).
+kernel = _kernel
 
 
 def relevance_levels(y, query_ptr) -> tuple[np.ndarray, np.ndarray]:
@@ -166,16 +171,6 @@ class PairCounter:
         out.n_violations = int(tot) if want_counts else None
         return out
 
-    def block_sums(self, z, v, a: int, b: int, qa: int, qb: int, query_ptr, order,
-                   s_plus, s_minus) -> None:
-        """The sums of ``v`` over SV_i^± (α_i^±) for the documents ``a:b`` only, which must be
-        whole queries ``qa:qb``: ``z`` and ``v`` are those documents' values, ``query_ptr``
-        their query offsets from 0 and ``order`` each query's sort (the saved order of the
-        point minus ``a``).  Lets a Hessian-vector product work one cache-sized block of
-        rows at a time; the same kernel, so the same sums as :meth:`count`."""
-        self._run(z, v, self.level[a:b], self.n_levels[qa:qb], query_ptr, order, False,
-                  self._dummy_counts()[a:b], self._dummy_counts()[a:b], s_plus, s_minus)
-
     def _run(self, z, v, level, n_levels, query_ptr, order, want_counts, lp, lm, sp, sm):
         if self.method == "direct":
             tot = _kernel.direct_count(z, v, level, n_levels, query_ptr, order, want_counts,
@@ -195,9 +190,13 @@ class PairCounter:
         return self._dummy
 
 
-def _check(status: int, kernel: str) -> None:
+def check_status(status: int, kernel: str) -> None:
+    """A kernel's -1 as a :class:`ValueError` naming it."""
     if status < 0:
         raise ValueError(f"pair_counting.{kernel}: inconsistent array shapes")
+
+
+_check = check_status
 
 
 def sv_counts(z, y, query_ptr, v=None, method: str = "tree") -> Counts:

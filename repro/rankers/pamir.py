@@ -31,50 +31,7 @@ import scipy.sparse as sp
 
 from .._kernels import pamir as _kernel
 from ..errors import DataError
-
-
-@dataclass
-class RowData:
-    """A documents × features matrix by rows, as the kernel reads it: CSR arrays, or the
-    C-ordered values of a dense matrix with full rows."""
-    data: np.ndarray
-    indices: np.ndarray
-    indptr: np.ndarray
-    n_cols: int
-    dense: bool
-
-    @property
-    def n_rows(self) -> int:
-        return int(self.indptr.shape[0] - 1)
-
-    @classmethod
-    def from_matrix(cls, X, name: str = "X") -> "RowData":
-        if isinstance(X, RowData):
-            return X
-        if sp.issparse(X):
-            R = sp.csr_matrix(X, dtype=np.float64)
-            R.sum_duplicates()
-            R.sort_indices()
-            if R.shape[0] == 0 or R.shape[1] == 0:
-                raise DataError(f"{name}: expected a non-empty documents × features matrix, "
-                                f"got shape {R.shape}")
-            if not np.all(np.isfinite(R.data)):
-                p = int(np.flatnonzero(~np.isfinite(R.data))[0])
-                row = int(np.searchsorted(R.indptr, p, side="right") - 1)
-                raise DataError(f"{name}: value {R.data[p]} at document {row}, feature "
-                                f"{int(R.indices[p])} is not finite")
-            return cls(np.ascontiguousarray(R.data), R.indices.astype(np.int32),
-                       R.indptr.astype(np.int64), R.shape[1], False)
-        A = np.asarray(X, dtype=np.float64)
-        if A.ndim != 2 or A.shape[0] == 0 or A.shape[1] == 0:
-            raise DataError(f"{name}: expected a non-empty documents × features matrix, got "
-                            f"shape {A.shape}")
-        if not np.all(np.isfinite(A)):
-            r, c = (int(v) for v in np.argwhere(~np.isfinite(A))[0])
-            raise DataError(f"{name}: value {A[r, c]} at document {r}, feature {c} is not finite")
-        n, d = A.shape
-        return cls(np.ascontiguousarray(A).ravel(), np.arange(d, dtype=np.int32),
-                   np.arange(n + 1, dtype=np.int64) * d, d, True)
+from .column_access import RowData
 
 
 def _seed64(seed) -> int:

@@ -29,7 +29,7 @@ import numpy as np
 
 from ..errors import DataError
 from ..data.queries import check_query_ptr
-from .base import Ranker, expand_grid, group_by_query
+from .base import Ranker, expand_grid, group_by_query, refuse_non_finite
 from .lqo import GreedyLQO, GreedyPath, centre_by_query, check_finite, check_lambda
 
 
@@ -108,6 +108,8 @@ class RankRLS(Ranker):
     def predict(self, X) -> np.ndarray:
         self._fitted()
         X = _dense(X)
+        if X.ndim == 2:
+            refuse_non_finite(X)
         if X.ndim != 2 or X.shape[1] != self.n_features_:
             raise DataError(f"X: expected {self.n_features_} feature columns, got shape {X.shape}")
         return X @ self.coef_
@@ -204,4 +206,5 @@ class GreedyRankRLS(Ranker):
         """Scores of the model with the first ``k`` selected features (default: the fitted
         ``k_``)."""
         self._check_fitted("path_")
+        refuse_non_finite(X)
         return self.path_.scores(X, self.k_ if k is None else int(k))

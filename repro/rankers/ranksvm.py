@@ -17,12 +17,18 @@ Hessian-vector product never form pairs (main paper Sec. 3; the formulas of the 
 Each function evaluation computes Xw, sorts each query once and counts (l_i^±, γ_i^±); each
 Hessian-vector product computes Xd and the sums α_i^± in the same order, then Xᵀ(·).
 
+A dense X above :data:`HV_BLOCKED_ABOVE` (256 MiB; MSLR-WEB30K size) is worked in fixed row
+blocks of whole queries, optionally on several threads (``threads``), with the same numbers
+for every thread count (:class:`L2RankSVMObjective`); smaller problems take the two-pass
+products, whose rounding every reproduced value depends on.
+
 The Hessian is taken at the current iterate: a rejected trial point's sort and counts are
 never used (the authors' tool keeps those of the last function evaluation, i.e. of a
 rejected trial point after a rejection; the optimum is the same).
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from functools import cached_property
 
 import numpy as np
@@ -30,27 +36,56 @@ import numpy as np
 from ..errors import DataError
 from .base import LinearRanker, as_matrix, expand_grid, group_by_query
 from .pair_counting import METHODS, Counts, PairCounter, count_pairs
+from .pair_counting import METHOD_IDS
+from .pair_counting import check_status as _check_status
+from .pair_counting import kernel as _kernel
 from .tron import TronResult, tron
 
 
-#: A dense X larger than this gets cache-blocked Hessian-vector products (smaller problems,
-#: every test's included, keep the two-pass product and its exact rounding).
+#: A dense X larger than this is worked in row blocks of whole queries (smaller problems,
+#: every test's included, keep the two-pass products and their exact rounding).
 HV_BLOCKED_ABOVE = 256 << 20
 #: Size of the X rows of one block (whole queries): about the per-core L2 cache.
 HV_BLOCK_BYTES = 1 << 20
 
 
 class _State:
-    __slots__ = ("w", "z", "order", "counts")
+    __slots__ = ("w", "z", "order", "counts", "lsum", "prep", "gpart")
 
-    def __init__(self, w, z, order, counts):
+    def __init__(self, w, z, order, counts, gpart=None):
         self.w, self.z, self.order, self.counts = w, z, order, counts
+        self.gpart = gpart                  # blocked: the per-block partials of Xᵀu of ∇f
+        self.lsum = None                    # l^+ + l^- as float64 (for hv), on first use
+        self.prep = None                    # the tree's sweeps at this point (hv_prepare)
+
+    def lsum_f64(self) -> np.ndarray:
+        if self.lsum is None:
+            c = self.counts
+            self.lsum = (c.l_plus + c.l_minus).astype(np.float64)
+        return self.lsum
+
+
+def check_threads(threads) -> int:
+    """``threads`` as a positive int (a :class:`ValueError` naming it otherwise)."""
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)) or threads < 1:
+        raise ValueError(f"threads must be an integer ≥ 1, got {threads!r}")
+    return int(threads)
 
 
 class L2RankSVMObjective:
-    """f, ∇f and ∇²f·d of problem (3) on documents grouped by query (``query_ptr``)."""
+    """f, ∇f and ∇²f·d of problem (3) on documents grouped by query (``query_ptr``).
 
-    def __init__(self, X, y, query_ptr, C: float, method: str = "tree"):
+    ``blocked``: work in fixed row blocks of whole queries (about :data:`HV_BLOCK_BYTES` of X
+    each): Xw, the sort and the counts of f, Xᵀu of ∇f, and Xd, α^± and Xᵀu of ∇²f·d block by
+    block, the per-block Xᵀu partial sums added in block order.  Default (None): for a dense
+    X larger than :data:`HV_BLOCKED_ABOVE`; sparse X is never blocked.  ``threads``: the
+    blocks are shared out among this many threads (BLAS and the counting kernels release the
+    GIL); the blocks and the order of the final sums do not depend on it, so every thread
+    count gives the same numbers bit for bit.  Unblocked, ``threads`` is not used.
+    """
+
+    def __init__(self, X, y, query_ptr, C: float, method: str = "tree", threads: int = 1,
+                 blocked: bool | None = None):
         self.X = as_matrix(X)
         self.y = np.asarray(y, dtype=np.float64)
         if self.y.shape != (self.X.shape[0],):
@@ -58,11 +93,17 @@ class L2RankSVMObjective:
         if not (C > 0 and np.isfinite(C)):
             raise ValueError(f"C must be positive and finite, got {C}")
         self.C = float(C)
+        self.threads = check_threads(threads)
         self.counter = PairCounter(self.y, query_ptr, method)
+        self.method_id = METHOD_IDS[method]
         self.query_ptr = self.counter.query_ptr
         self.n_features = self.X.shape[1]
+        sparse = hasattr(self.X, "tocsr")
+        self.blocked = (not sparse and self.X.nbytes > HV_BLOCKED_ABOVE) if blocked is None \
+            else bool(blocked) and not sparse
         self._trial: _State | None = None      # last fun()
         self._point: _State | None = None      # last grad(): where hv() is taken
+        self._pool = None
         self.n_fun = self.n_hv = 0
 
     @cached_property
@@ -72,13 +113,17 @@ class L2RankSVMObjective:
 
     def _evaluate(self, w) -> _State:
         w = np.array(w, dtype=np.float64, copy=True)
-        z = np.ascontiguousarray(self.X @ w)
         pc = self.counter
         if self._point is not None:          # warm start the sort from the current order
             pc.order[:] = self._point.order
-        pc.sort(z)
-        counts = pc.count()
-        return _State(w, z, pc.order.copy(), counts)
+        gpart = None
+        if self.blocked:
+            z, counts, gpart = self._evaluate_blocked(w)
+        else:
+            z = np.ascontiguousarray(self.X @ w)
+            pc.sort(z)
+            counts = pc.count()
+        return _State(w, z, pc.order.copy(), counts, gpart)
 
     def fun(self, w) -> float:
         st = self._evaluate(w)
@@ -89,6 +134,7 @@ class L2RankSVMObjective:
         ate = (c.l_minus - c.l_plus).astype(np.float64)
         ataxw = lsum * st.z - c.s_plus - c.s_minus
         loss = float(st.z @ (ataxw - 2.0 * ate)) + float(c.l_minus.sum())
+        st.lsum = lsum
         return 0.5 * float(st.w @ st.w) + self.C * loss
 
     def grad(self, w) -> np.ndarray:
@@ -98,6 +144,8 @@ class L2RankSVMObjective:
             st = self._trial
         self._point = st
         c = st.counts
+        if self.blocked:                      # Xᵀu partials made with the counts (fun)
+            return st.w + 2.0 * self.C * self._sum_partials(st.gpart)
         u = (c.l_plus + c.l_minus) * st.z - c.s_plus - c.s_minus - (c.l_minus - c.l_plus)
         return st.w + 2.0 * self.C * np.asarray(self.X.T @ u).ravel()
 
@@ -106,66 +154,173 @@ class L2RankSVMObjective:
         if st is None:
             raise RuntimeError("hv: call grad(w) first")
         self.n_hv += 1
-        if self._blocks is not None:
-            return self._hv_blocked(np.asarray(d, dtype=np.float64), st)
-        pc = self.counter
-        xd = np.ascontiguousarray(self.X @ np.asarray(d, dtype=np.float64))
-        pc.set_sorted(st.z, st.order, check=False)      # the sort of the point w (saved above)
-        a = pc.count(xd, want_counts=False, out=self._hv_buffer())
-        c = st.counts
-        u = (c.l_plus + c.l_minus) * xd - a.s_plus - a.s_minus
+        d = np.asarray(d, dtype=np.float64)
+        if self.blocked:
+            return self._hv_blocked(d, st)
+        if self.method_id == _kernel.TREE and st.prep is None:
+            self._prepare(st, [(0, self.query_ptr.shape[0] - 1)])
+        xd = np.ascontiguousarray(self.X @ d)
+        sp, sm, u = self._hv_buffers()
+        # α^± at the point's sort (saved above), then u = (l^+ + l^-)∘Xd − α^+ − α^-
+        self._hv_vector(st, xd, 0, self.query_ptr.shape[0] - 1, sp, sm, u,
+                        self.counter._wc, self.counter._ws)
         return d + 2.0 * self.C * np.asarray(self.X.T @ u).ravel()
+
+    def _hv_vector(self, st, xd, q0, q1, sp, sm, u, wc, ws) -> None:
+        """u of the Hessian-vector product for the queries q0:q1 (``xd`` and the outputs
+        indexed from their first document).  The tree method replays the sweeps recorded at
+        the point (:func:`hv_prepare`, done for these queries on first use); the others run
+        the counting kernel.  The same α^± and u either way, bit for bit."""
+        pc = self.counter
+        if self.method_id != _kernel.TREE:
+            _check_status(_kernel.hv_range(self.method_id, st.z, xd, pc.level, pc.n_levels,
+                                           self.query_ptr, st.order, st.lsum_f64(), q0, q1,
+                                           sp, sm, u, wc, ws), "hv_range")
+            return
+        if st.prep is None:
+            raise RuntimeError("hv: the point's sweeps are not prepared")
+        lev, up, down = st.prep
+        _check_status(_kernel.hv_range_prepared(xd, pc.n_levels, self.query_ptr, st.order, lev,
+                                                up, down, st.lsum_f64(), q0, q1, sp, sm, u,
+                                                ws), "hv_range_prepared")
+
+    def _prepare(self, st, ranges) -> None:
+        """:func:`hv_prepare` at ``st`` for each (q0, q1) of ``ranges`` (tree method)."""
+        if st.prep is None:
+            n = self.counter.n
+            st.prep = (np.empty(n, np.int32), np.empty(n, np.int64), np.empty(n, np.int64))
+        pc = self.counter
+        for q0, q1 in ranges:
+            _check_status(_kernel.hv_prepare(st.z, pc.level, pc.n_levels, self.query_ptr,
+                                             st.order, q0, q1, *st.prep), "hv_prepare")
+
+    def _hv_buffers(self):
+        if not hasattr(self, "_hvbuf"):
+            n = self.counter.n
+            self._hvbuf = (np.empty(n), np.empty(n), np.empty(n))
+        return self._hvbuf
+
+    # --- the blocked path ----------------------------------------------------------------
 
     @cached_property
     def _blocks(self):
-        """Row blocks (whole queries, about :data:`HV_BLOCK_BYTES` of X each) for the
-        Hessian-vector product of a dense X larger than :data:`HV_BLOCKED_ABOVE`; None for
-        smaller or sparse X (one pass of Xd, then one of Xᵀu)."""
-        X = self.X
-        if hasattr(X, "tocsr") or X.nbytes <= HV_BLOCKED_ABOVE:
+        """Row blocks ``(a, b, qa, qb)`` of whole queries, about :data:`HV_BLOCK_BYTES` of X
+        each, in row order (None unblocked).  They depend on X's shape and the query offsets
+        only, never on ``threads``."""
+        if not self.blocked:
             return None
+        X = self.X
         qp = self.query_ptr
         rows = max(1, HV_BLOCK_BYTES // max(1, X.shape[1] * X.itemsize))
         cuts = np.unique(np.searchsorted(qp, np.arange(rows, qp[-1], rows), side="left"))
         qcuts = np.unique(np.r_[0, cuts, qp.shape[0] - 1])
-        blocks = []
-        for qa, qb in zip(qcuts[:-1].tolist(), qcuts[1:].tolist()):
-            a, b = int(qp[qa]), int(qp[qb])
-            blocks.append((a, b, qa, qb, np.ascontiguousarray(qp[qa:qb + 1] - a)))
-        starts = np.array([blk[0] for blk in blocks], dtype=np.int64)
-        sizes = np.array([blk[1] - blk[0] for blk in blocks], dtype=np.int64)
-        self._block_start = np.repeat(starts, sizes)
-        self._block_buf = (np.empty(int(sizes.max())), np.empty(int(sizes.max())))
-        self._local_order = (None, None)
-        return blocks
+        return [(int(qp[qa]), int(qp[qb]), qa, qb)
+                for qa, qb in zip(qcuts[:-1].tolist(), qcuts[1:].tolist())]
+
+    @cached_property
+    def _workers(self):
+        """Per thread: its blocks (a contiguous share, by rows) and its own workspaces."""
+        blocks = self._blocks
+        T = max(1, min(self.threads, len(blocks)))
+        rows = np.array([b - a for a, b, _, _ in blocks] or [0], dtype=np.float64)
+        share = np.searchsorted(np.cumsum(rows) / max(rows.sum(), 1.0) * T, np.arange(1, T),
+                                side="left") + 1
+        bounds = np.r_[0, share, len(blocks)].astype(int)
+        kmax = self.counter._wc.shape[0]
+        rmax = int(max(rows)) if len(blocks) else 0
+        return [{"ids": range(int(lo), int(hi)), "wc": np.zeros(kmax, np.int64),
+                 "ws": np.zeros(kmax), "xd": np.empty(rmax), "sp": np.empty(rmax),
+                 "sm": np.empty(rmax), "u": np.empty(rmax)}
+                for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo or not blocks]
+
+    def _partials(self) -> np.ndarray:
+        if not hasattr(self, "_P"):
+            self._P = np.empty((len(self._blocks), self.n_features))
+        return self._P
+
+    def _run(self, job) -> list:
+        """``job(worker)`` for every worker, the first in this thread; their results."""
+        workers = self._workers
+        if len(workers) == 1:
+            return [job(workers[0])]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(len(workers) - 1,
+                                            thread_name_prefix="ranksvm-block")
+        futures = [self._pool.submit(job, wk) for wk in workers[1:]]
+        first = job(workers[0])
+        return [first] + [f.result() for f in futures]
+
+    def close(self) -> None:
+        """Stop the worker threads (they are started again if needed)."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def _sum_partials(self, P) -> np.ndarray:
+        acc = np.empty(self.n_features)
+        _check_status(_kernel.sum_rows(P, acc), "sum_rows")
+        return acc
+
+    def _evaluate_blocked(self, w):
+        """Xw, each query's sort and the counts, block by block (the sort warm-started from
+        ``counter.order``), and, while the block's rows are in cache, its share of the
+        gradient's Xᵀu (u needs only the block's own queries' counts): ∇f at an accepted
+        point then costs no further pass over X.  Returns ``(z, counts, partials)``."""
+        pc, X, qp, blocks = self.counter, self.X, self.query_ptr, self._blocks
+        n = pc.n
+        z = np.empty(n)
+        c = Counts(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n), np.empty(n), None)
+        mid = self.method_id
+        P = np.empty((len(blocks), self.n_features))
+
+        def job(wk):
+            total = 0
+            for i in wk["ids"]:
+                a, b, qa, qb = blocks[i]
+                z[a:b] = X[a:b] @ w
+                _check_status(_kernel.sort_query_range(z, qp, pc.order, pc._buf, qa, qb),
+                              "sort_query_range")
+                t = _kernel.count_range(mid, z, z[a:b], pc.level, pc.n_levels, qp, pc.order,
+                                        qa, qb, True, c.l_plus[a:b], c.l_minus[a:b],
+                                        c.s_plus[a:b], c.s_minus[a:b], wk["wc"], wk["ws"])
+                _check_status(t, "count_range")
+                total += t
+                u = wk["u"][:b - a]
+                _check_status(_kernel.grad_u(c.l_plus[a:b], c.l_minus[a:b], z[a:b],
+                                             c.s_plus[a:b], c.s_minus[a:b], u), "grad_u")
+                P[i] = X[a:b].T @ u
+            return total
+
+        totals = self._run(job)
+        if not np.all(np.isfinite(z)):
+            pc.sort(z)                           # raises, naming the document and query
+        c.n_violations = int(sum(totals))
+        return z, c, P
 
     def _hv_blocked(self, d: np.ndarray, st: _State) -> np.ndarray:
-        """∇²f(w)d as :meth:`hv`, one block of whole queries at a time: Xd, the sums α_i^±
-        and the block's share of Xᵀu are computed while its rows are in cache, so X is read
-        once per product instead of twice (the sums are the same; Xᵀu is summed block by
-        block, which changes only its rounding)."""
-        if self._local_order[0] is not st:               # each query's sort, block-relative
-            self._local_order = (st, st.order - self._block_start)
-        order = self._local_order[1]
-        pc, X, c = self.counter, self.X, st.counts
-        sp_buf, sm_buf = self._block_buf
-        acc = np.zeros(self.n_features)
-        for a, b, qa, qb, qp in self._blocks:
-            Xb = X[a:b]
-            xd = Xb @ d
-            sp, sm = sp_buf[:b - a], sm_buf[:b - a]
-            pc.block_sums(st.z[a:b], xd, a, b, qa, qb, qp, order[a:b], sp, sm)
-            u = (c.l_plus[a:b] + c.l_minus[a:b]) * xd
-            u -= sp
-            u -= sm
-            acc += Xb.T @ u
-        return d + 2.0 * self.C * acc
-
-    def _hv_buffer(self) -> Counts:
-        if not hasattr(self, "_hvbuf"):
+        """∇²f(w)d, one block of whole queries at a time: Xd, the sums α_i^± and the block's
+        share of Xᵀu are computed while its rows are in cache, so X is read once per product
+        instead of twice (the sums are the same; Xᵀu is summed block by block, which changes
+        only its rounding)."""
+        X, blocks, P = self.X, self._blocks, self._partials()
+        st.lsum_f64()
+        if self.method_id == _kernel.TREE and st.prep is None:
             n = self.counter.n
-            self._hvbuf = Counts(None, None, np.empty(n), np.empty(n), None)
-        return self._hvbuf
+            st.prep = (np.empty(n, np.int32), np.empty(n, np.int64), np.empty(n, np.int64))
+            self._run(lambda wk: self._prepare(st, [blocks[i][2:] for i in wk["ids"]]))
+
+        def job(wk):
+            for i in wk["ids"]:
+                a, b, qa, qb = blocks[i]
+                Xb = X[a:b]
+                xd = wk["xd"][:b - a]
+                xd[:] = Xb @ d
+                u = wk["u"][:b - a]
+                self._hv_vector(st, xd, qa, qb, wk["sp"], wk["sm"], u, wk["wc"], wk["ws"])
+                P[i] = Xb.T @ u
+
+        self._run(job)
+        return d + 2.0 * self.C * self._sum_partials(P)
 
     def violations(self, w) -> int:
         """Pairs with 1 − wᵀ(x_i − x_j) > 0 (inside the margin or misordered): Σ_i l_i^-(w)."""
@@ -186,12 +341,17 @@ class RankSVM(LinearRanker):
 
     :meth:`fit_grid` over ``C`` warm-starts each fit from the solution at the next smaller C
     (the grid is solved in increasing C; the models are yielded in grid order).
+
+    ``threads``: threads of one fit on a large dense X (see :class:`L2RankSVMObjective`:
+    fixed blocks of whole queries, the same numbers for every thread count); 1 inside a
+    process pool, the number of cores for a run alone.
     """
 
     def __init__(self, C: float = 1.0, eps: float = 1e-3, method: str = "tree",
-                 max_iter: int = 1000, callback=None):
+                 max_iter: int = 1000, callback=None, threads: int = 1):
         self.C, self.eps, self.method, self.max_iter = C, eps, method, max_iter
         self.callback = callback
+        self.threads = threads
 
     def _check_params(self) -> None:
         if self.method not in METHODS:
@@ -200,6 +360,7 @@ class RankSVM(LinearRanker):
             raise ValueError(f"eps must be positive, got {self.eps}")
         if not (self.C > 0 and np.isfinite(self.C)):
             raise ValueError(f"C must be positive and finite, got {self.C}")
+        check_threads(self.threads)
 
     def objective(self, X, y, qid) -> L2RankSVMObjective:
         """The problem object for data given as (X, y, qid) in any document order."""
@@ -210,13 +371,16 @@ class RankSVM(LinearRanker):
         if not np.array_equal(order, np.arange(order.shape[0])):
             X = X[order]
             y = y[order]
-        return L2RankSVMObjective(X, y, query_ptr, self.C, self.method)
+        return L2RankSVMObjective(X, y, query_ptr, self.C, self.method, self.threads)
 
     def _fit_grouped(self, X, y, query_ptr, w0=None) -> "RankSVM":
         self._check_params()
-        obj = L2RankSVMObjective(X, y, query_ptr, self.C, self.method)
-        self.result_: TronResult = tron(obj, n=obj.n_features, w0=w0, eps=self.eps,
-                                        max_iter=self.max_iter, callback=self.callback)
+        obj = L2RankSVMObjective(X, y, query_ptr, self.C, self.method, self.threads)
+        try:
+            self.result_: TronResult = tron(obj, n=obj.n_features, w0=w0, eps=self.eps,
+                                            max_iter=self.max_iter, callback=self.callback)
+        finally:
+            obj.close()
         self.coef_ = self.result_.w
         self.n_pairs_ = obj.n_pairs
         self.objective_ = obj

@@ -139,8 +139,17 @@ def record_notes(r: dict) -> list[str]:
         out.append("published baseline: copied by the paper from elsewhere, not rerun")
     elif cls == "unreadable":
         out.append("the published value cannot be read in the source")
+    if r.get("data_mark"):
+        out.append(r["data_mark"])
     if r.get("stand_in"):
         out.append(f"computed on {r.get('data_used')}, a stand-in for {r.get('dataset')}")
+    if r.get("paired"):
+        ci = r.get("ci95")
+        out.append(f"paired t-test of {r.get('method')} against {r.get('versus')} on "
+                   f"{r.get('n_queries')} test queries (pooled over folds): p = "
+                   f"{_general(r['p_value']) if r.get('p_value') is not None else 'n/a'}"
+                   + (f", 95% CI of the mean difference [{_general(ci[0])}, {_general(ci[1])}]"
+                      if ci and None not in ci else ""))
     for k in ("kind_why", "note", "tolerance_why"):
         if r.get(k):
             prefix = {"kind_why": f"{r.get('kind', '')} value: ", "tolerance_why":

@@ -7,12 +7,16 @@ Buckets (every record is in exactly one):
 * comparable published values (a published number, not a quoted baseline, readable):
   ``agrees`` · ``within`` · ``deviates`` (reproductions), ``stand-in`` (computed on substitute
   data), ``check`` (consistency checks), ``derived`` (values derived from the paper's words),
-  ``undefined`` (our value is NaN), ``not run`` (with its reason);
+  ``undefined`` (our value is NaN), ``not run`` (with its reason), ``unverified`` (computed
+  on an unverified copy of the paper's data, ``--allow-unverified``: never a reproduction);
 * not comparable: ``baseline`` (copied by the paper from elsewhere, not rerun), ``unreadable``
   (the source's value cannot be read), ``ours only`` (our values without a published
   counterpart), ``modern`` (the modern reference beside the paper's methods,
-  :mod:`repro.reference`), ``empty`` (a dataset not run that has no published values: a placeholder
-  saying why).
+  :mod:`repro.reference`), ``user`` (a user's ranker beside them, ``--ranker``, and its paired
+  tests), ``empty`` (a dataset not run that has no published values: a placeholder saying why).
+
+A value computed on a user's own data (``--on``) has no published counterpart ("ours only" or
+``user``); its record says so in ``data_mark``, as every record of an unverified copy does.
 """
 from __future__ import annotations
 
@@ -22,9 +26,21 @@ from dataclasses import dataclass, field
 from ..published import (AGREES, BASELINE, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT, MODERN,
                          NO_PUBLISHED, STAND_IN, UNDEFINED, UNREADABLE, WITHIN)
 
-COMPARABLE = ("agrees", "within", "deviates", "stand-in", "check", "derived", "undefined",
-              "not run")
-NOT_COMPARABLE = ("baseline", "unreadable", "ours only", "modern", "empty")
+COMPARABLE = ("agrees", "within", "deviates", "stand-in", "unverified", "check", "derived",
+              "undefined", "not run")
+NOT_COMPARABLE = ("baseline", "unreadable", "ours only", "modern", "user", "empty")
+#: prefix of the verdict of a value computed on an unverified copy of a catalogued set
+UNVERIFIED_COPY = "unverified copy: "
+#: the verdict of a user's ranker's values (``--ranker``)
+USER_METHOD = "user method (not in the paper)"
+
+
+def mark_verdict(verdict: str) -> str:
+    """The verdict of a value computed on an unverified copy ("not run" verdicts stay)."""
+    if verdict.startswith(UNVERIFIED_COPY) or verdict.startswith("not run"):
+        return verdict
+    return UNVERIFIED_COPY + verdict
+
 BUCKETS = COMPARABLE + NOT_COMPARABLE
 LABELS = {"agrees": "agrees", "within": "within tolerance", "deviates": "deviates",
           "stand-in": "on stand-in data", "check": "consistency checks",
@@ -32,12 +48,15 @@ LABELS = {"agrees": "agrees", "within": "within tolerance", "deviates": "deviate
           "baseline": "published baselines (not rerun)", "unreadable": "unreadable in the source",
           "ours only": "ours only (no published value)",
           "modern": "modern reference (LambdaMART, not in the paper)",
+          "unverified": "on an unverified copy of the data",
+          "user": "user methods (not in the paper)",
           "empty": "placeholders of data not run (nothing published)"}
 
 HEADERS = {"agrees": "agree", "within": "within tol.", "deviates": "deviate",
            "stand-in": "stand-in", "check": "checks", "derived": "derived", "undefined": "NaN",
            "not run": "not run", "baseline": "baseline", "unreadable": "unreadable",
            "ours only": "ours only", "modern": "modern reference",
+           "unverified": "unverified copy", "user": "user method",
            "empty": "not run, none published"}
 ALWAYS = ("agrees", "within", "deviates", "not run")
 
@@ -52,6 +71,10 @@ def verdict_class(verdict: str) -> str:
     """The colour class of a verdict: agrees, within, deviates, stand-in, consistent,
     inconsistent, derived-agrees / derived-within / derived-deviates, undefined, not-run,
     baseline, unreadable, no-published."""
+    if verdict.startswith(UNVERIFIED_COPY):
+        return "unverified"
+    if verdict == USER_METHOD:
+        return "user"
     if verdict.startswith(STAND_IN):
         return "stand-in"
     if verdict.startswith(DERIVED):
@@ -68,13 +91,14 @@ SHORT = {"agrees": "agrees", "within": "within tol.", "deviates": "DEVIATES",
          "derived-agrees": "derived: agrees", "derived-within": "derived: within tol.",
          "derived-deviates": "derived: DEVIATES", "undefined": "undefined", "not-run": "not run",
          "baseline": "baseline", "unreadable": "unreadable", "no-published": "ours only",
-         "modern": "modern reference"}
+         "modern": "modern reference", "unverified": "unverified copy",
+         "user": "user method"}
 
 
 def bucket(rec: dict) -> str:
     """The one bucket a record is counted in (see the module docstring)."""
     cls = verdict_class(rec["verdict"])
-    if cls in ("baseline", "unreadable", "modern"):
+    if cls in ("baseline", "unreadable", "modern", "user"):
         return cls
     if rec.get("published") is None:
         return "empty" if cls == "not-run" else "ours only"
@@ -84,6 +108,8 @@ def bucket(rec: dict) -> str:
         return "derived"
     if cls == "not-run":
         return "not run"
+    if cls == "unverified":
+        return "unverified"
     return cls
 
 
@@ -191,7 +217,7 @@ def headline(t: Tally) -> list[str]:
     """The headline sentences of a page: the first says what was reproduced (or that nothing
     was); the counts add up to the records the page was rendered from."""
     n, c = t.comparable, t.buckets
-    if t.reproduced + c["stand-in"] == 0:
+    if t.reproduced + c["stand-in"] + c["unverified"] == 0:
         if not n:
             first = "No comparable published values."
         elif c["check"] + c["derived"]:
@@ -215,13 +241,13 @@ def headline(t: Tally) -> list[str]:
                  f"{c['deviates']} deviate.")
     lines = [first]
     rest = []
-    if t.reproduced + c["stand-in"] and c["not run"]:  # else said in the first line
+    if t.reproduced + c["stand-in"] + c["unverified"] and c["not run"]:  # else said above
         rest.append(f"{c['not run']} not run: {reasons_text(t.reasons)}")
     if c["stand-in"]:
         inner = ", ".join(f"{n} {SHORT[k]}" for k, n in sorted(t.stand_in.items()))
         rest.append(f"{c['stand-in']} computed on stand-in data ({inner}; substitutes for the "
                     f"paper's data, not reproductions)")
-    said = t.reproduced + c["stand-in"] == 0       # the first line gave checks and derived
+    said = t.reproduced + c["stand-in"] + c["unverified"] == 0   # the first line gave checks
     if c["check"] and not said:
         rest.append(f"{_plural(c['check'], 'consistency check')} "
                     f"({t.classes['consistent']} consistent, {t.classes['inconsistent']} "
@@ -230,6 +256,10 @@ def headline(t: Tally) -> list[str]:
         rest.append(f"{_plural(c['derived'], 'value')} derived from the paper's statements "
                     f"({t.classes['derived-agrees']} agree, {t.classes['derived-within']} within "
                     f"tolerance, {t.classes['derived-deviates']} deviate)")
+    if c["unverified"]:
+        rest.append(f"{c['unverified']} computed on an unverified copy of the paper's data "
+                    f"(--allow-unverified; its files do not match the recorded checksums: not "
+                    f"reproductions)")
     if c["undefined"]:
         rest.append(f"{c['undefined']} undefined (our value is NaN)")
     if rest:

@@ -11,13 +11,15 @@ rejection-free; ``kernels/swap_sampler.pyx``), :mod:`repro.rankers.deltas` (Δ o
 baselines :mod:`repro.rankers.rankboost`, :mod:`repro.rankers.svmmap` and the suite's
 :class:`~repro.rankers.RankSVM`.
 
-Protocol (§5.1, :mod:`.protocol`, :mod:`.tasks`): one run per (dataset, fold) — task
-``task_fold`` — fits every Figure 3 method on the fold (C or the number of rounds chosen by
+Protocol (§5.1, :mod:`.protocol`): one run per (dataset, fold) — task ``task_fold``
+(:mod:`.fold`) — fits every Figure 3 method on the fold (C or the number of rounds chosen by
 validation MAP), evaluates it on the test split with the paper's definitions and with the
-official LETOR 3.0 script, ties in file order and at random, and runs the Sec. 5.3 studies
-(Figures 4–8) on the datasets of those figures.  Figure 3's cells (fold means with the other
-conventions) and the claims of Sec. 5.2–5.3 are custom aggregations of those runs; the
-microaverage is the suite's MicroAverage (LETOR 3.0 query counts as weights).
+official LETOR 3.0 script, ties in file order and at random, with every query's value
+(:mod:`.figure3`), and runs the Sec. 5.3 studies (Figures 4–8, :mod:`.sampling`) on the datasets
+of those figures.  Figure 3's cells are declared (:class:`repro.aggregate.Cells`: fold means of
+the paper's measure, the other conventions as fields and notes), the microaverage is the
+suite's MicroAverage (LETOR 3.0 query counts as weights), Figures 4–8 are FoldMeans; the claims
+of Sec. 5.2–5.3 are the one custom aggregation (:mod:`.claims`).  Names: :mod:`.names`.
 
 The twelve open questions of the declarations, as decided here (each artifact's ``choices``
 say the same to the reader):
@@ -46,7 +48,7 @@ say the same to the reader):
    starting points (w = 0 and two random), the lowest training objective kept.  Baselines:
    RankSVM C ∈ {10⁻⁶ … 1}, SVM-MAP C ∈ {10⁻³ … 10³}, RankBoost rounds ∈ {10, 30, 100, 300,
    1000}, all chosen by validation MAP, trained on the binary labels.
-7. Figure 3 cells = means of the five test folds; the microaverage weights are the LETOR 3.0
+7. Figure 3 cells = means of the five test folds (``CELLS``); the microaverage weights are the LETOR 3.0
    query counts of the TOML (they reproduce the printed microaverages).
 8. SVMmap, RankBoost and RankSVM are rerun by the suite; ListNet and BoltzRank2 are shown as
    published baselines; records use the TOML's method names.
@@ -54,15 +56,21 @@ say the same to the reader):
    one run below the first j bads, the j chosen so that Δ_NDCG spreads evenly over [0, 1]) with
    Pr ∝ exp(kΔ_NDCG); the published MAP .033/.089 at k = 5/0 is below a random ranking's MAP
    on every LETOR set (OHSUMED random order ≈ 0.31): reported as not reproducible in kind.
-10. Figures 4, 5, 7, 8 have no numbers: their qualitative claims are checked in ``claims``.
+10. Figures 4, 5, 7, 8 have no numbers: their qualitative claims are checked in ``claims``
+    (:mod:`.claims`).
 11. MQ2008 is not a Figure 3 column; it is a labelled stand-in (with OHSUMED) for HP2004 in the
     Sec. 5.3 studies only.
 12. Sec. 5.2's win counts are re-derived in ``claims`` on the cells that ran.
 """
+from ... import published as _published
+from ...aggregate import Cells
 from ...experiment import Artifact, Custom, FoldMean, MicroAverage, Paper
-from .tasks import METHODS
+from .names import (CLAIMS, CLEANED, FIGURE3, FIGURE4, FIGURE5, FIGURE6, FIGURE7, FIGURE8, FLOOR,
+                    LETOR3, LETOR3_RANDOM, METHODS, METRICS, PAPER_DEF, PAPER_RANDOM, PER_FOLD,
+                    SENS_METHOD, SENS_METRICS)
 
 PAPER = Paper(
+    order=2,
     id="dubey2009",
     title="Conditional Models for Non-smooth Ranking Loss Functions",
     authors="A. Dubey, J. Machchhar, C. Bhattacharyya, S. Chakrabarti", venue="ICDM 2009",
@@ -114,6 +122,19 @@ NOTES = [
     "Sec. 5.2's win counts over the 32 columns × metrics are not single reproducible numbers and "
     "are not listed as published values.",
 ]
+
+#: LETOR 3.0 query counts (TOML [protocol]): Figure 3's microaverage weights
+WEIGHTS = dict(_published.load("dubey2009").protocol.get("microaverage_weights", {}))
+
+#: Figure 3's cells: the paper's measure (ties in file order), the other conventions as fields
+#: of the cell and, with the context of the RankSVM and floor rows, in its note
+CELLS = Cells(select={"part": FIGURE3, PER_FOLD: True}, variant="convention", main=PAPER_DEF,
+              drop=(PER_FOLD,), weights=WEIGHTS, weight="queries", notes=(
+                  ("ties at random {:.4f}; LETOR 3.0 script {:.4f} (ties at random {:.4f})",
+                   (PAPER_RANDOM, LETOR3, LETOR3_RANDOM)),
+                  ("; cleaned test split {:.4f}", (CLEANED,)),
+                  ("; context: our RankSVM {:.4f}, all-equal scores {:.4f} (random order {:.4f})",
+                   (f"RankSVM|{PAPER_DEF}", f"{FLOOR}|{PAPER_DEF}", f"{FLOOR}|{PAPER_RANDOM}"))))
 
 _GOV = ("TD2003", "TD2004", "HP2003", "HP2004", "NP2003", "NP2004")
 _LETOR3 = ("OHSUMED",) + _GOV
@@ -198,14 +219,13 @@ ARTIFACTS = [
     Artifact("dubey2009", "figure3",
              "Figure 3: MAP, NDCG@1, NDCG@5, NDCG@10 of the baselines, MLE, ExpGain, L_3 and ConvexLoss on LETOR 3.0",
              datasets=_LETOR3, folds=_FOLDS, task="task_fold", params=PARAMS, quick=QUICK,
-             metrics=("MAP", "NDCG@1", "NDCG@5", "NDCG@10"), methods=METHODS,
-             aggregate=(Custom("figure3_cells"),
-                        MicroAverage(select={"part": "figure3", "fold": "avg"})),
-             reference={"version": 3, "criterion": "MAP",
-                        "metrics": ["MAP", "NDCG@1", "NDCG@5", "NDCG@10"],
-                        "fields": {"part": "figure3",
+             metrics=METRICS, methods=METHODS,
+             aggregate=(CELLS, MicroAverage(select={"part": FIGURE3, "fold": "avg"})),
+             reference={"version": 3, "criterion": "MAP", "metrics": list(METRICS),
+                        "fields": {"part": FIGURE3,
                                    "evaluation": "official LETOR 3.0 script, graded labels"}},
-             select={"part": "figure3"}, figure="figure_figure3",
+             # the per-fold records feed the cells; their query tables are kept (sidecar)
+             select={"part": FIGURE3, PER_FOLD: None}, figure="figure_figure3",
              description="Test accuracy (5-fold LETOR cross-validation, C tuned on validation) of SVMmap, "
                          "RankBoost, RankSVM and the paper's MLE, ExpGain, L_3 and ConvexLoss (each trained for "
                          "AUC, MAP and NDCG) on the seven LETOR 3.0 sets, plus a query-weighted "
@@ -216,26 +236,26 @@ ARTIFACTS = [
                          "The computed context of the gap to the published column is in 'claims'.",
              choices=CH_PROTOCOL + CH_MODEL + CH_SAMPLER + CH_AVG),
     Artifact("dubey2009", "figure4", "Figure 4: effect of the sample size |Ŷ| on test accuracy (HP2004, ConvexLoss_NDCG)",
-             kind="figure", methods=("ConvexLoss_NDCG",), metrics=("MAP", "NDCG@10"), **_SENS,
-             aggregate=(FoldMean(select={"part": "figure4"}),),
-             select={"part": "figure4", "fold": "avg"}, figure="figure_sample_size",
+             kind="figure", methods=(SENS_METHOD,), metrics=SENS_METRICS, **_SENS,
+             aggregate=(FoldMean(select={"part": FIGURE4}),),
+             select={"part": FIGURE4, "fold": "avg"}, figure="figure_sample_size",
              description="Test accuracy of ConvexLoss_NDCG as the number of sampled states per query grows "
                          "(Sec. 5.3.1): the paper says accuracy rises and is close to saturation at the sizes "
                          "shown (its plot is lost in the text; no numbers are published). Each size is run "
                          "with two sample seeds; the sd over them is shown.",
              choices=CH_SENS + ("Sizes 30 … 3000 states per query (the paper's sizes are lost).",)),
     Artifact("dubey2009", "figure5", "Figure 5: effect of restart skew between Δ = 0 and Δ = 1 (HP2004, ConvexLoss_NDCG)",
-             kind="figure", methods=("ConvexLoss_NDCG",), metrics=("MAP", "NDCG@10"), **_SENS,
-             aggregate=(FoldMean(select={"part": "figure5"}),),
-             select={"part": "figure5", "fold": "avg"}, figure="figure_skew",
+             kind="figure", methods=(SENS_METHOD,), metrics=SENS_METRICS, **_SENS,
+             aggregate=(FoldMean(select={"part": FIGURE5}),),
+             select={"part": FIGURE5, "fold": "avg"}, figure="figure_skew",
              description="Accuracy when restarts go to Δ = 0 with probability 0.9, 0.5 or 0.1, the number "
                          "of states fixed (Sec. 5.3.2): the paper says skewing toward Δ = 0 generally "
                          "helps. The plot is lost in the text; no numbers are published.",
              choices=CH_SENS),
     Artifact("dubey2009", "figure6", "Figure 6: effect of restart skew with more than two restart states",
-             metrics=("MAP", "NDCG@10"), methods=("ConvexLoss_NDCG",), **_SENS,
-             aggregate=(FoldMean(select={"part": "figure6"}),),
-             select={"part": "figure6", "fold": "avg"}, figure="figure_restart_k",
+             metrics=SENS_METRICS, methods=(SENS_METHOD,), **_SENS,
+             aggregate=(FoldMean(select={"part": FIGURE6}),),
+             select={"part": FIGURE6, "fold": "avg"}, figure="figure_restart_k",
              description="MAP and NDCG@10 when restarts are drawn from handcrafted rankings of diverse Δ with "
                          "Pr(y) ∝ exp(kΔ(y)), k = 5, 0, −5, −10, −20 (Sec. 5.3.2): 'k ≪ 0 seems uniformly better'. "
                          "Learner and data set are not stated (assumed ConvexLoss_NDCG on HP2004, as in Figs. 4–5). "
@@ -247,8 +267,8 @@ ARTIFACTS = [
                  "(for each target i/10 the smallest j reaching it); Pr ∝ exp(k Δ_NDCG).",)),
     Artifact("dubey2009", "figure7", "Figure 7: smear of the sampled Δ density for three restart seeds",
              kind="figure", metrics=("sd of Δ", "mean of Δ"), **_SENS,
-             aggregate=(FoldMean(select={"part": "figure7"}),),
-             select={"part": "figure7", "fold": "avg"}, figure="figure_smear",
+             aggregate=(FoldMean(select={"part": FIGURE7}),),
+             select={"part": FIGURE7, "fold": "avg"}, figure="figure_smear",
              description="Histogram of Δ (AUC, MAP, NDCG@10) over the states of walks restarted only from "
                          "Δ = 0, only from Δ ≈ 0.5 or only from Δ = 1 (Sec. 5.3.3): the paper says the "
                          "spread around Δ = 1 is much smaller than around Δ = 0. No numbers are published.",
@@ -257,8 +277,8 @@ ARTIFACTS = [
                  "is the shifted ranking (goods below the first j bads) with Δ_NDCG nearest 0.5.",)),
     Artifact("dubey2009", "figure8", "Figure 8: wᵀφ(x,y) against Δ(y) as w evolves",
              kind="figure", **_SENS,
-             aggregate=(FoldMean(select={"part": "figure8"}),),
-             select={"part": "figure8", "fold": "avg"}, figure="figure_dominance",
+             aggregate=(FoldMean(select={"part": FIGURE8}),),
+             select={"part": FIGURE8, "fold": "avg"}, figure="figure_dominance",
              description="For 10 random training queries × 10 rankings, wᵀφ(x,y) averaged over the first 10 "
                          "L-BFGS iterations of ConvexLoss_NDCG against Δ(y) (Sec. 5.3.4): the paper says "
                          "wᵀφ quickly dominates Δ except at w = 0. No numbers are published.",
@@ -268,7 +288,9 @@ ARTIFACTS = [
                  "validation; φ_po unscaled, as trained.",)),
     Artifact("dubey2009", "claims", "Claims of Sec. 5.2–5.3 on the columns that ran here",
              kind="check", datasets=_LETOR3 + ("MQ2008",), folds=_FOLDS, task="task_fold",
-             params=PARAMS, quick=QUICK, aggregate=(Custom("claims"),), select={"part": "claims"},
+             params=PARAMS, quick=QUICK,
+             # the one Custom: win counts over cells and pooled medians, with per-cell notes
+             aggregate=(Custom("claims"),), select={"part": CLAIMS},
              description="Each claim of Sec. 5.2 (win counts over Figure 3's 32 cells) and Sec. 5.3 "
                          "(Figures 4–8), checked on the cells computed here: the value is the fraction "
                          "of testable cells where it holds (NaN: not testable here), the note lists the "

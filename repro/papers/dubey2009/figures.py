@@ -5,8 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...plotting import figure, legend_outside, loglog_with_slopes, runs_done
-
-_METRICS = ("MAP", "NDCG@1", "NDCG@5", "NDCG@10")
+from .names import FLOOR, METRICS as _METRICS
 
 
 def _done(results) -> list:
@@ -37,7 +36,7 @@ def figure_figure3(art, results, flat, published):
     figs = {}
     for ds in sorted({r["dataset"] for r in rows}):
         recs = [r for r in rows if r["dataset"] == ds]
-        methods = list(dict.fromkeys(r["method"] for r in recs if r["method"] != "all-equal scores"))
+        methods = list(dict.fromkeys(r["method"] for r in recs if r["method"] != FLOOR))
         fig, axes = figure(ncols=4, height=3.6)
         for ax, metric in zip(axes[0], _METRICS):
             cell = {r["method"]: r for r in recs if r["metric"] == metric}
@@ -57,7 +56,7 @@ def figure_figure3(art, results, flat, published):
                                 label="published" if y == ys[0] else None)
                     except ValueError:
                         pass
-            floor = next((r for r in recs if r["method"] == "all-equal scores"
+            floor = next((r for r in recs if r["method"] == FLOOR
                           and r["metric"] == metric), None)
             if floor is not None:
                 ax.axvline(floor["value"], color="0.5", lw=0.8, ls="--",

@@ -3,109 +3,183 @@ the measures "as the paper defines them" (Sec. 1.6) beside the official LETOR 3.
 ties in file order and broken at random, and the rankers with their validation grids.
 
 * Relevance is binary: good = label ≥ 1 (Sec. 1.1; OHSUMED's 1 and 2 are good).
-* Cleaning (Sec. 5.1.1, "removing documents of a particular query that has conflicting
-  relevance labels, and removing queries that have no relevant document"): within a query,
-  documents whose feature vectors are identical but whose binary labels differ are all removed;
-  then queries without a good document are removed.  Applied to the splits named by the
-  ``clean`` option ("none", "train", "train+vali", "all").
+* Cleaning (Sec. 5.1.1): :func:`repro.data.queries.remove_conflicts` on the splits named by
+  the ``clean`` option ("none", "train", "train+vali", "all").
 * Paper measures (Sec. 1.6): AP = (1/n⁺) Σ_i (1 + i)/(1 + r_i), NDCG@k with binary gain and
   D(0) = D(1) = 1, D(i) = 1/log₂(1 + i) — averaged over the queries that have a good document
-  (AP is undefined without one).  Official measures: :func:`repro.protocol.measures` with the
-  LETOR 3.0 conventions (graded gain 2^label − 1, every query counts, AP = 0 without a relevant
-  document).  Both rank by score with ties in file order (the official script's stable sort);
-  :func:`measure_all` adds each measure with ties broken uniformly at random, averaged over
-  a few seeded orders.
+  (undefined, NaN per query, without one).  Official measures: the LETOR 3.0 conventions
+  (graded gain 2^label − 1, every query counts, AP = 0 without a relevant document).  Both
+  rank by score with ties in file order (the official script's stable sort); :func:`measure_all`
+  adds each measure with ties broken uniformly at random, averaged over a few seeded orders.
+  Every measure comes with its per-query values (:class:`Measures`).
 """
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
+
 import numpy as np
 
-from ...data.queries import QueryData
+from ...data.load import load_letor_fold
+from ...data.queries import QueryData, remove_conflicts
 from ...metrics import evaluate
-from ...rankers import deltas
+from ...metrics.family import ap_from_good_ranks, good_ranks_from_scores, ndcg_from_good_ranks
+from ...protocol import select
+from ...rankers import RankSVM
+from ...rankers.conditional import ConditionalRanker
+from ...rankers.rankboost import RankBoost
+from ...rankers.svmmap import SVMMAP
+from .names import (CONVENTIONS, LETOR3, LETOR3_RANDOM, METRICS, PAPER_DEF, PAPER_RANDOM, PROPOSED,
+                    THRESHOLD)
 
-METRICS = ("MAP", "NDCG@1", "NDCG@5", "NDCG@10")
-THRESHOLD = 1.0
 CLEAN_MODES = {"none": (), "train": ("train",), "train+vali": ("train", "vali"),
                "all": ("train", "vali", "test")}
-
-
-def subset_docs(data: QueryData, keep: np.ndarray, source: str) -> QueryData:
-    """The documents ``keep`` (boolean, one per document) of ``data``; queries left empty are
-    dropped."""
-    keep = np.asarray(keep, dtype=bool)
-    counts = np.add.reduceat(keep.astype(np.int64), data.query_ptr[:-1])
-    qs = np.flatnonzero(counts > 0)
-    ptr = np.concatenate([[0], np.cumsum(counts[qs])]).astype(np.int64)
-    return QueryData(np.ascontiguousarray(data.X[keep]), data.y[keep], ptr, data.qids[qs],
-                     None if data.docids is None else data.docids[keep], source,
-                     None if data.line_no is None else data.line_no[keep])
+_KS = (1, 5, 10)
 
 
 def clean(data: QueryData, threshold: float = THRESHOLD) -> tuple[QueryData, dict]:
     """Sec. 5.1.1 cleaning; returns the cleaned data and what was removed."""
-    good = data.y >= threshold
-    keep = np.ones(data.n_docs, dtype=bool)
-    groups = 0
-    for q in range(data.n_queries):
-        sl = data.query(q)
-        Xq = np.ascontiguousarray(data.X[sl])
-        _, inv, cnt = np.unique(Xq, axis=0, return_inverse=True, return_counts=True)
-        inv = inv.ravel()
-        for gid in np.flatnonzero(cnt > 1):
-            members = np.flatnonzero(inv == gid)
-            labels = good[sl][members]
-            if labels.any() and not labels.all():
-                keep[sl.start + members] = False
-                groups += 1
-    conflicts = int((~keep).sum())
-    has_good = np.add.reduceat((good & keep).astype(np.int64), data.query_ptr[:-1]) > 0
-    no_good = int((~has_good).sum())
-    keep &= np.repeat(has_good, data.query_sizes)
-    out = subset_docs(data, keep, data.source + " (cleaned)")
-    return out, {"conflict_groups": groups, "conflicting_documents": conflicts,
-                 "queries_without_good": no_good, "documents": data.n_docs,
-                 "queries": data.n_queries}
+    return remove_conflicts(data, threshold)
 
 
-def paper_measures(data: QueryData, scores, rng: np.random.Generator | None = None,
-                   threshold: float = THRESHOLD) -> dict[str, float]:
-    """MAP and NDCG@1/5/10 as Sec. 1.6 defines them (queries with a good document)."""
+def paper_per_query(data: QueryData, scores, rng: np.random.Generator | None = None,
+                    threshold: float = THRESHOLD) -> dict[str, np.ndarray]:
+    """AP and NDCG@1/5/10 of every query as Sec. 1.6 defines them (NaN: no good document) —
+    the ``dubey2009`` convention of :mod:`repro.metrics.family`, from one ranking per query;
+    ``rng``: ties broken at random (one draw per query with a good document, in order, shared
+    by AP and every NDCG@k)."""
     scores = np.asarray(scores, dtype=np.float64)
-    ap, nd = [], {1: [], 5: [], 10: []}
+    out = {m: np.full(data.n_queries, np.nan) for m in METRICS}
     for q in range(data.n_queries):
         sl = data.query(q)
         good = data.y[sl] >= threshold
         if not good.any():
             continue
-        r = deltas.ranks_from_scores(good, scores[sl], rng)[None, :]
-        ap.append(deltas.ap_from_ranks(r)[0])
-        for k in nd:
-            nd[k].append(deltas.ndcg_from_ranks(r, k)[0])
-    out = {"MAP": float(np.mean(ap))}
-    out.update({f"NDCG@{k}": float(np.mean(v)) for k, v in nd.items()})
+        r = good_ranks_from_scores(good, scores[sl], rng)[None, :]
+        out["MAP"][q] = ap_from_good_ranks(r)[0]
+        for k in _KS:
+            out[f"NDCG@{k}"][q] = ndcg_from_good_ranks(r, k)[0]
     return out
 
 
-def official_measures(data: QueryData, scores, rng: np.random.Generator | None = None
-                      ) -> dict[str, float]:
-    """MAP and NDCG@1/5/10 by the LETOR 3.0 script's conventions; ``rng``: break ties at
-    random (documents shuffled within queries before the script's stable sort)."""
+def paper_average(per_query: dict[str, np.ndarray]) -> dict[str, float]:
+    """The paper's averages: over the queries with a good document."""
+    return {m: float(np.mean(v[~np.isnan(v)])) for m, v in per_query.items()}
+
+
+def paper_measures(data: QueryData, scores, rng: np.random.Generator | None = None,
+                   threshold: float = THRESHOLD) -> dict[str, float]:
+    """MAP and NDCG@1/5/10 as Sec. 1.6 defines them (queries with a good document)."""
+    return paper_average(paper_per_query(data, scores, rng, threshold))
+
+
+def official_per_query(data: QueryData, scores, rng: np.random.Generator | None = None
+                       ) -> tuple[dict[str, float], dict[str, np.ndarray]]:
+    """MAP and NDCG@1/5/10 by the LETOR 3.0 script's conventions: its averages and each
+    query's value; ``rng``: break ties at random (documents shuffled within queries before
+    the script's stable sort; the query order is kept)."""
     y, s = data.y, np.asarray(scores, dtype=np.float64)
     if rng is not None:
         perm = np.concatenate([lo + rng.permutation(hi - lo) for lo, hi in
                                zip(data.query_ptr[:-1], data.query_ptr[1:])])
         y, s = y[perm], s[perm]
     ev = evaluate(y, s, data.query_ptr, data.qids, version=3, max_k=10)
-    return {"MAP": float(ev.map), **{f"NDCG@{k}": float(ev.avg_ndcg[k - 1]) for k in (1, 5, 10)}}
+    summary = {"MAP": float(ev.map), **{f"NDCG@{k}": float(ev.avg_ndcg[k - 1]) for k in _KS}}
+    per_query = {"MAP": np.asarray(ev.ap, dtype=np.float64).copy(),
+                 **{f"NDCG@{k}": np.asarray(ev.ndcg[:, k - 1], dtype=np.float64).copy()
+                    for k in _KS}}
+    return summary, per_query
 
 
-def measure_all(data: QueryData, scores, tie_seeds: int, seed: int) -> dict[str, dict]:
-    """``{"paper": …, "paper random ties": …, "LETOR 3.0": …, "LETOR 3.0 random ties": …}``,
-    random ties averaged over ``tie_seeds`` seeded orders."""
-    out = {"paper": paper_measures(data, scores), "LETOR 3.0": official_measures(data, scores)}
-    for name, fn in (("paper random ties", paper_measures),
-                     ("LETOR 3.0 random ties", official_measures)):
-        vals = [fn(data, scores, np.random.default_rng([seed, t])) for t in range(tie_seeds)]
-        out[name] = {m: float(np.mean([v[m] for v in vals])) for m in METRICS}
-    return out
+def official_measures(data: QueryData, scores, rng: np.random.Generator | None = None
+                      ) -> dict[str, float]:
+    """MAP and NDCG@1/5/10 by the LETOR 3.0 script's conventions (its averages)."""
+    return official_per_query(data, scores, rng)[0]
+
+
+@dataclass
+class Measures:
+    """The measures of one scoring of a test split under each convention: ``summary[c][m]``
+    (the value reported) and ``per_query[c][m]`` (each query's value, NaN where undefined; a
+    random-ties value is the mean over the seeded orders), queries ``qids`` in data order."""
+    qids: list
+    summary: dict[str, dict[str, float]]
+    per_query: dict[str, dict[str, np.ndarray]]
+
+
+def _paper(data, scores, rng):
+    pq = paper_per_query(data, scores, rng)
+    return paper_average(pq), pq
+
+
+def measure_all(data: QueryData, scores, tie_seeds: int, seed: int) -> Measures:
+    """Every convention of :data:`CONVENTIONS`; random ties averaged over ``tie_seeds``
+    seeded orders (the summary is the mean of the orders' averages)."""
+    summary, per_query = {}, {}
+    summary[PAPER_DEF], per_query[PAPER_DEF] = _paper(data, scores, None)
+    summary[LETOR3], per_query[LETOR3] = official_per_query(data, scores)
+    for name, fn in ((PAPER_RANDOM, _paper), (LETOR3_RANDOM, official_per_query)):
+        runs = [fn(data, scores, np.random.default_rng([seed, t])) for t in range(tie_seeds)]
+        summary[name] = {m: float(np.mean([s[m] for s, _ in runs])) for m in METRICS}
+        per_query[name] = {m: np.mean([pq[m] for _, pq in runs], axis=0) for m in METRICS}
+    order = {c: i for i, c in enumerate(CONVENTIONS)}
+    return Measures(np.asarray(data.qids).tolist(),
+                    dict(sorted(summary.items(), key=lambda kv: order[kv[0]])),
+                    dict(sorted(per_query.items(), key=lambda kv: order[kv[0]])))
+
+
+# --- one fold: splits and rankers ------------------------------------------------------------
+
+def load_splits(dataset: str, fold, data_dir, mode: str) -> tuple[dict, dict]:
+    """The fold's train/vali/test, cleaned as ``mode`` says; and the cleaning counts."""
+    if mode not in CLEAN_MODES:
+        raise ValueError(f"clean: expected one of {tuple(CLEAN_MODES)}, got {mode!r}")
+    splits = load_letor_fold(dataset, int(fold), data_dir)
+    info = {}
+    for name in CLEAN_MODES[mode]:
+        splits[name], info[name] = clean(splits[name], THRESHOLD)
+    return splits, info
+
+
+def binary(data: QueryData) -> QueryData:
+    """The same data with labels 0/1 (good = label ≥ 1): what the baselines are trained on."""
+    return QueryData(data.X, (data.y >= THRESHOLD).astype(np.float64), data.query_ptr,
+                     data.qids, data.docids, data.source + " (binary)", data.line_no)
+
+
+def method_name(objective: str, delta: str) -> str:
+    return ConditionalRanker(objective, delta).method_name
+
+
+def conditional(objective: str, delta: str, p: dict, seed: int, **over) -> ConditionalRanker:
+    """A ranker of the paper with the run's sampler settings; every sampled objective of a
+    fold uses the same ``seed`` and hence the same sample Ŷ (drawn once, Sec. 4)."""
+    kw = dict(ndcg_k=p["ndcg_k"], sample_size=p["sample_size"], walk_length=p["walk_length"],
+              restart_skew=p["restart_skew"], phi_scale=p["phi_scale"], max_iter=p["max_iter"],
+              tol=p["tol"], n_inits=p["n_inits"] if objective in ("ExpGain", "L3") else 1,
+              random_state=seed)
+    kw.update(over)
+    return ConditionalRanker(objective, delta, **kw)
+
+
+def select_by_map(ranker, train, vali, grid, prefer):
+    """Validation MAP (binary relevance: LETOR's MAP counts label > 0 as relevant, the same
+    ranking of candidates as the paper's AP); ties: the earlier preferred value.  Returns the
+    selection and the seconds it took."""
+    t0 = time.perf_counter()
+    s = select(ranker, train, vali, grid, criterion="MAP", prefer=prefer, version=3)
+    return s, time.perf_counter() - t0
+
+
+def fit_method(name: str, splits: dict, p: dict, seed: int):
+    """Figure 3's method ``name`` on the fold, its parameter chosen by validation MAP."""
+    train, vali = splits["train"], splits["vali"]
+    if name == "RankSVM":
+        return select_by_map(RankSVM(), binary(train), vali, {"C": p["ranksvm_C"]}, ("C",))
+    if name == "Rankboost":
+        return select_by_map(RankBoost(), train, vali, {"n_rounds": p["rankboost_rounds"]},
+                             ("n_rounds",))
+    if name == "SVMmap":
+        return select_by_map(SVMMAP(), train, vali, {"C": p["svmmap_C"]}, ("C",))
+    obj, delta = next((o, d) for o, d in PROPOSED if method_name(o, d) == name)
+    return select_by_map(conditional(obj, delta, p, seed), train, vali, {"C": p["C"]}, ("C",))

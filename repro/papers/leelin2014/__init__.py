@@ -21,6 +21,7 @@ from ...experiment import Artifact, Paper
 from ...published import load as load_published
 
 PAPER = Paper(
+    order=3,
     id="leelin2014",
     title='Supplement Materials for "Large-scale Linear RankSVM"',
     authors="C.-P. Lee, C.-J. Lin", venue="Neural Computation 26(4), 2014 (supplement)",

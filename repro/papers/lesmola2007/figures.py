@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...plotting import figure, legend_outside, loglog_with_slopes, runs_done, size_ticks
+from .names import NDCG_AT, SCHEMES_LABEL
 
 
 def _done(results):
@@ -27,9 +28,9 @@ def _avg(flat, dataset, method, metric):
 
 def _n_train(results, dataset_label, art):
     """Mean number of training queries of the folds (the x position of m = all)."""
-    vals = [r.output["web"]["n_train"] for r in _done(results)
+    vals = [r.output["n_train"] for r in _done(results)
             if art.stand_ins.get(r.spec.dataset, r.spec.dataset) == dataset_label
-            and "web" in r.output]
+            and "n_train" in r.output]
     return float(np.mean(vals)) if vals else None
 
 
@@ -64,7 +65,7 @@ def figure_ndcg_at_n(art, results, flat, published):
     methods = list(dict.fromkeys(r["method"] for r in flat if r.get("fold") == "avg"))
     for ax, d in zip(axes, ds):
         for i, m in enumerate(methods):
-            y = [_avg(flat, d, m, f"NDCG@{k}") for k in range(1, 11)]
+            y = [_avg(flat, d, m, name) for name in NDCG_AT]
             if all(v is not None for v in y):
                 ax.plot(range(1, 11), y, "o-", ms=3, color=f"C{i}", label=m,
                         lw=2 if m.startswith("DORM") else 1)
@@ -105,13 +106,14 @@ def figure_by_size(art, results, flat, published):
 
 
 def figure_c_spread(art, results, flat, published):
-    rows = [r for r in flat if r.get("method") == "DORM (8 c schemes)" and r.get("value") is not None]
+    rows = [r for r in flat if r.get("method") == SCHEMES_LABEL and r.get("value") is not None]
     if not rows:
         return {}
     ds = list(dict.fromkeys(r["dataset"] for r in rows))
     fig, axes = figure(ncols=len(ds), height=3.0)
     for ax, d in zip(axes[0], ds):
-        pts = sorted((r["inv_sqrt_m"], r["value"]) for r in rows if r["dataset"] == d)
+        pts = sorted((1.0 / np.sqrt(r["m"]), r["value"]) for r in rows
+                     if r["dataset"] == d and r.get("m"))
         x, y = zip(*pts)
         ax.plot(x, y, "o-", ms=4, color="C0", label="max − min over the 8 schemes")
         if len(x) >= 2:

@@ -15,19 +15,21 @@ comes from the ``[protocol]`` section of ``pahikkala2010.toml`` and can be widen
 through the artifacts' ``params``.
 
 Task ``task_fold`` (:mod:`.tasks`) runs one fold of one dataset and serves Tables 1–10 and
-Figures 1–4: the fold averages (``FoldMean``) and the maxima of the validation curves averaged
-over folds (``curve_maxima``) are declared aggregations, computed when the records are
-gathered.  ``task_complexity`` times the selection on synthetic data for the ``complexity``
-figure; the benchmark against a vectorised NumPy implementation of the same algorithm is the
+Figures 1–4, returning each test measure with its per-query values (:mod:`repro.evidence`):
+the fold averages (``FoldMean``) and the maxima of the validation curves averaged over folds
+(``FoldMean`` by λ and k, then ``Best``) are declared aggregations, computed when the records
+are gathered.  ``task_complexity`` (:mod:`.complexity`) times the selection on synthetic data
+for the ``complexity`` figure; the benchmark against a vectorised NumPy implementation of the same algorithm is the
 ``lqo`` group of ``python -m repro bench`` (:mod:`repro.bench.lqo`).
 """
 from __future__ import annotations
 
 from ... import published as _published
-from ...experiment import Artifact, Custom, FoldMean, Paper
-from .tasks import METHODS, METRICS
+from ...experiment import Artifact, Best, FoldMean, Paper
+from .names import CURVE, CURVE_K, CURVE_LAMBDA, CURVE_MAX, CURVE_METRICS, METHODS, METRICS
 
 PAPER = Paper(
+    order=5,
     id="pahikkala2010",
     title="Greedy RankRLS: a Linear Time Algorithm for Learning Sparse Ranking Models",
     authors="T. Pahikkala, A. Airola, P. Naula, T. Salakoski",
@@ -54,9 +56,19 @@ QUICK = {"folds": (1,), "params": {"lambda_exponents": [0, 3], "k_max": 8,
 # evaluation, parameters chosen by validation MAP
 REFERENCE = {"version": 4, "criterion": "MAP", "metrics": list(METRICS)}
 # computed when records are gathered: fold averages of the test measures, and the maxima of
-# the validation curves averaged over the folds that ran (Figures 1-4)
-AGGREGATE = (FoldMean(select={"metric": list(METRICS), "method": list(METHODS)}),
-             Custom("curve_maxima"))
+# the validation curves averaged over the folds (Figures 1-4): the curve of each λ averaged
+# over folds, its maximum over (λ, k), ties to the smaller λ, then the smaller k
+AGGREGATE = (
+    FoldMean(select={"metric": list(METRICS), "method": list(METHODS)}),
+    FoldMean(select={"metric": [CURVE.format(metric=m) for m in CURVE_METRICS]},
+             by=("lambda_exponent", "k")),
+    *(Best(over=("lambda_exponent", "k"), select={"metric": CURVE.format(metric=m)},
+           criterion={"fold": "avg"}, prefer="smaller", emit="criterion",
+           metric_format=CURVE_MAX.format(metric=m),
+           chosen_metric={"k": CURVE_K.format(metric=m),
+                          "lambda_exponent": CURVE_LAMBDA.format(metric=m)})
+      for m in CURVE_METRICS),
+)
 
 CHOICES_GRID = (
     "Validation grid (not printed in the paper): greedy RankRLS λ ∈ {2^0, …, 2^10} with "
@@ -145,8 +157,7 @@ def _figure_art(i: int, metric: str, ds: str) -> Artifact:
         "pahikkala2010", f"figure{i}", f"Average {metric} on validation sets for {ds}",
         kind="figure", datasets=(ds,), task="task_fold", folds=FOLDS, params=PARAMS, quick=QUICK,
         aggregate=AGGREGATE,
-        select={"metric": [f"{what} average validation {metric}" for what in
-                           ("maximum of", "k at maximum of", "log2 lambda at maximum of")]},
+        select={"metric": [f.format(metric=metric) for f in (CURVE_MAX, CURVE_K, CURVE_LAMBDA)]},
         figure="figure_validation",
         description=f"Validation {metric} of the greedy RankRLS prefix models, averaged over "
                     f"the folds, against the number of selected features, one curve per λ. "

@@ -10,10 +10,12 @@ and :mod:`repro.rankers.pamir` (the PAMIR baseline; kernel ``kernels/pamir.pyx``
 
 Studies (one module each, tasks re-exported by :mod:`.tasks`):
 
-* :mod:`.letor` — Figures 4 and 5 (§8.1): one run per LETOR fold; Figure 5's average ranks are
-  a custom aggregation over Figure 4's runs and the published rows of the sets not run.
+* :mod:`.letor` — Figures 4 and 5 (§8.1): one run per LETOR fold (per-query tables of every
+  test measure); fold means declared; Figure 5's average ranks declared over Figure 4's fold
+  means and the published rows of the sets not run (``RanksWithPublished``).
 * :mod:`.corel` — Figures 6–8 (§8.2) on MULAN Corel5k as a stand-in for PAMIR's Corel sets,
-  keywords split into 4 shard runs, averaged by a custom aggregation.
+  keywords split into 4 shard runs; the averages over all shards' keywords are the paper's one
+  custom aggregation (:mod:`.pooled`: it pools the shards' per-query tables).
 * :mod:`.google` — Figures 9 and 13–15 (§8.3) on Corel5k as a stand-in for the Google set.
 * :mod:`.reuters` — Figures 16–18 and the text's sparsity claims (§8.4) on the MULAN RCV1-v2
   subsets as a stand-in for Reuters-2000 with Singhal features.
@@ -29,13 +31,21 @@ catalog id of the thesis's data (LETOR ids; ``google-images``; ``rcv1-singhal``)
 Methods are ``DR-<variant as printed in that figure>``, ``PAMIR-<iterations>`` and the LETOR
 baseline names; ``fold = "avg"`` only in Figure 4.
 
-Every open question of the earlier declaration is decided in the artifacts' ``choices``.
+Names (methods, measures, dataset labels) are constants of :mod:`.names`.  Every open question
+of the earlier declaration is decided in the artifacts' ``choices``.
 Figures 10–12 (the 1,000-query Google comparison) have no task: their Layers and Margin
 variants need the Google set's feedback counts, which no stand-in has.
 """
-from ...experiment import Artifact, Custom, FoldMean, Paper
+from ...aggregate import NotCheckable, RanksWithPublished
+from ...experiment import Artifact, Custom, FoldMean, Paper, Ranks
+from .names import (COREL_SPLITS, DETAIL_METRICS, LETOR8, LETOR_AVERAGE, LETOR_MEASURES,
+                    RANK_METRIC, RANKED)
+from .notes import NOTES
+
+__all__ = ["PAPER", "NOTES", "ARTIFACTS"]
 
 PAPER = Paper(
+    order=1,
     id="stevens2010",
     title="Efficient Coordinate Descent for Ranking with Domination Loss",
     authors="M. A. Stevens", venue="MEng thesis, MIT, 2010",
@@ -47,58 +57,7 @@ PAPER = Paper(
             "regularisation and feature induction. It is compared with LETOR's baselines and with "
             "PAMIR on Corel, a Google image set and Reuters RCV1.")
 
-NOTES = [
-    "Published values are transcribed from the text version of the thesis "
-    "(000_8dd6a39b95c30745.txt); 'line N' in a source is line N of that file.",
-    "Figure 4: the RankSVM-Struct, ListNet, AdaRank-NDCG, AdaRank-MAP and RankBoost columns are "
-    "LETOR's published baselines, copied by the thesis; they are shown as published and not rerun. "
-    "RankSVM-Struct is given for MQ2007 only (printed N/A on the LETOR 3.0 rows). Figure 4's header "
-    "is garbled in the text; the column order Layered, Flat, Margin, RankSVM-Struct, ListNet, "
-    "AdaRank-NDCG, AdaRank-MAP, RankBoost is confirmed by Figure 5.",
-    "Figure 5 (average ranks over the eight LETOR sets) is derived from Figure 4: all 21 printed "
-    "ranks follow exactly from Figure 4 with 7 methods (RankSVM-Struct excluded), competition "
-    "ranking of ties and rounding half to even.",
-    "All PAMIR numbers (Figures 6-8, 10, 16) come from the author's own PAMIR runs, not from a "
-    "publication; they are compared with a PAMIR run of ours, not shown as baselines.",
-    "PAMIR's Corel feature sets were never public. Stand-in: MULAN Corel5k (5,000 images, 499 "
-    "binary blob-cluster features, 374 keywords, official 4,500/500 split), whose features differ "
-    "from PAMIR's; its numbers are labelled stand-in and are not comparable with the thesis's. "
-    "Corel-Large-All (35,379 images) has no stand-in.",
-    "The Google image set (2.3M training and 400K test images, 41,000 queries) was never public. "
-    "Figures 9-15 use Corel5k as a stand-in (keywords as queries), for the protocol only.",
-    "Reuters-2000 with Singhal or bigram features needs the raw RCV1 text, which is not available. "
-    "Stand-in for the Singhal rows and Figures 17-18: the MULAN RCV1-v2 subsets (5 x 6,000 "
-    "documents, LYRL2004 tf-idf over 47,236 terms, 101 topics). The 4M-bigram rows of Figure 16 "
-    "(dataset rcv1-singhal:bigrams) have no stand-in.",
-    "Dataset labels: catalog ids of the thesis's data; 'corel-pamir:<subset>' for the Corel "
-    "subsets, 'rcv1-singhal:bigrams' for Reuters-2000 with bigram features, 'LETOR-8' for the "
-    "averages of Figure 5. Method labels: 'DR-<variant>' as printed in each figure (Feature "
-    "Induction and Feature Selection are both Alg. 7), 'PAMIR-<iterations>'.",
-]
-
-NOTES += [
-    "Pseudo-code corrections (README errata, each checked against a plain-NumPy reference that "
-    "recomputes the loss pair by pair, its gradient and every single-coordinate update; "
-    "tests/test_domination.py): m_q counts the dominating instances; μ sums over all lower "
-    "layers; Z_k = Z_{k−1} + |G(k−1)| at w = 0; the margins of positives are updated too; the "
-    "third ℓ1 case is δ = −(g_r − λ)/β; with M_i = w·x_i − s(i) a positive i must beat a "
-    "negative j by s(i) − s(j) (Alg. 5's 'margin_i = s(i)' is −s(i)). Beyond the errata: the "
-    "μ-term of the gradient, −μ_k/(Z_k + e^{M_i}), runs over every dominating instance, not only "
-    "those with x_ir ≠ 0 as Alg. 2 and 4 print; a step therefore costs O(nnz_r + m) (m "
-    "dominating instances), a sweep O(nnz + d·m): linear in the instances, not in the pairs.",
-    "Numerics: no Z is formed; the kernel keeps per (group, layer) block a shift c_b (Alg. 6's "
-    "max-shift, per block) and computes σ_i = Z_k/(Z_k + e^{M_i}) and ν = μ/Z as bounded "
-    "ratios, so margins of ±10⁵ or s = 200·r_i neither overflow nor underflow to 0/0; a block "
-    "is recomputed when the rounding bound of its cached sum exceeds 1e−10 of it "
-    "(cancellation), so cached and fresh values agree to 1e−10.",
-    "Stopping (§7.1, threshold ours): sweeps stop when one sweep's decrease of the regularised "
-    "objective is at most tol = 1e−4 times the first sweep's; feature induction (Alg. 7) adds, "
-    "per round, the α unchosen features with the largest bound (9) whose step is non-zero, "
-    "sweeps the chosen ones by the same rule, and ends when no unchosen feature's bound exceeds "
-    "tol times the first sweep's decrease. 'Iterations' are single-coordinate updates.",
-]
-
-_LETOR = ("MQ2007", "OHSUMED", "TD2003", "TD2004", "HP2003", "HP2004", "NP2003", "NP2004")
+_LETOR = LETOR8
 _FOLDS = (1, 2, 3, 4, 5)
 _COREL = {"datasets": ("corel5k",), "stand_ins": {"corel5k": "corel-pamir"}}
 _GOOGLE = {"datasets": ("corel5k",), "stand_ins": {"corel5k": "google-images"}}
@@ -139,7 +98,13 @@ LETOR_CHOICES = (
     "'not run: data missing'; the same code runs them when supplied. On Gov, Layered and Flat "
     "are the same training problem (binary labels), so they differ only by selection ties.",
 )
-LETOR_AGG = (FoldMean(select={"metric": ["NDCG@5", "NDCG@10", "P@10"]}),)
+LETOR_AGG = (FoldMean(select={"metric": list(LETOR_MEASURES)}),)
+# Figure 5: the fold means, then each method's rank per set and measure (competition ranking),
+# published Figure 4 values standing in for the sets (and baselines) not run, averaged over sets
+FIGURE5_AGG = LETOR_AGG + (RanksWithPublished(
+    Ranks(select={"fold": "avg", "method": list(RANKED), "metric": list(LETOR_MEASURES)},
+          label=LETOR_AVERAGE, metric_format=RANK_METRIC),
+    artifact="figure4", order=LETOR8),)
 
 # --- Corel (§8.2) ------------------------------------------------------------------------------
 COREL_PARAMS = {"split_seed": 2010, "shards": 4, "regularisers": ["l1", "l2"],
@@ -179,7 +144,8 @@ COREL_CHOICES = (
     "Figure 8's 'across validation and test sets' = the 1,000 validation and test images "
     "ranked together, per keyword (so its weight density equals Figure 7's).",
     "The keywords run in 4 shard runs (the run's 'fold'); PAMIR runs in shard 1. Figures 6–8 "
-    "are averages over all shards (a custom aggregation).",
+    "are averages over the keywords of all shards (a custom aggregation pooling the shards' "
+    "per-keyword tables, which are the artifacts' per-query sidecars).",
 )
 
 # --- Google stand-in (§8.3) --------------------------------------------------------------------
@@ -250,6 +216,16 @@ COMPLEXITY_QUICK = {"params": {"instances": [1000, 2000, 4000], "layers_n": 4000
                                "layers": [2, 3], "repeats": 1, "min_seconds": 0.0}}
 
 
+# the text's claims no stand-in can check (the Reuters sparsity claims are records of the run)
+TEXT_AGG = (
+    NotCheckable({"method": "DR-Margin", "metric": "AP gain over no-margin variant (validation)",
+                  "dataset": "google-images", "claim": True},
+                 "needs the Google set's feedback counts r_i for s(i) = 200·r_i; Corel5k has "
+                 "none"),
+    NotCheckable({"method": "DR", "metric": "nonzero weights", "dataset": None, "claim": True},
+                 "the image set of §7 (ten thousand features) is not named"),
+)
+
 GOOGLE_NOT_RUN = ("the Google image set was never public, and the Layers and Margin columns "
                   "need its feedback counts r_i, which no stand-in has; the protocol of the "
                   "other columns runs on the Corel stand-in as Figure 6")
@@ -262,7 +238,9 @@ def _letor(name, title, description, **kw):
 
 def _corel(name, title, description, select):
     return Artifact("stevens2010", name, title, **_COREL, task="task_corel", folds=(1, 2, 3, 4),
-                    params=COREL_PARAMS, quick=COREL_QUICK, aggregate=(Custom("corel_summary"),),
+                    params=COREL_PARAMS, quick=COREL_QUICK,
+                    # Custom: pools the shards' per-query tables (kinds see records only)
+                    aggregate=(Custom("corel_means"),),
                     select=select, description=description, choices=COREL_CHOICES)
 
 
@@ -279,7 +257,7 @@ def _reuters(name, title, description, kind="table", figure_fn=None, select=None
                     description=description, choices=REUTERS_CHOICES)
 
 
-_DETAIL = ["domination error", "all-pairs error", "weight density"]
+_DETAIL = list(DETAIL_METRICS)
 
 ARTIFACTS = [
     _letor("figure4",
@@ -299,8 +277,7 @@ ARTIFACTS = [
            "on each of the eight LETOR sets (1 = best) and the ranks are averaged. Our fold "
            "averages replace the published Domination Rank values of the sets run here (field "
            "'ours_on'); the other sets keep the published values (field 'published_on').",
-           aggregate=(Custom("average_ranks"),),
-           select={"dataset": "LETOR-8"}),
+           aggregate=FIGURE5_AGG, select={"dataset": LETOR_AVERAGE}),
     _corel("figure6", "Corel: average precision of PAMIR and Domination Rank",
            "Mean over keywords of the test average precision of per-keyword models on the "
            "Corel-Small stand-in (Easy and Hard keywords), for PAMIR (40K and 1M iterations) and "
@@ -314,7 +291,7 @@ ARTIFACTS = [
     _corel("figure8", "Corel-Small-Easy details (validation and test sets)",
            "The measures of Figure 7 for the same models on the validation and test images "
            "ranked together.",
-           {"metric": _DETAIL, "split": "validation+test"}),
+           {"metric": _DETAIL, "split": COREL_SPLITS[1]}),
     _google("figure9", "Google image set: cross-validation of the regularisation weight",
             "Validation domination loss and average precision against λ for ℓ1 and ℓ2² "
             "regularisation, averaged over 10 queries (§8.3.2); the thesis selects λ = 0.03 "
@@ -365,7 +342,7 @@ ARTIFACTS = [
              "numbers.", kind="figure", figure_fn="figure_reuters_topics"),
     Artifact("stevens2010", "text", "Numbers stated in the running text (§7, §8.3.2, §8.4.2)",
              kind="check", **_REUTERS, task="task_reuters", params=REUTERS_PARAMS,
-             quick=REUTERS_QUICK, aggregate=(Custom("text_claims"),), select={"claim": True},
+             quick=REUTERS_QUICK, aggregate=TEXT_AGG, select={"claim": True},
              description="Claims made in the text outside the figures: the sparsity of the "
                          "Reuters models of Domination Rank and PAMIR (checked on the RCV1 "
                          "stand-in, from Figure 16's run), the validation AP gain of the margin "

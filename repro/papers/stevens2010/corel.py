@@ -3,22 +3,23 @@
 Corel5k laid out like Corel-Small (4,000 / 500 / 500 images).
 
 The keywords are split into shards (the run's "fold"), so that the runs spread over processes;
-the shard runs return per-keyword results and the averages of Figures 6–8 are a custom
-aggregation over all shards (:func:`corel_summary`).  PAMIR trains all keywords jointly (its
-sampling spreads the iterations over them), so it runs once, in shard 1.
+each shard run returns the per-keyword values as per-query tables (one per subset, method,
+measure and split; a keyword is a query) and the averages of Figures 6–8, over the keywords of
+all shards, are computed from them (:mod:`.pooled`).  PAMIR trains all keywords jointly (its
+sampling spreads the iterations over them), so it runs once, in shard 1: its tables there hold
+every keyword.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ...data.multilabel import load_corel5k
-from ...experiment import record
-from ...rankers.domination import ColumnData
+from ...evidence import Evidence, QueryTable
+from ...rankers.column_access import ColumnData
 from ...rankers.pamir import pamir_models
 from .keywords import configs, density, fit_selected, query_measures
-
-VARIANTS = ("DR-FeatureInduction", "DR-Sampled", "DR-Sequential")
-DETAIL_METRICS = ("domination error", "all-pairs error", "weight density")
+from .names import COREL_SPLITS, COREL_SUBSETS, DETAIL_METRICS, corel_dataset
+from .names import COREL_VARIANTS as VARIANTS
 
 
 def corel_small(data_dir, split_seed: int) -> dict:
@@ -77,11 +78,35 @@ def task_corel(ctx) -> dict:
         per_query.append(row)
         ctx.log(f"corel shard {shard}: {row['keyword']} " + ", ".join(
             f"{m} {row['methods'][m]['test']['AP']:.3f}" for m in VARIANTS))
-    out = {"shard": shard, "queries": per_query, "n_queries_all": int(data["queries"].size),
-           "pamir": {}}
+    ev = Evidence(shard=shard, queries=per_query, n_queries_all=int(data["queries"].size),
+                  pamir={})
+    for method in VARIANTS:
+        _tables(ev, method, {q["keyword"]: q["methods"][method] for q in per_query},
+                {q["keyword"]: q["easy"] for q in per_query}, shard)
     if shard == 1:
-        out["pamir"] = _pamir(ctx, data, p)
-    return out
+        ev.detail["pamir"] = _pamir(ctx, data, p)
+        easy = {data["names"][q]: bool(e) for q, e in zip(data["queries"], data["easy"])}
+        for name, r in ev.detail["pamir"].items():
+            _tables(ev, name, r["per_query"], easy, shard)
+    return ev.output()
+
+
+def _tables(ev: Evidence, method: str, per_keyword: dict, easy: dict, shard: int) -> None:
+    """The per-query tables of one method's keywords (in the given order): test AP of each
+    subset; for Easy the domination error, all-pairs error and weight density on the test set
+    and on the validation and test images pooled.  Only tables: the averages over the keywords
+    of all shards are the artifact's records (:mod:`.pooled`)."""
+    for subset, want in COREL_SUBSETS.items():
+        kws = [k for k in per_keyword if easy[k] == want]
+        splits = ("test",) if not want else COREL_SPLITS
+        metrics = {"test": ("AP",) + (DETAIL_METRICS if want else ())}
+        metrics["validation+test"] = DETAIL_METRICS
+        for split in splits:
+            for metric in metrics[split]:
+                vals = [per_keyword[k]["weight density"] if metric == "weight density"
+                        else per_keyword[k][split][metric] for k in kws]
+                ev.tables.append(QueryTable(method, metric, kws, vals, shard, keys={
+                    "dataset": corel_dataset(subset), "split": split}))
 
 
 def _pamir(ctx, data, p) -> dict:
@@ -115,39 +140,3 @@ def _short(n: int) -> str:
         if n >= v and n % v == 0:
             return f"{n // v}{unit}"
     return str(n)
-
-
-def corel_summary(art, outputs) -> list[dict]:
-    """Figures 6–8 from all shards: per subset (Easy, Hard) and method, the mean over its
-    keywords of AP (test; Figure 6), and for Easy the domination error, all-pairs error and
-    weight density on the test set (Figure 7) and on the validation and test images pooled
-    (Figure 8).  Corel-Large-All has no stand-in."""
-    rows = [q for _, out in outputs for q in out["queries"]]
-    pamir = next((out["pamir"] for _, out in outputs if out.get("pamir")), {})
-    if not rows:
-        return []
-    base = {"stand_in": True, "data_used": "corel5k"}
-    results = {m: {q["keyword"]: q["methods"][m] for q in rows} for m in VARIANTS}
-    for name, r in pamir.items():
-        results[name] = {q["keyword"]: r["per_query"][q["keyword"]] for q in rows}
-    easy = {q["keyword"]: q["easy"] for q in rows}
-    recs = []
-    for subset, want in (("Small-Easy", True), ("Small-Hard", False)):
-        kws = [k for k, e in easy.items() if e == want]
-        ds = f"corel-pamir:{subset}"
-        for method, per in results.items():
-            recs.append(record(method, "AP", float(np.mean([per[k]["test"]["AP"] for k in kws])),
-                               dataset=ds, split="test", n_queries=len(kws), **base))
-            if subset != "Small-Easy":
-                continue
-            for split in ("test", "validation+test"):
-                for metric in DETAIL_METRICS:
-                    vals = [per[k]["weight density"] if metric == "weight density"
-                            else per[k][split][metric] for k in kws]
-                    recs.append(record(method, metric, float(np.mean(vals)), dataset=ds,
-                                       split=split, n_queries=len(kws), **base))
-    for method in list(results):
-        recs.append(record(method, "AP", None, dataset="corel-pamir:Large-All", split="test",
-                           why="no stand-in for Corel-Large-All (35,379 images with PAMIR's "
-                               "features, never public)"))
-    return recs

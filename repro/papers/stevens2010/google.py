@@ -15,9 +15,11 @@ from __future__ import annotations
 import numpy as np
 
 from ...data.multilabel import load_corel5k
-from ...experiment import record
-from ...rankers.domination import ColumnData, DominationProblem
+from ...evidence import Evidence
+from ...rankers.column_access import ColumnData
+from ...rankers.domination import DominationProblem
 from .keywords import density, domination_loss, lambda_grid, query_measures
+from .names import FEATURE_SELECTION as METHOD
 
 
 def _splits(data_dir, split_seed: int, min_pos: int):
@@ -80,11 +82,14 @@ def task_google(ctx) -> dict:
     one = [r for r in rows if r["index"] == single]
     best = max(one, key=lambda r: (r["test_AP"], r["lam"]))
     course = _course(cols, X, Y, single, best, p, fit, ctx)
-    return {"keywords": [names[q] for q in pick], "single": names[single], "rows": rows,
-            "curves": curves, "chosen": {"reg": chosen[0], **chosen[1]},
-            "best_single": {k: best[k] for k in ("reg", "lam", "test_AP", "test_loss",
-                                                 "density", "iterations")},
-            "course": course, "records": _records(chosen, best, course, names[single])}
+    ev = Evidence(keywords=[names[q] for q in pick], single=names[single], rows=rows,
+                  curves=curves, chosen={"reg": chosen[0], **chosen[1]},
+                  best_single={k: best[k] for k in ("reg", "lam", "test_AP", "test_loss",
+                                                    "density", "iterations")},
+                  course=course)
+    at = [r for r in rows if r["reg"] == chosen[0] and r["lam"] == chosen[1]["lam"]]
+    _records(ev, chosen, best, course, names[single], at)
+    return ev.output()
 
 
 def _course(cols, X, Y, q, best, p, fit, ctx) -> list[dict]:
@@ -107,28 +112,29 @@ def _course(cols, X, Y, q, best, p, fit, ctx) -> list[dict]:
     return course
 
 
-def _records(chosen, best, course, keyword) -> list[dict]:
+def _records(ev: Evidence, chosen, best, course, keyword, at) -> None:
+    """Figure 9's choice (its validation means with the ten keywords' values, ``at`` the rows
+    at the chosen λ), and the single keyword's values (Figures 13–15)."""
     reg, c = chosen
     shown = "ℓ1" if reg == "l1" else "ℓ2²"
-    return [
-        record("DR-FeatureSelection", "λ chosen by validation loss", c["lam"], figure="figure9",
-               shown=f"{c['lam']:g} ({shown})"),
-        record("DR-FeatureSelection", "regulariser chosen by validation loss (1 = ℓ1, 2 = ℓ2²)",
-               1 if reg == "l1" else 2, figure="figure9"),
-        record("DR-FeatureSelection", "validation domination loss at the chosen λ",
-               c["validation_loss"], figure="figure9"),
-        record("DR-FeatureSelection", "validation AP at the chosen λ", c["validation_AP"],
-               figure="figure9"),
-        record("DR-FeatureSelection", f"best test AP (keyword {keyword})", best["test_AP"],
-               figure="figure13", lam=best["lam"], reg=best["reg"]),
-        record("DR-FeatureSelection", "test domination loss at the best AP", best["test_loss"],
-               figure="figure13"),
-        record("DR-FeatureSelection", "weight density at the best AP", best["density"],
-               figure="figure14"),
-        record("DR-FeatureSelection", "iterations to convergence at the best AP",
-               best["iterations"], figure="figure14", status=best["status"]),
-        record("DR-FeatureSelection", "iterations of the training course",
-               course[-1]["iterations"] if course else None, figure="figure15"),
-        record("DR-FeatureSelection", "test AP at the end of training",
-               course[-1]["test_AP"] if course else None, figure="figure15"),
-    ]
+    kws = [r["keyword"] for r in at]
+    ev.value(METHOD, "λ chosen by validation loss", c["lam"], figure="figure9",
+             shown=f"{c['lam']:g} ({shown})")
+    ev.value(METHOD, "regulariser chosen by validation loss (1 = ℓ1, 2 = ℓ2²)",
+             1 if reg == "l1" else 2, figure="figure9")
+    ev.per_query(METHOD, "validation domination loss at the chosen λ", kws,
+                 [r["validation_loss"] for r in at], value=c["validation_loss"],
+                 figure="figure9")
+    ev.per_query(METHOD, "validation AP at the chosen λ", kws,
+                 [r["validation_AP"] for r in at], value=c["validation_AP"], figure="figure9")
+    ev.value(METHOD, f"best test AP (keyword {keyword})", best["test_AP"], figure="figure13",
+             lam=best["lam"], reg=best["reg"])
+    ev.value(METHOD, "test domination loss at the best AP", best["test_loss"],
+             figure="figure13")
+    ev.value(METHOD, "weight density at the best AP", best["density"], figure="figure14")
+    ev.value(METHOD, "iterations to convergence at the best AP", best["iterations"],
+             figure="figure14", status=best["status"])
+    ev.value(METHOD, "iterations of the training course",
+             course[-1]["iterations"] if course else None, figure="figure15")
+    ev.value(METHOD, "test AP at the end of training",
+             course[-1]["test_AP"] if course else None, figure="figure15")

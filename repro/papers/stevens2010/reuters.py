@@ -15,13 +15,13 @@ import numpy as np
 import scipy.sparse as sp
 
 from ...data.multilabel import load_rcv1_subset
-from ...experiment import record
-from ...rankers.domination import ColumnData, DominationProblem
+from ...evidence import Evidence
+from ...rankers.column_access import ColumnData
+from ...rankers.domination import DominationProblem
 from ...rankers.pamir import pamir_models
 from .corel import _short
 from .keywords import configs, density, domination_loss, query_measures
-
-METRICS16 = ("AP", "P@10", "domination error", "all-pairs error", "weight density")
+from .names import BIGRAMS, FEATURE_SELECTION, METRICS16
 
 
 def rcv1_splits(data_dir, split_seed: int, subsets=(1, 2, 3, 4, 5)) -> dict:
@@ -95,7 +95,7 @@ def task_reuters(ctx) -> dict:
     for t in topics:
         res = problem(t).solve(chosen["lam"], chosen["reg"], induction=chosen["induction"],
                                **base)
-        per_topic[names[t]] = {"DR-FeatureSelection": {**_eval(res.w, X, Y, t),
+        per_topic[names[t]] = {FEATURE_SELECTION: {**_eval(res.w, X, Y, t),
                                                       "iterations": res.n_iter,
                                                       "rounds": res.rounds,
                                                       "status": res.status}}
@@ -114,8 +114,7 @@ def task_reuters(ctx) -> dict:
                          "iterations": v["iterations"]} for k, v in pam.items()},
            "train_frequency": freq, "single": single,
            "n_docs": data["n_docs"], "n_duplicates": data["n_duplicates"]}
-    out["records"] = _records(out)
-    return out
+    return _evidence(out).output()
 
 
 def _pamir(ctx, X, Y, topics, cv, p) -> dict:
@@ -168,58 +167,46 @@ def _single_topic(ctx, X, Y, topics, names, cols, chosen, p, base) -> dict:
     return {"topic": names[t], "index": t + 1, "sweep": sweep, "best": best, "course": course}
 
 
-def text_claims(art, outputs) -> list[dict]:
-    """The running text's claims that the stand-ins cannot check (the Reuters sparsity claims
-    are records of the run itself)."""
-    if not outputs:
-        return []
-    return [
-        record("DR-Margin", "AP gain over no-margin variant (validation)", None,
-               dataset="google-images", claim=True,
-               why="needs the Google set's feedback counts r_i for s(i) = 200·r_i; Corel5k "
-                   "has none"),
-        record("DR", "nonzero weights", None, dataset=None, claim=True,
-               why="the image set of §7 (ten thousand features) is not named"),
-    ]
-
-
-def _records(out) -> list[dict]:
-    recs = []
+def _evidence(out) -> Evidence:
+    """Figure 16's means over the topics (with their per-topic tables), the parameters chosen,
+    Figure 17's single topic, Figure 18's count and the text's sparsity claims."""
+    ev = Evidence(**out)
+    topics = list(out["per_topic"])
     methods = list(next(iter(out["per_topic"].values())))
     means = {}
     for m in methods:
         for metric in METRICS16:
-            v = float(np.mean([r[m][metric] for r in out["per_topic"].values()]))
+            vals = [r[m][metric] for r in out["per_topic"].values()]
+            v = float(np.mean(vals))
             means[(m, metric)] = v
-            recs.append(record(m, metric, v, n_topics=len(out["per_topic"]), figure="figure16"))
-    for m in ("PAMIR-1M", "DR-FeatureSelection"):
+            ev.per_query(m, metric, topics, vals, value=v, n_topics=len(topics),
+                         figure="figure16")
+    for m in ("PAMIR-1M", FEATURE_SELECTION):
         for metric in ("AP", "P@10"):
-            recs.append(record(m, metric, None, dataset="rcv1-singhal:bigrams",
-                               figure="figure16", why="no stand-in: the 4M bigram counts need "
-                                                      "the raw Reuters-2000 text"))
-    dr = means[("DR-FeatureSelection", "weight density")]
+            ev.value(m, metric, None, dataset=BIGRAMS, figure="figure16",
+                     why="no stand-in: the 4M bigram counts need the raw Reuters-2000 text")
+    dr = means[(FEATURE_SELECTION, "weight density")]
     pm = means.get(("PAMIR-10M", "weight density"))
-    recs += [
-        record("DR-FeatureSelection", "percent zero weights", 100 * (1 - dr), claim=True,
-               shown=f"{100 * (1 - dr):.2f}%"),
-        record("DR-FeatureSelection", "λ chosen on the CV topics", out["chosen"]["lam"],
-               figure="figure16"),
-        record("DR-FeatureSelection", "regulariser chosen (1 = ℓ1, 2 = ℓ2²)",
-               1 if out["chosen"]["reg"] == "l1" else 2, figure="figure16"),
-        record("DR-FeatureSelection", "α chosen (features per round)",
-               out["chosen"]["induction"], figure="figure16"),
-        record("DR-FeatureSelection", "λ with the best test AP (topic "
-               f"{out['single']['topic']})", out["single"]["best"]["lam"], figure="figure17"),
-        record("DR-FeatureSelection", f"best test AP (topic {out['single']['topic']})",
-               out["single"]["best"]["AP"], figure="figure17"),
-        record("DR-FeatureSelection", "topics where DR beats PAMIR-100M (AP)",
-               int(sum(r["DR-FeatureSelection"]["AP"] > r.get("PAMIR-100M", {}).get("AP", 1)
-                       for r in out["per_topic"].values())), figure="figure18",
-               n_topics=len(out["per_topic"])),
-    ]
+    single = out["single"]
+    ev.value(FEATURE_SELECTION, "percent zero weights", 100 * (1 - dr), claim=True,
+             shown=f"{100 * (1 - dr):.2f}%")
+    ev.value(FEATURE_SELECTION, "λ chosen on the CV topics", out["chosen"]["lam"],
+             figure="figure16")
+    ev.value(FEATURE_SELECTION, "regulariser chosen (1 = ℓ1, 2 = ℓ2²)",
+             1 if out["chosen"]["reg"] == "l1" else 2, figure="figure16")
+    ev.value(FEATURE_SELECTION, "α chosen (features per round)", out["chosen"]["induction"],
+             figure="figure16")
+    ev.value(FEATURE_SELECTION, f"λ with the best test AP (topic {single['topic']})",
+             single["best"]["lam"], figure="figure17")
+    ev.value(FEATURE_SELECTION, f"best test AP (topic {single['topic']})", single["best"]["AP"],
+             figure="figure17")
+    ev.value(FEATURE_SELECTION, "topics where DR beats PAMIR-100M (AP)",
+             int(sum(r[FEATURE_SELECTION]["AP"] > r.get("PAMIR-100M", {}).get("AP", 1)
+                     for r in out["per_topic"].values())), figure="figure18",
+             n_topics=len(topics))
     if pm is not None:
-        recs += [record("PAMIR", "percent zero weights", 100 * (1 - pm), claim=True,
-                        shown=f"{100 * (1 - pm):.1f}%", iterations="10M"),
-                 record("DR-FeatureSelection", "nonzero weights relative to PAMIR",
-                        100 * dr / pm, claim=True, shown=f"{100 * dr / pm:.2f}%")]
-    return recs
+        ev.value("PAMIR", "percent zero weights", 100 * (1 - pm), claim=True,
+                 shown=f"{100 * (1 - pm):.1f}%", iterations="10M")
+        ev.value(FEATURE_SELECTION, "nonzero weights relative to PAMIR", 100 * dr / pm,
+                 claim=True, shown=f"{100 * dr / pm:.2f}%")
+    return ev

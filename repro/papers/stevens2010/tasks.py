@@ -1,10 +1,13 @@
-"""Tasks of stevens2010 (one run each) and its custom aggregations; each lives in the module of
-its study, so that editing one study reruns only its runs (code keys follow imports)."""
+"""Tasks of stevens2010 (one run each) and its one custom aggregation; each task lives in the
+module of its study and the aggregation apart (:mod:`.pooled`), so that editing one study
+reruns only its runs and editing an aggregation or a claim reruns none (code keys follow the
+imports of a task's module)."""
 from .complexity import task_complexity
-from .corel import corel_summary, task_corel
+from .corel import task_corel
 from .google import task_google
-from .letor import average_ranks, task_letor_fold
-from .reuters import task_reuters, text_claims
+from .letor import task_letor_fold
+from .pooled import corel_means
+from .reuters import task_reuters
 
-__all__ = ["task_letor_fold", "average_ranks", "task_corel", "corel_summary", "task_google",
-           "task_reuters", "text_claims", "task_complexity"]
+__all__ = ["task_letor_fold", "task_corel", "corel_means", "task_google", "task_reuters",
+           "task_complexity"]

@@ -1,0 +1,260 @@
+"""From finished runs to an artifact's values: its records gathered from the runs' outputs,
+its declared aggregations applied (:mod:`repro.aggregate`), the comparison with the published
+numbers (:mod:`repro.published`) and the per-query tables behind every value
+(:mod:`repro.evidence`).  This is computation; :mod:`repro.report.build` only writes and draws
+what it returns, and the report pages only render those files."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import aggregate, reference
+from . import papers as registry
+from .data import catalog as cat
+from .experiment import REFERENCE_TASK, REFERENCE_TASKS, Artifact, matches
+from .published import KEY_FIELDS, PublishedSet, compare
+from .report.build import natural_key, write_artifact
+from .report.verdicts import UNVERIFIED_COPY, USER_METHOD, mark_verdict
+from .runner import SYNTHETIC, RunResult, jsonable
+from .stats import paired
+
+
+@dataclass
+class Assembled:
+    """An artifact's values: flat records (reproduced beside published, sorted), the per-query
+    tables behind them, why values are missing (per dataset label), and the data used."""
+    flat: list[dict]
+    tables: list[dict] = field(default_factory=list)
+    not_run: dict = field(default_factory=dict)
+    datasets: list[dict] = field(default_factory=list)
+
+
+def dataset_label(art: Artifact, dataset: str) -> str:
+    return art.stand_ins.get(dataset, dataset)
+
+
+def gather_records(art: Artifact, results: list[RunResult],
+                   unavailable: dict[str, str] | None = None,
+                   tables: list | None = None) -> tuple[list[dict], dict]:
+    """Records of this artifact from its runs — with its declared aggregations applied, then
+    its ``select`` filter — and why values are missing per dataset label.  ``unavailable``:
+    dataset → why its data cannot be used (for artifacts not implemented yet).  ``tables``:
+    a list that receives the runs' per-query tables (keyed like their records: dataset label
+    and fold added), those matching the artifact's ``select`` (fold aside)."""
+    records, not_run = [], {}
+    tables = [] if tables is None else tables
+    table_select = {k: v for k, v in art.select.items() if k != "fold"}
+    # An artifact may declare a dataset and a stand-in for it: the real data wins, and the
+    # stand-in's records are used only while the original has not been run.
+    real_done = {res.spec.dataset for res in results
+                 if res.status == "done" and res.spec.dataset not in art.stand_ins}
+    outputs = []
+    for res in sorted(results, key=lambda r: r.spec.dataset in art.stand_ins):
+        label = dataset_label(art, res.spec.dataset)
+        stand_in = res.spec.dataset in art.stand_ins
+        if res.spec.task in REFERENCE_TASKS and res.status != "done":
+            records.append({"dataset": label, "method": _reference_method(res.spec),
+                            "metric": None,
+                            "fold": None if res.spec.fold is None else str(res.spec.fold),
+                            "value": None, "modern": True, "not_run": True,
+                            "why": res.why if res.status == "not run" else f"failed: {res.why}"})
+            continue
+        if stand_in and label in real_done:
+            continue
+        if res.status != "done":
+            if not (stand_in and label in not_run):      # keep the original's reason
+                not_run[label] = res.why if res.status == "not run" else f"failed: {res.why}"
+            continue
+        if stand_in:
+            not_run.pop(label, None)
+        if res.spec.task == art.task:           # custom aggregations see the artifact's task
+            outputs.append((res.spec, res.output))
+        for r in res.output.get("records", []):
+            r = dict(r)
+            r.setdefault("dataset", label)
+            if r.get("fold") is None and res.spec.fold is not None:
+                r["fold"] = str(res.spec.fold)
+            if stand_in:
+                r["data_used"] = res.spec.dataset
+                r["stand_in"] = True
+            records.append(r)
+        for t in res.output.get("per_query", []):
+            t = dict(t)
+            t.setdefault("dataset", label)
+            if t.get("fold") is None and res.spec.fold is not None:
+                t["fold"] = str(res.spec.fold)
+            if matches(table_select, t) or (res.spec.task in REFERENCE_TASKS
+                                            and matches({k: v for k, v in table_select.items()
+                                                         if k != "method"}, t)):
+                tables.append(t)
+    pos = {r.spec: i for i, r in enumerate(results)}
+    outputs.sort(key=lambda o: pos[o[0]])                 # declaration order
+    records, agg_not_run = aggregate.apply(art, records, outputs, registry.aggregation)
+    for label, why in agg_not_run.items():
+        not_run.setdefault(label, why)
+    out = []
+    not_method = {k: v for k, v in art.select.items() if k != "method"}
+    for r in records:
+        r["artifact"] = art.name
+        if matches(art.select, r) or (r.get("modern") and (r.get("not_run")
+                                                           or matches(not_method, r))):
+            out.append(r)
+    if art.task is None:
+        reason = art.not_run or "not implemented yet"
+        not_run[None] = reason
+        for ds in art.datasets:
+            why = (unavailable or {}).get(ds)
+            not_run[dataset_label(art, ds)] = reason + (f"; {why}" if why and not art.not_run
+                                                        else "")
+    return out, not_run
+
+
+def _reference_method(spec) -> str:
+    """The method name of a reference ranker's run (the modern reference, a user's ranker)."""
+    if spec.task == REFERENCE_TASK:
+        return reference.METHOD
+    return reference.user_method(spec.params["ranker"]["label"])
+
+
+def assemble_artifact(art: Artifact, results: list[RunResult], published: PublishedSet,
+                      quick: bool, unavailable: dict[str, str] | None = None,
+                      marks: dict[str, str] | None = None) -> Assembled:
+    """The artifact's flat records (aggregated, compared, sorted) and their query tables.
+    ``marks``: dataset → what every value computed on it must say (user data, an unverified
+    copy: :func:`repro.data.catalog.data_mark`)."""
+    tables: list[dict] = []
+    records, not_run = gather_records(art, results, unavailable, tables)
+    if quick:
+        not_run.setdefault(None, "outside the --quick subset (reduced folds and grid)")
+    flat = jsonable(compare(art.paper, art.name, records, published, not_run))
+    shown = {r.get("dataset") for r in flat}
+    for label, why in not_run.items():      # a dataset not run and without published values
+        if label is not None and label not in shown:
+            flat.append({"paper": art.paper, "artifact": art.name, "dataset": label,
+                         "method": None, "metric": None, "fold": None, "value": None,
+                         "published": None, "diff": None, "verdict": f"not run: {why}",
+                         "source": None})
+    users = [reference.user_method(rr.params["label"]) for rr in art.rankers]
+    if users:
+        flat += jsonable(paired_records(art, tables, users))
+        for r in flat:
+            if r.get("method") in users and not r["verdict"].startswith("not run"):
+                r["verdict"], r["user_method"] = USER_METHOD, True
+    apply_marks(art, flat, marks or {})
+    flat.sort(key=lambda r: tuple(natural_key(r.get(k)) for k in KEY_FIELDS))
+    return Assembled(flat, jsonable(tables), not_run,
+                     datasets_used(art, results, not_run, marks or {}))
+
+
+def apply_marks(art: Artifact, flat: list[dict], marks: dict[str, str]) -> None:
+    """Mark every record computed on marked data (``data_mark``); a value on an unverified
+    copy of a catalogued set has its verdict prefixed "unverified copy: " (never counted as
+    reproduced; published baselines and values not run keep theirs).  When every dataset of
+    the artifact is marked, every record is (a record over datasets, a placeholder)."""
+    by_label = {dataset_label(art, ds): m for ds, m in marks.items() if m}
+    every = "; ".join(dict.fromkeys(by_label.values())) if by_label and all(
+        marks.get(ds) for ds in art.datasets) else ""
+    for r in flat:
+        mark = by_label.get(r.get("dataset")) or every
+        if not mark:
+            continue
+        r["data_mark"] = mark
+        if mark.startswith(UNVERIFIED_COPY) and r.get("value") is not None:
+            r["verdict"] = mark_verdict(r["verdict"])
+
+
+def paired_records(art: Artifact, tables: list[dict], users: list[str]) -> list[dict]:
+    """Paired tests of each user method against each paper method (:func:`repro.stats.paired`:
+    paired t-test, bootstrap 95% interval of the mean difference user − paper): per-query
+    tables paired by (dataset, fold, metric, further key fields) and query id, pooled over
+    folds; one record per (dataset, paper method, metric, further key fields)."""
+    reference_methods = set(users) | {reference.METHOD}
+
+    def group(t):
+        return tuple(sorted((k, str(v)) for k, v in t.items()
+                            if k not in ("method", "fold", "qids", "values", "why", "weights")))
+
+    pools: dict[tuple, tuple[list, list]] = {}
+    by_key = {}
+    for t in tables:
+        by_key.setdefault((t["method"], group(t), str(t.get("fold"))), t)
+    for (method, g, fold), t in by_key.items():
+        if method not in users:
+            continue
+        for (other, g2, fold2), t2 in by_key.items():
+            if other in reference_methods or g2 != g or fold2 != fold:
+                continue
+            theirs = dict(zip(t2["qids"], t2["values"]))
+            a, b = pools.setdefault((method, other, g), ([], []))
+            for q, v in zip(t["qids"], t["values"]):
+                if q in theirs:
+                    a.append(v)
+                    b.append(theirs[q])
+    out = []
+    for (method, other, g), (a, b) in pools.items():
+        fields = dict(g)
+        metric = fields.pop("metric")
+        ds = fields.pop("dataset", None)
+        seed = int.from_bytes(hashlib.sha256(
+            f"{art.id}/{ds}/{method}/{other}/{metric}/{sorted(fields.items())}".encode()
+        ).digest()[:4], "little")
+        res = paired(a, b, seed)
+        ci = list(res.ci95) if res.ci95 is not None else None
+        out.append({"paper": art.paper, "artifact": art.name, "dataset": ds, "method": method,
+                    "metric": f"{metric}: paired difference vs {other}", "fold": None,
+                    "value": res.effect, "published": None, "diff": None,
+                    "verdict": USER_METHOD, "source": None, "user_method": True,
+                    "paired": True, "versus": other, "measure": metric, "effect": res.effect,
+                    "ci95": ci, "p_value": res.p_value, "n_queries": res.n_queries,
+                    "test": "paired t-test (scipy.stats.ttest_rel), pooled over folds; "
+                            "95% percentile bootstrap interval of the mean difference",
+                    **fields})
+    return out
+
+
+def build_artifact(art: Artifact, results: list[RunResult], published: PublishedSet,
+                   out_dir: Path, quick: bool,
+                   unavailable: dict[str, str] | None = None,
+                   marks: dict[str, str] | None = None) -> list[dict]:
+    """Assemble the artifact and write its files (JSON, per-query sidecar, meta, figures);
+    return its flat records."""
+    got = assemble_artifact(art, results, published, quick, unavailable, marks)
+    write_artifact(art, got.flat, got.tables, got.datasets, results, published, out_dir, quick)
+    return got.flat
+
+
+def datasets_used(art: Artifact, results: list[RunResult], not_run: dict,
+                  marks: dict[str, str] | None = None) -> list[dict]:
+    """Per declared dataset: whether its values are on the page ("used"), and if not why —
+    a stand-in is named only where its runs were used; ``mark``: what its values say about
+    the data (user data, an unverified copy), ``like``: the dataset a user set stands for."""
+    done = {r.spec.dataset for r in results if r.status == "done"}
+    out = []
+    for ds in art.datasets:
+        label = dataset_label(art, ds)
+        entry = {"dataset": "synthetic" if ds == SYNTHETIC else ds,
+                 "title": None if ds == SYNTHETIC else cat.dataset(ds).title,
+                 "stand_in_for": art.stand_ins.get(ds)}
+        real_done = label in done and ds in art.stand_ins
+        if ds in done and not real_done:
+            entry["status"] = "used"
+        elif real_done:                   # the stand-in was not needed: not listed as "not run"
+            entry["status"] = "superseded"
+            entry["why"] = "the paper's own data was used"
+            entry["stand_in_for"] = None
+        else:
+            entry["status"] = "not run"
+            failed = [r.why if r.status == "not run" else f"failed: {r.why}"
+                      for r in results if r.spec.dataset == ds and r.status != "done"]
+            entry["why"] = ((failed[0] if failed else None) or not_run.get(label)
+                            or not_run.get(None) or "not run")
+            entry["stand_in_for"] = None
+        if (marks or {}).get(ds):
+            entry["mark"] = marks[ds]
+        if art.like.get(ds):
+            entry["like"] = art.like[ds]
+        out.append(entry)
+    return out
+
+

@@ -1,0 +1,24 @@
+"""The run of one (dataset, fold): Figure 3's methods (if the dataset is one of Figure 3's)
+and the Sec. 5.3 studies (if it is one of Figures 4–8's), sharing the fold's splits and
+ConvexLoss_NDCG fit."""
+from __future__ import annotations
+
+from ...evidence import Evidence
+from .figure3 import run_figure3
+from .protocol import load_splits
+from .sampling import run_sensitivity
+
+
+def task_fold(ctx) -> dict:
+    """One fold of ``ctx.dataset``: records and per-query tables of every artifact."""
+    p = ctx.params
+    splits, cleaning = load_splits(ctx.dataset, ctx.fold, ctx.data_dir, p["clean"])
+    ev = Evidence(cleaning=cleaning,
+                  sizes={k: [v.n_queries, v.n_docs] for k, v in splits.items()})
+    base = None
+    if ctx.dataset in p["figure3_datasets"]:
+        ev.detail["figure3"], base = run_figure3(splits, p, ctx.seed, ctx.log, ev)
+    if ctx.dataset in p["sensitivity_datasets"]:
+        ev.detail["sensitivity"] = run_sensitivity(splits, p, ctx.seed, ctx.log, ev,
+                                                   ctx.dataset, base)
+    return ev.output()

@@ -1,0 +1,131 @@
+"""Issue 18, items 1 and 2: a bounded pool whose workers end with the command, however the
+command ends (SIGKILL, SIGTERM, SIGINT), leaving the cache consistent."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import fakepaper
+from repro import papers, runner as runner_mod
+from repro.runner import MAX_JOBS_PER_CPU, Runner, pool_size
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# A command line on the fake paper whose runs sleep for a minute: `python DRIVER args…`.
+DRIVER = """
+import sys
+sys.path.insert(0, {tests!r})
+import fakepaper
+from repro import papers
+for art in fakepaper.ARTIFACTS:
+    if art.name == "table5":
+        art.params = dict(art.params, sleep=60.0)
+papers.register(fakepaper)
+from repro.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _children(pid: int) -> list[int]:
+    """Live (not zombie) processes whose parent is ``pid``."""
+    out = []
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            stat = (d / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append(int(d.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.fixture()
+def command(tmp_path):
+    """Start the sleeping command with ``--jobs 2``; yields (process, its two workers)."""
+    script = tmp_path / "driver.py"
+    script.write_text(DRIVER.format(tests=str(ROOT / "tests")))
+    env = dict(os.environ, REPRO_CACHE_DIR=str(tmp_path / "cache"))
+    proc = subprocess.Popen([sys.executable, str(script), "fakepaper.table5", "--jobs", "2",
+                             "--no-pdf", "--data-dir", str(tmp_path), "--out",
+                             str(tmp_path / "out")], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    workers = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(workers) < 2:
+        time.sleep(0.2)
+        workers = _children(proc.pid)
+        assert proc.poll() is None, proc.communicate()
+    assert len(workers) == 2, "the pool did not start its two workers"
+    yield proc, workers
+    for pid in [proc.pid, *workers]:           # whatever the test did: nothing left behind
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.communicate()
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+def test_sigkill_of_the_command_ends_its_workers(command):
+    proc, workers = command
+    proc.kill()
+    proc.wait()
+    time.sleep(5)
+    assert [w for w in workers if _alive(w)] == []
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
+@pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_sigterm_and_sigint_stop_the_workers_and_exit(command, tmp_path, sig, code):
+    proc, workers = command
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == code
+    assert "Traceback" not in err and "finished runs are cached" in err
+    time.sleep(1)
+    assert [w for w in workers if _alive(w)] == []
+    cache = tmp_path / "cache"                 # consistent: no temporary or partial entries
+    assert not [p for p in cache.rglob("*") if p.name.endswith(".tmp")]
+    for entry in cache.rglob("*.json"):
+        json.loads(entry.read_text())
+
+
+def test_pool_is_capped_at_the_runs_and_the_cpus(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
+    sizes = []
+
+    class Spy(runner_mod.ProcessPoolExecutor):
+        def __init__(self, max_workers=None, *a, **k):
+            sizes.append(max_workers)
+            super().__init__(max_workers, *a, **k)
+
+    monkeypatch.setattr(runner_mod, "ProcessPoolExecutor", Spy)
+    papers.register(fakepaper)
+    try:
+        specs = papers.resolve("fakepaper.table1")[0].runs()          # 3 runs
+        said = []
+        res = Runner(tmp_path, papers.task, jobs=100000, progress=False,
+                     log=said.append).run(specs)
+    finally:
+        papers.unregister("fakepaper")
+    assert all(r.status == "done" for r in res.values())
+    assert sizes == [3]
+    assert any("--jobs 100000" in s and "CPU" in s for s in said)
+    assert pool_size(100000, 10_000, cpus=2) == 2 * MAX_JOBS_PER_CPU
+    assert pool_size(1, 50, cpus=8) == 1 and pool_size(4, 2, cpus=8) == 2

@@ -1,0 +1,228 @@
+"""Issue 17 items 1–2: a user's own LETOR set run under a paper's protocol (``--dataset``,
+``--on``), a data search path, and an unverified copy of a catalogued set
+(``--allow-unverified``), each marked in every record and on the page; the committed
+reports stay untouched."""
+import json
+import os
+import shutil
+import subprocess
+import lzma
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from repro import cli
+from repro.data import catalog as cat
+from repro.data import user
+from repro.data.load import load_letor, load_letor_fold
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("REPRO_DATA_DIR", ROOT.parent / "shared" / "datasets"))
+
+
+def letor_lines(n_queries=30, n_features=23, seed=0):
+    """A small LETOR set: labels 0–4 from a noisy linear score, ``n_features`` features."""
+    rng = np.random.default_rng(seed)
+    w = rng.normal(size=n_features)
+    out = []
+    for q in range(n_queries):
+        for d in range(int(rng.integers(4, 9))):
+            x = rng.random(n_features)
+            y = int(np.clip(np.floor(x @ w - w.sum() / 2 + rng.normal() + 2.5), 0, 4))
+            out.append(f"{y} qid:{100 + q} "
+                       + " ".join(f"{j + 1}:{x[j]:.4f}" for j in range(n_features))
+                       + f" #docid = d{q}-{d}\n")
+    return out
+
+
+def write_folds(root: Path, lines) -> Path:
+    """The official layout: Fold1..5/{train,vali,test}.txt over five query parts."""
+    by_q = {}
+    for line in lines:
+        by_q.setdefault(line.split()[1], []).append(line)
+    qs = list(by_q)
+    parts = [qs[i::5] for i in range(5)]
+    for f in range(5):
+        d = root / f"Fold{f + 1}"
+        d.mkdir(parents=True)
+        order = [(f + j) % 5 for j in range(5)]
+        for name, idx in (("train.txt", order[:3]), ("vali.txt", order[3:4]),
+                          ("test.txt", order[4:])):
+            (d / name).write_text("".join(l for i in idx for q in parts[i] for l in by_q[q]))
+    return root
+
+
+@pytest.fixture
+def clean_env(monkeypatch):
+    for k in (cat.USER_ENV, cat.ALLOW_ENV):
+        monkeypatch.delenv(k, raising=False)
+    return monkeypatch
+
+
+@pytest.fixture(scope="module")
+def user_set(tmp_path_factory):
+    root = tmp_path_factory.mktemp("userset")
+    return write_folds(root / "mine", letor_lines())
+
+
+def reports_status() -> str:
+    return subprocess.run(["git", "status", "--porcelain", "reports/"], cwd=ROOT,
+                          capture_output=True, text=True).stdout
+
+
+def records(out: Path, paper: str, name: str) -> list[dict]:
+    return json.loads((out / paper / f"{name}.json").read_text())
+
+
+# --- registration, layouts, loading -----------------------------------------------------------
+
+def test_user_set_loads_with_its_own_feature_count_and_labels(clean_env, user_set):
+    cat.register_user({"mine": user.info("mine", user_set)})
+    splits = load_letor_fold("mine", 2, "/nonexistent")
+    assert {s: d.n_features for s, d in splits.items()} == dict.fromkeys(cat.SPLITS, 23)
+    assert set(np.unique(np.concatenate([d.y for d in splits.values()]))) <= set(range(5))
+    qids = [set(d.qids.tolist()) for d in splits.values()]
+    assert not (qids[0] & qids[2]) and not (qids[1] & qids[2])
+    assert cat.data_mark("mine", "/nonexistent") == "user data: mine (unverified)"
+
+
+def test_one_file_is_split_by_the_seeded_rule(clean_env, tmp_path):
+    path = tmp_path / "all.txt"
+    path.write_text("".join(letor_lines(n_queries=20, n_features=7)))
+    cat.register_user({"one": user.info("one", path, folds=5, seed=3)})
+    tests = [set(load_letor("one", f, "test", tmp_path).qids.tolist()) for f in range(1, 6)]
+    assert set().union(*tests) == set(range(100, 120))          # every query tested once
+    assert sum(len(t) for t in tests) == 20
+    for f in range(1, 6):
+        tr, va, te = (set(load_letor("one", f, s, tmp_path).qids.tolist()) for s in cat.SPLITS)
+        assert not (tr & va or tr & te or va & te) and len(tr | va | te) == 20
+    # the rule is LETOR's rotation over the seeded parts
+    parts = [set((100 + p).tolist()) for p in user.fold_parts(20, 5, 3)]
+    assert tests[0] == parts[4] and tests[1] == parts[0]
+
+
+def test_a_negative_label_is_refused_naming_the_file(clean_env, tmp_path):
+    lines = letor_lines(n_queries=10, n_features=3)
+    lines[4] = "-1" + lines[4][1:]
+    path = tmp_path / "bad.txt"
+    path.write_text("".join(lines))
+    cat.register_user({"bad": user.info("bad", path)})
+    with pytest.raises(Exception, match="bad.txt"):
+        load_letor_fold("bad", 1, tmp_path)
+
+
+def test_catalog_file_and_clear_errors(clean_env, tmp_path, user_set):
+    toml = tmp_path / "repro.toml"
+    toml.write_text(f'[datasets.viafile]\npath = "{user_set}"\n')
+    assert user.read_catalog(toml)["viafile"].n_folds == 5
+    toml.write_text('[datasets.x]\npath = "nowhere"\n')
+    with pytest.raises(Exception, match=r"repro.toml \[datasets.x\].*does not exist"):
+        user.read_catalog(toml)
+    with pytest.raises(Exception, match="catalogued dataset"):
+        cat.register_user({"MQ2008": user.info("MQ2008", user_set)})
+
+
+def test_search_path_takes_each_set_from_the_first_directory_that_has_it(clean_env, tmp_path):
+    (tmp_path / "a" / "OHSUMED").mkdir(parents=True)
+    (tmp_path / "b" / "MQ2008").mkdir(parents=True)
+    root = cat.data_dir([str(tmp_path / "a"), str(tmp_path / "b")])
+    assert cat.roots(root) == [tmp_path / "a", tmp_path / "b"]
+    assert cat.locate(cat.dataset("MQ2008"), root) == tmp_path / "b" / "MQ2008"
+    assert cat.locate(cat.dataset("OHSUMED"), root) == tmp_path / "a" / "OHSUMED"
+    clean_env.setenv("REPRO_DATA_DIR", f"{tmp_path / 'a'}{os.pathsep}{tmp_path / 'b'}")
+    assert cat.roots(cat.data_dir(None)) == [tmp_path / "a", tmp_path / "b"]
+
+
+# --- --on: a paper's protocol on the user's set -----------------------------------------------
+
+def test_on_needs_an_out_directory_outside_the_committed_reports(clean_env, user_set, capsys):
+    assert cli.main(["pahikkala2010.table7", "--dataset", f"mine={user_set}",
+                     "--on", "mine"]) == 1
+    assert "--out DIR" in capsys.readouterr().err
+    assert cli.main(["pahikkala2010.table7", "--dataset", f"mine={user_set}", "--on", "mine",
+                     "--out", str(ROOT / "reports" / "x")]) == 1
+    assert "inside the committed reports" in capsys.readouterr().err
+    assert not (ROOT / "reports" / "x").exists()
+
+
+def test_on_runs_table7_on_the_user_set_marked_everywhere(clean_env, user_set, tmp_path):
+    before = reports_status()
+    out = tmp_path / "out"
+    code = cli.main(["pahikkala2010.table7", "--quick", "--no-pdf", "--dataset",
+                     f"mine={user_set}", "--on", "mine", "--out", str(out)])
+    assert code == 0
+    recs = records(out, "pahikkala2010", "table7")
+    assert recs and all(r["data_mark"] == "user data: mine (unverified)" for r in recs)
+    assert all(r["dataset"] == "mine" and r["published"] is None for r in recs)
+    ours = {r["method"]: r["value"] for r in recs if r["metric"] == "MAP" and r["fold"] == "1"}
+    assert 0 < ours["GRankRLS"] <= 1 and 0 < ours["RankRLS"] <= 1
+    meta = json.loads((out / "pahikkala2010" / "table7.meta.json").read_text())
+    assert meta["datasets"][0]["like"] == "MQ2008"
+    html = (out / "pahikkala2010" / "index.html").read_text()
+    assert "user data: mine (unverified)" in html
+    assert not (out / "pahikkala2010" / "table8.json").exists()   # only the target
+    assert reports_status() == before
+
+
+def test_on_lesmola_figure2_marks_every_record(clean_env, user_set, tmp_path):
+    out = tmp_path / "out"
+    cli.main(["lesmola2007.figure2", "--quick", "--no-pdf", "--dataset", f"mine={user_set}",
+              "--on", "mine", "--out", str(out)])
+    recs = records(out, "lesmola2007", "figure2")
+    assert recs and all(r.get("data_mark") == "user data: mine (unverified)" for r in recs)
+    assert "user data: mine (unverified)" in (out / "lesmola2007" / "index.html").read_text()
+
+
+def test_on_lesmola_figure2_computes_values(clean_env, user_set, tmp_path):
+    out = tmp_path / "out"
+    cli.main(["lesmola2007.figure2", "--quick", "--no-pdf", "--dataset", f"mine={user_set}",
+              "--on", "mine", "--out", str(out)])
+    recs = records(out, "lesmola2007", "figure2")
+    assert any(r["value"] is not None for r in recs)
+
+
+# --- --allow-unverified: a modified copy of MQ2008 --------------------------------------------
+
+@pytest.fixture(scope="module")
+def modified_mq2008(tmp_path_factory):
+    if not (SHARED / "MQ2008").is_dir():
+        pytest.skip(f"MQ2008 not found under {SHARED} (set REPRO_DATA_DIR)")
+    root = tmp_path_factory.mktemp("copy")
+    dst = root / "MQ2008"
+    shutil.copytree(SHARED / "MQ2008", dst)
+    for p in dst.rglob("*"):
+        p.chmod(0o755 if p.is_dir() else 0o644)
+    src = dst / "S1.txt.xz"
+    data = bytearray(lzma.decompress(src.read_bytes()))
+    i = data.index(b":0.") + 3
+    data[i] = ord("9") if data[i] != ord("9") else ord("8")        # one byte changed
+    (dst / "S1.txt").write_bytes(bytes(data))
+    src.unlink()
+    return root
+
+
+def test_unverified_copy_is_refused_without_the_flag(clean_env, modified_mq2008, tmp_path):
+    out = tmp_path / "out"
+    code = cli.main(["pahikkala2010.table7", "--quick", "--no-pdf", "--data-dir",
+                     str(modified_mq2008), "--out", str(out)])
+    assert code == 1
+    recs = records(out, "pahikkala2010", "table7")
+    assert all(r["value"] is None for r in recs if r["method"] != "RankSVM")
+
+
+def test_unverified_copy_runs_marked_and_never_reproduced(clean_env, modified_mq2008, tmp_path):
+    before = reports_status()
+    out = tmp_path / "out"
+    code = cli.main(["pahikkala2010.table7", "--quick", "--no-pdf", "--data-dir",
+                     str(modified_mq2008), "--allow-unverified", "MQ2008", "--out", str(out)])
+    assert code == 0
+    recs = records(out, "pahikkala2010", "table7")
+    valued = [r for r in recs if r["value"] is not None]
+    assert valued and all(r["verdict"].startswith("unverified copy: ") for r in valued)
+    assert all(r["data_mark"].startswith("unverified copy: MQ2008") for r in recs)
+    html = (out / "pahikkala2010" / "index.html").read_text()
+    assert "unverified copy: MQ2008" in html
+    index = (out / "index.html").read_text()
+    assert "Reproduced 0 of" in index or "Nothing reproduced" in index
+    assert reports_status() == before
