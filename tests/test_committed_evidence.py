@@ -11,6 +11,8 @@ from repro import papers
 from repro.evidence import SIDECAR_SUFFIX, TableIndex, decode_sidecar, table_mean
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
+#: leelin2014 reports query means on one fold only (Figure II): its fold values are checked
+NO_FOLD_MEANS = {"leelin2014"}
 WITH_QUERY_MEANS = {            # artifacts of each paper known to report query means
     "pahikkala2010": ["table7", "table8", "table9", "table10"],
     "leelin2014": ["figureII"],
@@ -28,7 +30,7 @@ def _load(paper, name):
 
 @pytest.mark.parametrize("paper", sorted(WITH_QUERY_MEANS))
 def test_three_fold_means_per_paper_are_recomputed_from_the_sidecars(paper):
-    checked = 0
+    checked = values = 0
     for name in WITH_QUERY_MEANS[paper]:
         flat, side = _load(paper, name)
         assert side["artifact"] == f"{paper}.{name}"
@@ -39,6 +41,7 @@ def test_three_fold_means_per_paper_are_recomputed_from_the_sidecars(paper):
             t = index.find(r)
             if t is not None:                            # a fold value: its queries' mean
                 assert table_mean(t) == pytest.approx(r["value"], rel=1e-9, abs=1e-12), r
+                values += 1
                 continue
             art = papers.resolve(f"{paper}.{name}")[0]
             used = r.get("data_used") or r["dataset"]
@@ -49,7 +52,10 @@ def test_three_fold_means_per_paper_are_recomputed_from_the_sidecars(paper):
             assert np.mean([table_mean(t) for t in tables]) == \
                 pytest.approx(r["value"], rel=1e-9, abs=1e-12), r
             checked += 1
-    assert checked >= 3, f"{paper}: only {checked} fold means recomputed from sidecars"
+    if paper in NO_FOLD_MEANS:
+        assert values >= 3, f"{paper}: only {values} values recomputed from sidecars"
+    else:
+        assert checked >= 3, f"{paper}: only {checked} fold means recomputed from sidecars"
 
 
 def test_every_artifact_with_query_tables_in_the_cache_has_its_sidecar():
