@@ -22,12 +22,14 @@ A mean involving an undefined value (NaN, or None from the cache) is NaN, with a
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
 
 from .experiment import (Artifact, Best, Custom, FoldMean, FoldSpread, MicroAverage, Ranks,
                          matches)
+from .published import load as load_published
 
 _SKIP = ("value", "fold", "dataset", "why")
 
@@ -262,12 +264,11 @@ def apply(art: Artifact, records: list[dict], outputs: list[tuple],
     return out, not_run
 
 
-# --- dubey2009 additions ---
-
-from dataclasses import dataclass as _dataclass, field as _field  # noqa: E402
+# --- cells of a table with several conventions (first used by dubey2009) ---
 
 
-@_dataclass(frozen=True)
+
+@dataclass(frozen=True)
 class Cells:
     """Aggregation: a printed table's cells from per-fold records measured several ways (e.g.
     conventions).  Records matched by ``select`` carry the field ``variant``; per (dataset,
@@ -285,7 +286,7 @@ class Cells:
     main: str
     label: str = "avg"
     drop: tuple[str, ...] = ()
-    weights: dict = _field(default_factory=dict)
+    weights: dict = field(default_factory=dict)
     weight: str = "queries"
     notes: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
@@ -333,11 +334,10 @@ def cells(art: Artifact, records: list[dict], agg: Cells) -> tuple[list[dict], d
     return out, {}
 
 
-# --- lesmola2007 additions ---
+# --- paired tests over folds, spreads, claims (first used by lesmola2007) ---
 # Generic kinds first used by lesmola2007: PairedTest (a paired test over folds), Spread (max −
 # min over entities), Claim (a claim checked on aggregated records: value 1 holds, 0 not).
 
-from dataclasses import dataclass, field as _field
 
 
 @dataclass(frozen=True)
@@ -348,7 +348,7 @@ class PairedTest:
     ``select``.  Emits method ``"<subject> vs <other>"``, metric ``metric``, fold ``label``,
     the p-value, and ``mean_difference`` (subject − other, mean over the folds)."""
     subject: str
-    select: dict = _field(default_factory=dict)
+    select: dict = field(default_factory=dict)
     others: tuple | None = None
     metric: str = "paired t-test p-value"
     test: str = "ttest_rel"
@@ -392,7 +392,7 @@ class Spread:
     each field of ``fold_fields`` missing from them its mean over the records behind the
     group (same dataset and metric, other folds; e.g. a training size that varies by fold)."""
     label: str
-    select: dict = _field(default_factory=dict)
+    select: dict = field(default_factory=dict)
     over: str = "method"
     entities: tuple = ()
     metric_format: str = "max difference in {metric}"
@@ -521,12 +521,11 @@ kind(Spread)(lambda art, recs, agg: (spread(art, recs, agg), {}))
 kind(Claim)(lambda art, recs, agg: (claim(art, recs, agg), {}))
 
 
-# --- stevens2010 additions ---
-
-from dataclasses import dataclass as _dataclass, replace as _replace  # noqa: E402
+# --- ranks with published values, uncheckable values (first used by stevens2010) ---
 
 
-@_dataclass(frozen=True)
+
+@dataclass(frozen=True)
 class RanksWithPublished:
     """Aggregation: :class:`~repro.experiment.Ranks` over a table of which only some cells were
     run — the published values of ``artifact`` stand in for the records no run produced (a
@@ -545,8 +544,7 @@ class RanksWithPublished:
 
 
 def ranks_with_published(art: Artifact, records: list[dict], decl: RanksWithPublished):
-    from .published import load as load_published
-    spec = _replace(decl.ranks, average_over=None)
+    spec = replace(decl.ranks, average_over=None)
     over = decl.ranks.average_over
     pub = [{"dataset": v.dataset, "method": v.method, "metric": v.metric, "fold": v.fold,
             "value": v.value} for v in load_published(art.paper).for_artifact(decl.artifact)]
@@ -585,7 +583,7 @@ def ranks_with_published(art: Artifact, records: list[dict], decl: RanksWithPubl
     return out, {}
 
 
-@_dataclass(frozen=True)
+@dataclass(frozen=True)
 class NotCheckable:
     """Aggregation: a record without a value (``value`` None, with ``why``) for a published
     value that no run of the artifact can check (it needs data no stand-in has, or the paper

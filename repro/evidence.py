@@ -58,10 +58,6 @@ def key_text(fields: dict) -> str:
                       sort_keys=True, separators=(",", ":"))
 
 
-def table_index(tables: list[dict]) -> "TableIndex":
-    return TableIndex(tables)
-
-
 class TableIndex:
     """Finds the query table behind a record: the table whose key fields all equal the
     record's fields of the same names (a record has more fields — verdicts, notes — than the
@@ -202,41 +198,7 @@ class Measured:
     per_query: dict[str, np.ndarray]
 
 
-def output_of(result) -> dict:
-    """A task's return value in the JSON form the cache stores (an :class:`Evidence` or a
-    dict with ``records``)."""
-    if isinstance(result, Evidence):
-        return result.output()
-    if not isinstance(result, dict):
-        raise TypeError(f"a task returns an Evidence or a dict, not {type(result).__name__}")
-    return result
-
-
-def check_output(out: dict, where: str) -> None:
-    """The contract of a stored output: ``records`` (dicts with method/metric/value) and
-    ``per_query`` tables whose query ids and values have equal lengths."""
-    for i, r in enumerate(out.get("records", [])):
-        if not isinstance(r, dict) or "metric" not in r or "value" not in r:
-            raise ValueError(f"{where}: record {i} lacks metric/value: {r!r}")
-    for i, t in enumerate(out.get("per_query", [])):
-        if len(t.get("qids", ())) != len(t.get("values", ())):
-            raise ValueError(f"{where}: per-query table {i} ({t.get('method')}/"
-                             f"{t.get('metric')}) has {len(t.get('qids', ()))} query ids and "
-                             f"{len(t.get('values', ()))} values")
-
-
 # --- sidecars ---------------------------------------------------------------------------------
-
-def tables_for(records: list[dict], tables: list[dict]) -> list[dict]:
-    """The tables behind ``records`` (each table once, in record order)."""
-    index, out, seen = TableIndex(tables), [], set()
-    for r in records:
-        t = index.find(r)
-        if t is not None and id(t) not in seen:
-            seen.add(id(t))
-            out.append(t)
-    return out
-
 
 def encode_sidecar(artifact: str, tables: list[dict]) -> bytes:
     """``<artifact>.per-query.json.gz``: deterministic gzip of sorted JSON."""

@@ -18,7 +18,6 @@ first candidate in grid order.  Every candidate's validation measures are kept
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,17 +25,7 @@ import numpy as np
 from .errors import DataError
 from .evidence import Measured
 from .metrics import evaluate
-
-_AT = re.compile(r"^(P|NDCG)@(\d+)$")
-
-
-def _parse(name: str) -> tuple[str, int]:
-    if name in ("MAP", "MeanNDCG"):
-        return name, 0
-    m = _AT.match(name)
-    if not m or int(m.group(2)) < 1:
-        raise DataError(f"measure {name!r}: expected MAP, MeanNDCG, P@k or NDCG@k (k ≥ 1)")
-    return m.group(1), int(m.group(2))
+from .metrics.scorer import parse_measure
 
 
 def measured(data, scores, names, version: int = 4) -> Measured:
@@ -45,7 +34,7 @@ def measured(data, scores, names, version: int = 4) -> Measured:
     (``per_query``, in the data's query order; ``qids``) — the same numbers, so that a mean,
     an interval or a paired test downstream starts from the evaluation's own values."""
     names = (names,) if isinstance(names, str) else tuple(names)
-    parsed = [_parse(n) for n in names]
+    parsed = [parse_measure(n) for n in names]
     if version == 3 and any(kind == "MeanNDCG" for kind, _ in parsed):
         raise DataError("measure 'MeanNDCG' exists only with the LETOR 4.0 conventions")
     max_k = max([k for _, k in parsed] + [1])

@@ -31,3 +31,16 @@ def need(data_root: Path, folder: str) -> Path:
     if not p.is_dir():
         pytest.skip(f"{p} not present")
     return p
+
+
+@pytest.fixture()
+def fake_paper(tmp_path, monkeypatch):
+    """``tests/fakepaper.py`` registered as a paper, with a cache of the test's own and its
+    execution log cleared (modules use it with ``pytestmark = usefixtures("fake_paper")``)."""
+    import fakepaper
+    from repro import papers
+    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
+    papers.register(fakepaper)
+    fakepaper.CALLS.clear()
+    yield fakepaper
+    papers.unregister("fakepaper")

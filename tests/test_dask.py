@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import pytest
 
-import fakepaper
 from repro import papers
 from repro.pipeline import run_artifacts
 from repro.runner import Runner
@@ -21,12 +20,7 @@ def cluster():
         yield c
 
 
-@pytest.fixture(autouse=True)
-def registered(tmp_path, monkeypatch):
-    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
-    papers.register(fakepaper)
-    yield
-    papers.unregister("fakepaper")
+pytestmark = pytest.mark.usefixtures("fake_paper")     # conftest: registered, own cache
 
 
 def records(out, paper="fakepaper"):

@@ -15,12 +15,7 @@ from repro.published import load
 from repro.runner import Runner
 
 
-@pytest.fixture(autouse=True)
-def registered(tmp_path, monkeypatch):
-    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
-    papers.register(fakepaper)
-    yield
-    papers.unregister("fakepaper")
+pytestmark = pytest.mark.usefixtures("fake_paper")     # conftest: registered, own cache
 
 
 def test_a_table_keeps_its_record_and_undefined_values_need_a_reason():

@@ -26,12 +26,7 @@ from report_pages import REPORTS
 QUIET = dict(log=lambda *a, **k: None)
 
 
-@pytest.fixture(autouse=True)
-def registered(tmp_path, monkeypatch):
-    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
-    papers.register(fakepaper)
-    yield
-    papers.unregister("fakepaper")
+pytestmark = pytest.mark.usefixtures("fake_paper")     # conftest: registered, own cache
 
 
 # --- verdicts and tolerances from the TOML ------------------------------------------------------
@@ -185,7 +180,7 @@ def task_clock(ctx):
 
 
 @pytest.fixture
-def timed_paper(registered):
+def timed_paper(fake_paper):
     mod = types.ModuleType("fakepaper")
     for name in dir(fakepaper):
         if not name.startswith("__"):

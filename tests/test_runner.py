@@ -12,13 +12,7 @@ from repro.published import load, parse_number
 from repro.runner import Runner
 
 
-@pytest.fixture(autouse=True)
-def registered(tmp_path, monkeypatch):
-    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
-    papers.register(fakepaper)
-    fakepaper.CALLS.clear()
-    yield
-    papers.unregister("fakepaper")
+pytestmark = pytest.mark.usefixtures("fake_paper")     # conftest: registered, own cache
 
 
 def table1():

@@ -96,15 +96,3 @@ class SklearnRanker:
         # are not weighted
         request.score.add_request(param="sample_weight", alias=None)
         return request
-
-
-def check_predict_matrix(X, n_features: int | None = None, name: str = "predict"):
-    """The input contract at predict time, for rankers that do not pass through
-    :func:`~repro.rankers.base.as_matrix`: a NaN or infinite feature is refused naming its
-    document and feature."""
-    from .base import as_matrix
-    X = as_matrix(X)
-    if n_features is not None and X.shape[1] != n_features:
-        raise DataError(f"{name}: expected {n_features} features, got {X.shape[1]}")
-    return X
-
