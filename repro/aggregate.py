@@ -21,6 +21,7 @@ A mean involving an undefined value (NaN, or None from the cache) is NaN, with a
 """
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -29,7 +30,9 @@ import numpy as np
 
 from .experiment import (Artifact, Best, Custom, FoldMean, FoldSpread, MicroAverage, Ranks,
                          matches)
+from . import intervals
 from .published import load as load_published
+from .stats import paired, reproduction_measures
 
 _SKIP = ("value", "fold", "dataset", "why")
 
@@ -224,8 +227,15 @@ def micro_average(art: Artifact, records: list[dict], agg: MicroAverage) -> tupl
     return out, not_run
 
 
-#: declaration type -> function (art, records, declaration) -> (new records, not-run reasons)
+#: declaration type -> function (art, records, declaration) -> (new records, not-run reasons);
+#: a function with ``wants_tables`` set is also given the runs' per-query tables
 KINDS: dict[type, Callable] = {}
+
+
+def with_tables(fn):
+    """Mark a function as taking the per-query tables (keyword ``tables``)."""
+    fn.wants_tables = True
+    return fn
 
 
 def kind(decl_type: type):
@@ -244,10 +254,11 @@ kind(Ranks)(lambda art, recs, agg: (ranks(art, recs, agg), {}))
 
 
 def apply(art: Artifact, records: list[dict], outputs: list[tuple],
-          custom: Callable[[str, str], Callable]) -> tuple[list[dict], dict]:
+          custom: Callable[[str, str], Callable], tables: list | None = None
+          ) -> tuple[list[dict], dict]:
     """``(records + aggregated records, not-run reasons by dataset label)``.  ``custom(paper,
     name)`` resolves a Custom aggregation's function; ``outputs``: ``(RunSpec, output)`` of
-    the finished runs."""
+    the finished runs; ``tables``: their per-query tables (for kinds that test claims)."""
     out, not_run = list(records), {}
     if art.reference:                                    # the modern reference's fold means
         out += fold_mean(art, out, FoldMean(select={"modern": True}))
@@ -258,7 +269,8 @@ def apply(art: Artifact, records: list[dict], outputs: list[tuple],
         fn = KINDS.get(type(agg))
         if fn is None:
             raise TypeError(f"{art.id}: unknown aggregation {agg!r}")
-        recs, why = fn(art, out, agg)
+        recs, why = (fn(art, out, agg, tables=tables or []) if getattr(fn, "wants_tables", False)
+                     else fn(art, out, agg))
         out += recs
         not_run.update(why)
     return out, not_run
@@ -436,17 +448,27 @@ def spread(art: Artifact, records: list[dict], agg: Spread) -> list[dict]:
 
 @dataclass(frozen=True)
 class Claim:
-    """Aggregation: a claim checked on the records, per group ``within`` (default dataset):
-    a record with method ``claim``, metric ``statement`` (formatted with the subject record's
-    fields), fold None, value 1 (holds) or 0, ``outcome`` ("holds" / "does not hold") and the
-    numbers behind it (``numbers``).  With ``subject`` (a select matching one record per
-    group): its value is larger (``prefer="smaller"``: smaller) than that of every record
-    matching ``others``; with ``bound``: every record matching ``others`` is below ``bound``.
-    ``requires``: statements of claims already made in the group that must hold as well.
-    Numbers: ``shown`` = "best" (the subject and the best of the others), "all" (the subject
-    and every other) or a select of the records shown; names by ``subject_name`` /
-    ``other_name`` (formatted with the record's fields); values rounded to ``digits`` decimals,
-    or to ``significant`` figures."""
+    """Aggregation: a claim of the paper judged by paired tests, per group ``within``
+    (default dataset).  With ``subject`` (a select matching one record per group): "the
+    subject is larger (``prefer="smaller"``: smaller) than every record matching ``others``" —
+    each comparison is a paired test (:func:`repro.stats.paired`, t-test) over the test
+    queries behind both records (their per-query tables, paired by fold and query id, pooled
+    over folds) or, where the records are not means over queries, over their fold values; the
+    claim **holds** when every comparison is significant (p < 0.05) with the claimed sign (an
+    intersection-union test: no multiplicity adjustment is needed for "every"),
+    **contradicted** when one is significant with the other sign, **not significant here**
+    otherwise, **not testable here** when a comparison has no paired evidence.  The record
+    reports the weakest comparison (the closest competitor): its effect (subject − other),
+    bootstrap 95% interval, p-value and number of queries (or folds); ``p_value`` is the
+    largest p of the comparisons.  With ``bound``: a claim about p-values of :class:`PairedTest`
+    records ("p < 0.0001") — holds when every record matching ``others`` is below ``bound``
+    and the claims of ``requires`` hold; its effect and interval are those of the first
+    required claim.  ``requires``: statements of claims already made in the group that must
+    hold as well.  Where the paper publishes both compared values, the record adds Breuer et
+    al.'s effect ratio and ΔRI (:func:`repro.stats.reproduction_measures`).  Numbers shown:
+    ``shown`` = "best" (the subject and the best of the others), "all" or a select; names by
+    ``subject_name`` / ``other_name``; values rounded to ``digits`` decimals or ``significant``
+    figures.  ``key``: a headline claim of the paper (the index's scoreboard)."""
     claim: str
     statement: str
     others: dict
@@ -460,9 +482,53 @@ class Claim:
     other_name: str = "{method}"
     digits: int = 2
     significant: int | None = None
+    key: bool = False
 
 
-def claim(art: Artifact, records: list[dict], agg: Claim) -> list[dict]:
+def _seed(text: str) -> int:
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
+
+
+def compare_paired(art: Artifact, a: dict, b: dict, index, records: list[dict], groups: dict,
+                   seed: int) -> dict | None:
+    """A paired test of record ``a`` against record ``b`` (``a − b``): over the test queries
+    behind both (pooled over folds) when both are means over query tables, else over their
+    fold values; None when neither pairing exists."""
+    qa, qb = intervals.query_values(art, a, index), intervals.query_values(art, b, index)
+    if qa and qb:
+        common = [k for k in qa if k in qb]
+        if len(common) >= 2:
+            res = paired([qa[k] for k in common], [qb[k] for k in common], seed)
+            folds = len({f for f, _ in common})
+            return {**res.as_dict(), "n_folds": folds, "unit": "queries",
+                    "test": f"paired t-test over {res.n_queries} test queries"
+                            + (f" pooled over {folds} folds" if folds > 1 else "")
+                            + " (scipy.stats.ttest_rel); 95% bootstrap interval of the mean "
+                              "difference", "outcome_of": res}
+    fa = intervals.fold_values(art, a, records, groups)
+    fb = intervals.fold_values(art, b, records, groups)
+    if fa and fb and set(fa) == set(fb) and len(fa) >= 2:
+        folds = sorted(fa)
+        res = paired([fa[f] for f in folds], [fb[f] for f in folds], seed)
+        d = res.as_dict()
+        d["n_folds"], d["n_queries"] = d.pop("n_queries"), None
+        return {**d, "unit": "folds",
+                "test": f"paired t-test over {len(folds)} fold values (scipy.stats.ttest_rel; "
+                        "the values are not means over queries); 95% bootstrap interval of "
+                        "the mean difference", "outcome_of": res}
+    return None
+
+
+def _published_value(published, rec: dict) -> float | None:
+    for v in published.values:
+        if (v.dataset, v.method, v.metric, v.fold) == (rec.get("dataset"), rec.get("method"),
+                                                       rec.get("metric"), rec.get("fold")):
+            return v.value
+    return None
+
+
+@with_tables
+def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dict]:
     groups: dict[tuple, dict] = {}
     for r in records:
         if r.get("fold") is None and r.get("method") == agg.claim and "outcome" in r:
@@ -477,6 +543,9 @@ def claim(art: Artifact, records: list[dict], agg: Claim) -> list[dict]:
             g["shown"].append(r)
     made = {(tuple(r.get(f) for f in agg.within), r.get("metric")): r for r in records
             if "outcome" in r}
+    index = intervals.Tables(list(tables))
+    fold_groups = intervals.fold_groups(records)
+    published = load_published(art.paper)
 
     def num(v):
         if not _defined(v):
@@ -490,17 +559,82 @@ def claim(art: Artifact, records: list[dict], agg: Claim) -> list[dict]:
         others = [(r, float(r["value"]) if _defined(r["value"]) else float("nan"))
                   for r in g["others"]]
         statement = agg.statement
-        if agg.subject is not None:
-            subj = g["subject"][0]
-            s = float(subj["value"]) if _defined(subj["value"]) else float("nan")
+        subj = g["subject"][0] if agg.subject is not None else None
+        if subj is not None:
             statement = agg.statement.format(**subj)
-            ok = all(sign * s > sign * v for _, v in others)
+        fields = {"claim": True, "statement": statement, "key": agg.key}
+        src = subj if subj is not None else others[0][0]
+        if src.get("stand_in"):                  # a claim tested on stand-in data says so
+            fields.update(stand_in=True, data_used=src.get("data_used"))
+        priors = [made.get((key, req)) for req in agg.requires]
+        if subj is not None:
+            comps = []
+            for o, _ in others:
+                seed = _seed(f"{art.id}|{statement}|{key}|{o.get('method')}|{o.get('metric')}")
+                comps.append((o, compare_paired(art, subj, o, index, records, fold_groups,
+                                                seed)))
+            if any(c is None for _, c in comps):
+                missing = [o.get("method") for o, c in comps if c is None]
+                fields.update(outcome="not testable here", effect=float("nan"), ci95=None,
+                              p_value=None, n_queries=None, n_folds=None,
+                              why="no per-query or per-fold values to pair for "
+                                  + ", ".join(str(m) for m in missing))
+            else:
+                outs = [c["outcome_of"].outcome(int(sign)) for _, c in comps]
+                outcome = ("holds" if all(x == "holds" for x in outs) else
+                           "contradicted" if "contradicted" in outs else "not significant here")
+                ps = [c["p_value"] for _, c in comps]
+                if outcome == "contradicted":      # the most significant contradiction
+                    shown_o, shown_c = min(
+                        ((o, c) for (o, c), x in zip(comps, outs) if x == "contradicted"),
+                        key=lambda oc: oc[1]["p_value"])
+                    p_value = shown_c["p_value"]
+                else:                              # the closest competitor
+                    shown_o, shown_c = min(comps, key=lambda oc: (
+                        sign * oc[1]["effect"] if _defined(oc[1]["effect"]) else float("inf")))
+                    p_value = (max(ps) if all(_defined(p) for p in ps) else float("nan")) \
+                        if outcome == "holds" else shown_c["p_value"]
+                weakest_o, weakest = shown_o, shown_c
+                fields.update(outcome=outcome, effect=weakest["effect"], ci95=weakest["ci95"],
+                              p_value=p_value,
+                              n_queries=weakest["n_queries"], n_folds=weakest["n_folds"],
+                              versus=weakest_o.get("method"),
+                              test=weakest["test"] + (
+                                  f"; the claim holds only if each of the {len(comps)} "
+                                  f"comparisons is significant with the claimed sign (shown: "
+                                  + ("the most significant contradiction" if outcome ==
+                                     "contradicted" else "the closest competitor; p is the "
+                                     "largest of the comparisons'" if outcome == "holds" else
+                                     "the closest competitor") + ")"
+                                  if len(comps) > 1 else ""),
+                              comparisons={str(o.get("method")): {
+                                  "effect": c["effect"], "ci95": c["ci95"],
+                                  "p_value": c["p_value"]} for o, c in comps})
+                pub_s, pub_o = _published_value(published, subj), \
+                    _published_value(published, weakest_o)
+                if pub_s is not None and pub_o is not None and _defined(subj["value"]) \
+                        and _defined(weakest_o["value"]):
+                    fields.update(reproduction_measures(float(subj["value"]),
+                                                        float(weakest_o["value"]),
+                                                        pub_s, pub_o))
+                for prior in priors:
+                    if prior is None or prior.get("outcome") != "holds":
+                        if fields["outcome"] == "holds":
+                            fields["outcome"] = "not significant here"
         else:
-            subj = None
-            ok = all(v < agg.bound for _, v in others)
-        for req in agg.requires:
-            prior = made.get((key, req))
-            ok = ok and prior is not None and prior["value"] == 1.0
+            ps = [v for _, v in others]
+            ok = all(v < agg.bound for v in ps)
+            first = next((p for p in priors if p is not None), None)
+            held = all(p is not None and p.get("outcome") == "holds" for p in priors)
+            fields.update(outcome="holds" if ok and held else (
+                "not testable here" if first is None else "not significant here"),
+                effect=first.get("effect") if first else float("nan"),
+                ci95=first.get("ci95") if first else None,
+                p_value=max(ps) if ps else float("nan"),
+                n_queries=first.get("n_queries") if first else None,
+                n_folds=first.get("n_folds") if first else None,
+                test=f"each p-value (of the paired tests above) below {agg.bound:g}; effect "
+                     "and interval of the required claim's weakest comparison")
         if agg.shown == "best" and subj is not None:
             best = max(others, key=lambda o: (sign * o[1], o[0].get("method")))
             shown = [best[0]]
@@ -510,15 +644,16 @@ def claim(art: Artifact, records: list[dict], agg: Claim) -> list[dict]:
             shown = [r for r, _ in others]
         numbers = {} if subj is None else {agg.subject_name.format(**subj): num(subj["value"])}
         numbers.update({agg.other_name.format(**r): num(r["value"]) for r in shown})
-        out.append({"method": agg.claim, "metric": statement, "value": float(ok), "fold": None,
-                    **dict(zip(agg.within, key)), "outcome": "holds" if ok else "does not hold",
+        out.append({"method": agg.claim, "metric": statement, "value": fields["effect"],
+                    "fold": None, **dict(zip(agg.within, key)), **fields,
                     "numbers": numbers})
     return out
 
 
 kind(PairedTest)(lambda art, recs, agg: (paired_test(art, recs, agg), {}))
 kind(Spread)(lambda art, recs, agg: (spread(art, recs, agg), {}))
-kind(Claim)(lambda art, recs, agg: (claim(art, recs, agg), {}))
+kind(Claim)(lambda art, recs, agg, tables=(): (claim(art, recs, agg, tables), {}))
+KINDS[Claim].wants_tables = True
 
 
 # --- ranks with published values, uncheckable values (first used by stevens2010) ---

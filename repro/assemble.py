@@ -9,13 +9,13 @@ import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import aggregate, reference
+from . import aggregate, intervals, reference
 from . import papers as registry
 from .data import catalog as cat
 from .experiment import REFERENCE_TASK, REFERENCE_TASKS, Artifact, matches
 from .published import KEY_FIELDS, PublishedSet, compare
 from .report.build import natural_key, write_artifact
-from .report.verdicts import UNVERIFIED_COPY, USER_METHOD, mark_verdict
+from .report.verdicts import OUTCOMES, UNVERIFIED_COPY, USER_METHOD, mark_verdict
 from .runner import SYNTHETIC, RunResult, jsonable
 from .stats import paired
 
@@ -50,6 +50,7 @@ def gather_records(art: Artifact, results: list[RunResult],
     real_done = {res.spec.dataset for res in results
                  if res.status == "done" and res.spec.dataset not in art.stand_ins}
     outputs = []
+    every_table = []                  # all the runs' tables: claims are tested on any of them
     for res in sorted(results, key=lambda r: r.spec.dataset in art.stand_ins):
         label = dataset_label(art, res.spec.dataset)
         stand_in = res.spec.dataset in art.stand_ins
@@ -84,13 +85,15 @@ def gather_records(art: Artifact, results: list[RunResult],
             t.setdefault("dataset", label)
             if t.get("fold") is None and res.spec.fold is not None:
                 t["fold"] = str(res.spec.fold)
+            every_table.append(t)
             if matches(table_select, t) or (res.spec.task in REFERENCE_TASKS
                                             and matches({k: v for k, v in table_select.items()
                                                          if k != "method"}, t)):
                 tables.append(t)
     pos = {r.spec: i for i, r in enumerate(results)}
     outputs.sort(key=lambda o: pos[o[0]])                 # declaration order
-    records, agg_not_run = aggregate.apply(art, records, outputs, registry.aggregation)
+    records, agg_not_run = aggregate.apply(art, records, outputs, registry.aggregation,
+                                           every_table)
     for label, why in agg_not_run.items():
         not_run.setdefault(label, why)
     out = []
@@ -127,7 +130,18 @@ def assemble_artifact(art: Artifact, results: list[RunResult], published: Publis
     records, not_run = gather_records(art, results, unavailable, tables)
     if quick:
         not_run.setdefault(None, "outside the --quick subset (reduced folds and grid)")
+    pubs = {v.key for v in published.for_artifact(art.name)}
+
+    def exact_ok(r):              # a single fit's published value that is not a time
+        metric = str(r.get("metric") or "").lower()
+        return tuple(r.get(k) for k in KEY_FIELDS) in pubs and "second" not in metric \
+            and "time" not in metric
+    intervals.attach(art, records, tables, exact_ok)
     flat = jsonable(compare(art.paper, art.name, records, published, not_run))
+    for r in flat:                # a claim judged by a paired test: its outcome is its verdict
+        if r.get("claim") is True and r.get("outcome") in OUTCOMES \
+                and not r["verdict"].startswith("not run"):
+            r["verdict"] = r["outcome"]
     shown = {r.get("dataset") for r in flat}
     for label, why in not_run.items():      # a dataset not run and without published values
         if label is not None and label not in shown:

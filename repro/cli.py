@@ -1,8 +1,8 @@
 """Command line: ``python -m repro <command or target> [options]``.
 
-Commands: ``list``, ``data``, ``eval``, ``bench``.  Anything else is a target: ``all``, a paper
-id (``pahikkala2010``), an artifact (``table7`` — every paper's artifact of that name unless
-``--paper`` narrows it — or exactly ``pahikkala2010.table7``).
+Commands: ``list``, ``data``, ``eval``, ``bench``, ``runs``.  Anything else is a target:
+``all``, a paper id (``pahikkala2010``), an artifact (``table7`` — every paper's artifact of
+that name unless ``--paper`` narrows it — or exactly ``pahikkala2010.table7``).
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from dataclasses import replace
 
-from . import __version__, eval_command
+from . import __version__, eval_command, runs_command
 from . import papers as registry
 from .bench import command as bench_command
 from .data import catalog as cat
@@ -30,7 +30,7 @@ from .metrics.family import CONVENTIONS
 from .pipeline import on_dataset, run_artifacts
 from .reference import parse_ranker
 
-COMMANDS = ("list", "data", "eval", "bench")
+COMMANDS = ("list", "data", "eval", "bench", "runs")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -78,7 +78,8 @@ def _run_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m repro",
         description="Reproduce learning-to-rank papers. Targets: all | <paper> | <artifact> | "
-                    "<paper>.<artifact>. Commands: list, data, eval, bench (each has --help).")
+                    "<paper>.<artifact>. Commands: list, data, eval, bench, runs (each has "
+                    "--help).")
     p.add_argument("targets", nargs="+", help="what to run (e.g. figure4, pahikkala2010, all)")
     _common(p)
     p.add_argument("--paper", choices=registry.paper_ids(), help="narrow a short artifact name to one paper")
@@ -255,6 +256,10 @@ def cmd_bench(argv) -> int:
     return bench_command.main(argv)
 
 
+def cmd_runs(argv) -> int:
+    return runs_command.main(argv, _resolve_targets, check_writable)
+
+
 def _needs_data(art) -> bool:
     return any(ds != cat.SYNTHETIC for ds in art.datasets)
 
@@ -285,13 +290,6 @@ def _resolve_targets(names: list[str], paper: str | None) -> list:
 COMMITTED_REPORTS = Path("reports")
 
 
-def _inside(path: Path, parent: Path) -> bool:
-    try:
-        path.resolve().relative_to(parent.resolve())
-        return True
-    except ValueError:
-        return False
-
 
 def user_targets(args, targets: list) -> list:
     """The targets with the user's options applied: ``--on`` (the user's set in place of the
@@ -306,7 +304,7 @@ def user_targets(args, targets: list) -> list:
         raise ReproError(f"{' and '.join(used)} write(s) reports of your own data or methods: "
                          f"give a directory of your own with --out DIR (the committed reports "
                          f"are never written with them); nothing was run")
-    if _inside(Path(args.out), COMMITTED_REPORTS) and COMMITTED_REPORTS.is_dir():
+    if runs_command.inside(Path(args.out), COMMITTED_REPORTS) and COMMITTED_REPORTS.is_dir():
         raise ReproError(f"--out {args.out} is inside the committed reports ({COMMITTED_REPORTS}"
                          f"/); {' and '.join(used)} write(s) elsewhere: choose another "
                          f"directory; nothing was run")
@@ -427,7 +425,7 @@ def main(argv=None) -> int:
     try:
         if argv[0] in COMMANDS:
             return {"list": cmd_list, "data": cmd_data, "eval": cmd_eval,
-                    "bench": cmd_bench}[argv[0]](argv[1:])
+                    "bench": cmd_bench, "runs": cmd_runs}[argv[0]](argv[1:])
         return cmd_run(argv)
     except ReproError as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -29,6 +29,8 @@ from typing import Any, Iterable
 
 import numpy as np
 
+from . import run_files
+
 #: fields of a record that describe it rather than identify it
 NOT_KEY = frozenset({"value", "why", "shown", "weight", "queries", "note", "seconds",
                      "published", "diff", "verdict", "source", "kind", "paper", "artifact",
@@ -177,10 +179,16 @@ class Evidence:
 
     def measured(self, method: str, m: "Measured", fold=None, names: Iterable[str] | None = None,
                  **extra) -> list[dict]:
-        """Records and tables of every measure of ``m`` (a :class:`Measured`)."""
-        return [self.per_query(method, name, m.qids, m.per_query[name], fold,
+        """Records and tables of every measure of ``m`` (a :class:`Measured`).  While a score
+        sink is active (:mod:`repro.run_files`), the scoring behind ``m`` is handed to it with
+        ``method``, ``fold`` and the key fields of ``extra``; with none, nothing is."""
+        names = list(m.summary if names is None else names)
+        recs = [self.per_query(method, name, m.qids, m.per_query[name], fold,
                                value=m.summary[name], **extra)
-                for name in (m.summary if names is None else names)]
+                for name in names]
+        run_files.offer(method, m, fold, {k: v for k, v in extra.items() if k not in NOT_KEY},
+                        names)
+        return recs
 
     def output(self) -> dict:
         out = dict(self.detail)
@@ -192,7 +200,10 @@ class Evidence:
 @dataclass
 class Measured:
     """Measures of one scoring of a data set: the summary (as the evaluation averages them)
-    and the per-query values in the data's query order."""
+    and the per-query values in the data's query order.  While a score sink is active,
+    :func:`repro.protocol.measured` also sets ``scored`` (:class:`repro.run_files.Scored`: the
+    data and scores behind it) — an attribute of the object, not a field: never compared,
+    shown or serialised."""
     qids: list
     summary: dict[str, float]
     per_query: dict[str, np.ndarray]

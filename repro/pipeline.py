@@ -30,7 +30,7 @@ from .data.catalog import data_state
 from .errors import ReproError
 from .experiment import Artifact
 from .published import KEY_FIELDS
-from .report.build import artifact_dir, read_artifact
+from .report.build import artifact_dir, read_artifact, record_changes
 from .report.html import render_index, render_paper
 from .report.terminal import compact_table
 from .runner import Runner
@@ -228,6 +228,7 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
                             f"({out_dir / (art.name + '.json')} unchanged)")
                     flat = old[0]
                 else:
+                    record_changes(out_dir, art, flat)     # before the JSON is replaced
                     _promote(stage, out_dir, art.name)
                 if art.id in target_ids:
                     out[art.id] = flat

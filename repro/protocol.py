@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import run_files
 from .errors import DataError
 from .evidence import Measured
 from .metrics import evaluate
@@ -32,7 +33,10 @@ def measured(data, scores, names, version: int = 4) -> Measured:
     """The named LETOR measures of ``scores`` on ``data`` (a QueryData): the averages over
     queries as the official scripts compute them (``summary``) and each query's value
     (``per_query``, in the data's query order; ``qids``) — the same numbers, so that a mean,
-    an interval or a paired test downstream starts from the evaluation's own values."""
+    an interval or a paired test downstream starts from the evaluation's own values.
+    While a score sink is active (``python -m repro runs``, :mod:`repro.run_files`), the
+    scored data and scores are attached to the result (``scored``, never serialised); with
+    none, nothing is."""
     names = (names,) if isinstance(names, str) else tuple(names)
     parsed = [parse_measure(n) for n in names]
     if version == 3 and any(kind == "MeanNDCG" for kind, _ in parsed):
@@ -52,8 +56,10 @@ def measured(data, scores, names, version: int = 4) -> Measured:
             summary[name], per_query[name] = float(ev.avg_ndcg[k - 1]), ev.ndcg[:, k - 1]
     qids = list(np.asarray(data.qids).tolist()) if data.qids is not None \
         else list(range(data.n_queries))
-    return Measured(qids, summary, {n: np.asarray(v, dtype=np.float64).copy()
-                                    for n, v in per_query.items()})
+    out = Measured(qids, summary, {n: np.asarray(v, dtype=np.float64).copy()
+                                   for n, v in per_query.items()})
+    run_files.attach(out, data, scores, version)
+    return out
 
 
 def measures(data, scores, names, version: int = 4) -> dict[str, float]:

@@ -39,8 +39,20 @@ A value is a *reproduction* unless a ``[[kind]]`` entry says otherwise:
   compared with (or it verifies the data, not a result); verdicts "consistent (check, not a
   reproduction)" / "inconsistent (check)".
 * ``derived``: the paper states the value only in words or as a claim (``O(kmn)`` → exponent
-  1, "Tree-TRON is faster" → 1); verdicts "derived value: agrees …" / "… within tolerance" /
-  "… deviates".
+  1, "Tree-TRON is faster" → 1), or the value is computed partly from published numbers;
+  verdicts "derived value: agrees …" / "… within tolerance" / "… deviates" — never counted as
+  reproduced.
+* ``shown``: the published value is shown beside ours but not compared, because the paper does
+  not say what it measures (e.g. a "±" of unstated meaning); verdict "shown, not compared: why".
+
+The verdict of a reproduction is the same rule for every method and paper (:func:`judge`):
+"agrees" at the paper's rounding; "within noise" when the published value lies inside the 95%
+interval of our value (``ci95``, from :mod:`repro.intervals`; widened by half a unit of the
+published value's last printed digit, since the paper's own value is known only to that
+rounding); "within tolerance" only under a
+declared tolerance rule whose reason is computed in the project; "deviates" otherwise.  A value
+on stand-in data is never said to "deviate": its verdict says where the published value lies
+against our interval (``STAND_IN_SAYS``).
 
 A tolerance rule with ``rounding = false`` compares by its ``tol`` alone: the published text is
 a claim, not a rounded measurement (an exponent "1" claimed by ``O(n)`` does not mean ±0.5).
@@ -63,13 +75,23 @@ from importlib import resources
 KEY_FIELDS = ("artifact", "dataset", "method", "metric", "fold")
 
 AGREES = "agrees (paper's rounding)"
+WITHIN_NOISE = "within noise (published value inside our 95% interval)"
 WITHIN = "within tolerance"
 DEVIATES = "deviates"
 CONSISTENT = "consistent (check, not a reproduction)"
 INCONSISTENT = "inconsistent (check)"
 DERIVED = "derived value: "          # prefix of AGREES / WITHIN / DEVIATES for derived values
 STAND_IN = "stand-in data: "         # prefix of any verdict computed on substitute data
-KINDS = ("reproduction", "consistency", "derived")
+#: what a stand-in value says instead of a reproduction verdict (never "deviates": the data
+#: is not the paper's)
+STAND_IN_SAYS = {AGREES: "equal at the paper's rounding",
+                 WITHIN_NOISE: "published value inside our 95% interval",
+                 WITHIN: "published value within the stated tolerance",
+                 DEVIATES: "published value outside our 95% interval"}
+#: a stand-in value without an interval that differs beyond the paper's rounding
+STAND_IN_DIFFERS = "differs beyond the paper's rounding (no interval to judge noise)"
+SHOWN = "shown, not compared: "      # prefix: a published value whose meaning is unknown
+KINDS = ("reproduction", "consistency", "derived", "shown")
 NO_PUBLISHED = "no published value"
 BASELINE = "published baseline (not rerun)"
 UNREADABLE = "published value unreadable"
@@ -282,10 +304,11 @@ def _place_in_layout(pv: PublishedValue, layouts) -> None:
 
 
 def judge(value, pub: PublishedValue | None, tol: float, stand_in: bool = False,
-          kind: str = "reproduction", rounding: bool = True):
+          kind: str = "reproduction", rounding: bool = True, ci95=None):
     """``(diff, verdict)`` for a reproduced value against a published one.  ``rounding``:
     whether agreement at the published text's rounding counts (False for claims such as an
-    exponent "1", compared by ``tol`` alone)."""
+    exponent "1", compared by ``tol`` alone); ``ci95``: the 95% interval of our value — the
+    published value inside it is "within noise"."""
     if pub is None:
         return None, NO_PUBLISHED
     p = pub.value
@@ -298,6 +321,9 @@ def judge(value, pub: PublishedValue | None, tol: float, stand_in: bool = False,
     half_unit = 0.0 if ("^" in pub.text or not rounding) else 0.5 * 10.0 ** (-pub.decimals)
     if abs(diff) <= half_unit * (1 + 1e-9) + 1e-12 * max(1.0, abs(p)):
         verdict = AGREES
+    elif ci95 is not None and ci95[0] is not None and ci95[1] is not None \
+            and float(ci95[0]) - half_unit <= p <= float(ci95[1]) + half_unit:
+        verdict = WITHIN_NOISE
     elif abs(diff) <= tol * (1 + 1e-9):
         verdict = WITHIN
     else:
@@ -306,8 +332,11 @@ def judge(value, pub: PublishedValue | None, tol: float, stand_in: bool = False,
         verdict = INCONSISTENT if verdict == DEVIATES else CONSISTENT
     elif kind == "derived":
         verdict = DERIVED + verdict
+    elif kind == "shown":
+        return diff, SHOWN
     if stand_in:
-        verdict = STAND_IN + verdict
+        verdict = STAND_IN + (STAND_IN_DIFFERS if verdict == DEVIATES and not ci95
+                              else STAND_IN_SAYS.get(verdict, verdict))
     return diff, verdict
 
 
@@ -327,7 +356,10 @@ def compare(paper: str, artifact: str, records: list[dict], published: Published
             (published.default_tol, "")
         kind, kind_why = published.kind(r) if pub else ("reproduction", "")
         diff, verdict = judge(r["value"], pub, tol, bool(r.get("stand_in")), kind,
-                              rounding=bool(rule.get("rounding", True)) if rule else True)
+                              rounding=bool(rule.get("rounding", True)) if rule else True,
+                              ci95=r.get("ci95"))
+        if verdict == SHOWN:
+            verdict = SHOWN + kind_why
         if r.get("not_run"):
             verdict = "not run: " + r.get("why", "no value")
         elif r.get("modern") and verdict == NO_PUBLISHED:

@@ -96,7 +96,8 @@ def paired(a, b, seed: int, test: str = "t", n_resamples: int = N_RESAMPLES) -> 
     n = int(d.size)
     if n < 2:
         return Paired(float(np.mean(d)) if n else float("nan"), None, float("nan"), n, test)
-    if np.all(d == 0):
+    scale = max(1.0, float(np.max(np.abs(a[ok]))), float(np.max(np.abs(b[ok]))))
+    if np.all(np.abs(d) <= 1e-12 * scale):      # equal up to floating-point rounding
         return Paired(0.0, (0.0, 0.0), 1.0, n, test)
     if test == "t":
         p = float(stats.ttest_rel(a[ok], b[ok]).pvalue)

@@ -87,3 +87,108 @@ def overwide_page(tmp: Path) -> Path:
     path = tmp / "overwide.html"
     path.write_text(html, encoding="utf-8")
     return path
+
+
+# --- a paper with intervals, claims and a previous rendering ---------------------------------
+
+CLAIMS_PAPER = "claimpaper"
+
+
+def _claims_toml(tmp: Path) -> Path:
+    tmp.mkdir(parents=True, exist_ok=True)
+    toml = tmp / "claimpaper.toml"
+    toml.write_text("\n".join([
+        "[tolerance]", "default = 0.0", "",
+        "[[table]]", 'artifact = "table1"', 'source = "Table 1 (NDCG@10)"', 'metric = "NDCG@10"',
+        'fold = "avg"', 'rows = "method"', 'cols = "dataset"', 'columns = ["MQ2007", "MQ2008"]',
+        'data = [["alpha", "0.4410", "0.4720"], ["beta", "0.4300", "0.4650"]]', ""]),
+        encoding="utf-8")
+    return toml
+
+
+def claims_paper(tmp: Path) -> types.ModuleType:
+    """A paper with one published table whose values carry 95% intervals, and claim records
+    judged by paired tests (two of them key claims)."""
+    mod = types.ModuleType(CLAIMS_PAPER)
+    mod.PAPER = Paper(id=CLAIMS_PAPER, title="A paper with intervals and claims",
+                      authors="A. Tester", venue="tests", text="none.txt")
+    mod.PUBLISHED_PATH = _claims_toml(tmp)
+    mod.NOTES = []
+    mod.ARTIFACTS = [Artifact(CLAIMS_PAPER, "table1", "Two methods on two sets",
+                              datasets=("MQ2007", "MQ2008")),
+                     Artifact(CLAIMS_PAPER, "claims", "Claims of the text",
+                              datasets=("MQ2007", "MQ2008"))]
+    return mod
+
+
+def _value(method, dataset, value, published, verdict, ci, n=784):
+    return {"paper": CLAIMS_PAPER, "artifact": "table1", "dataset": dataset, "method": method,
+            "metric": "NDCG@10", "fold": "avg", "value": value, "published": published,
+            "diff": value - float(published), "verdict": verdict, "source": "Table 1",
+            "ci95": ci, "n_queries": n, "n_folds": 5,
+            "ci_basis": f"bootstrap over {n} test queries, stratified by 5 folds, "
+                        f"2000 resamples"}
+
+
+def table1_records(second: bool = False) -> list[dict]:
+    """The values of table1; ``second``: a later rendering in which one value moved (and its
+    verdict with it) and one moved below the 10th significant digit (not a change)."""
+    from repro.published import AGREES, DEVIATES, WITHIN_NOISE
+    beta07 = 0.4191 if second else 0.4302
+    return [_value("alpha", "MQ2007", 0.44104, "0.4410", AGREES, [0.4301, 0.4522]),
+            _value("alpha", "MQ2008", 0.46912 + (1e-13 if second else 0.0), "0.4720",
+                   WITHIN_NOISE, [0.4581, 0.4799]),
+            _value("beta", "MQ2007", beta07, "0.4300", DEVIATES if second else AGREES,
+                   [beta07 - 0.0085, beta07 + 0.0081]),
+            _value("beta", "MQ2008", 0.4651, "0.4650", AGREES, [0.4540, 0.4760])]
+
+
+def claim_records() -> list[dict]:
+    base = {"paper": CLAIMS_PAPER, "artifact": "claims", "fold": None, "published": None,
+            "diff": None, "source": None, "claim": True}
+    return [
+        {**base, "dataset": "MQ2007", "method": "alpha", "metric": "NDCG@10: alpha - beta",
+         "statement": "alpha beats beta in NDCG@10", "outcome": "holds", "verdict": "holds",
+         "value": 0.0213, "effect": 0.0213, "ci95": [0.0071, 0.0352], "p_value": 0.0031,
+         "n_queries": 1692, "test": "paired t-test over 1692 test queries pooled over 5 folds "
+         "(scipy.stats.ttest_rel); 95% bootstrap interval of the mean difference",
+         "numbers": {"alpha": 0.4410, "beta": 0.4197}, "effect_ratio": 0.83, "delta_ri": 0.004,
+         "key": True},
+        {**base, "dataset": "MQ2008", "method": "alpha", "metric": "NDCG@10: alpha - beta",
+         "statement": "alpha beats beta in NDCG@10", "outcome": "contradicted",
+         "verdict": "contradicted", "value": -0.0120, "effect": -0.0120,
+         "ci95": [-0.0201, -0.0042], "p_value": 0.004, "n_queries": 784,
+         "test": "paired t-test over 784 test queries pooled over 5 folds", "key": True,
+         "numbers": {"alpha": 0.4691, "beta": 0.4811}},
+        {**base, "dataset": "MQ2008", "method": "gamma", "metric": "MAP trend",
+         "statement": "MAP rises with the number of features", "outcome": "not significant here",
+         "verdict": "not significant here", "value": 0.12, "effect": 0.12,
+         "ci95": [-0.05, 0.29], "p_value": 0.21, "n_folds": 5,
+         "test": "Spearman ρ over fold values (scipy.stats.spearmanr)"},
+        {**base, "dataset": "Yahoo-set2", "method": "gamma", "metric": "MAP",
+         "statement": "gamma beats alpha on Yahoo", "outcome": "not testable here",
+         "verdict": "not testable here", "value": float("nan"), "effect": float("nan"),
+         "ci95": None, "p_value": None, "n_queries": None,
+         "test": "paired t-test", "why": "data missing: Yahoo-set2"}]
+
+
+def render_claims_paper(tmp: Path, pdf: bool, second: bool = True) -> Path:
+    """Write the claims paper into ``tmp/out``: a first rendering, then (``second``) a later
+    one in which one value moved — what changed is recorded — and its page (and PDF) and the
+    index; returns the out dir."""
+    from repro.published import load
+    from repro.report.build import write_artifact
+    from repro.report.html import render_index, render_paper
+    mod = claims_paper(tmp)
+    out = tmp / "out"
+    published = load(CLAIMS_PAPER, mod.PUBLISHED_PATH)
+    table1, claims = mod.ARTIFACTS
+    renders = [False, True] if second else [False]
+    for later in renders:
+        write_artifact(table1, table1_records(later), [], [], [], published,
+                       out / CLAIMS_PAPER, False)
+        write_artifact(claims, claim_records(), [], [], [], published, out / CLAIMS_PAPER, False)
+        render_paper(mod, out, mod.NOTES, pdf=pdf and later == renders[-1],
+                     log=lambda *a, **k: None)
+    render_index([mod], out)
+    return out

@@ -62,3 +62,53 @@ def test_every_artifact_with_query_tables_in_the_cache_has_its_sidecar():
     missing = [f"{p}/{n}" for p, names in WITH_QUERY_MEANS.items() for n in names
                if not (REPORTS / p / f"{n}{SIDECAR_SUFFIX}").is_file()]
     assert missing == []
+
+
+# --- intervals and claims on the committed pages (issue 16's acceptance) ---------------------
+
+def _pages():
+    for paper_dir in sorted(p for p in REPORTS.iterdir() if p.is_dir()):
+        for f in sorted([*paper_dir.glob("*.json"), *paper_dir.glob("timing/*.json")]):
+            if f.name.endswith((".meta.json", ".runs.json")) or f.name == "changes.json":
+                continue
+            yield paper_dir.name, f, json.loads(f.read_text())
+
+
+def test_every_reproduced_or_stand_in_value_has_its_interval_and_basis():
+    from repro.report.verdicts import bucket
+    missing, checked = [], 0
+    for paper, f, flat in _pages():
+        for r in flat:
+            if bucket(r) not in ("agrees", "noise", "within", "deviates", "stand-in"):
+                continue
+            checked += 1
+            basis = r.get("ci_basis") or ""
+            ok = "ci95" in r and basis and (
+                r.get("n_queries") or r.get("n_folds") or basis.startswith("exact"))
+            if r.get("ci95") is not None:
+                lo, hi = r["ci95"]
+                ok = ok and lo <= r["value"] + 1e-9 and r["value"] - 1e-9 <= hi
+            if not ok:
+                missing.append(f"{paper}/{f.name}: {r.get('dataset')} {r.get('method')} "
+                               f"{r.get('metric')} {r.get('fold')}")
+    assert checked > 100
+    assert missing == []
+
+
+def test_no_claim_holds_without_its_paired_test():
+    from repro.report.verdicts import OUTCOMES
+    claims = [r for _, _, flat in _pages() for r in flat
+              if r.get("claim") is True and r.get("outcome") in OUTCOMES]
+    assert len(claims) >= 10
+    for r in claims:
+        assert r["verdict"] == r["outcome"], r
+        if r["outcome"] in ("holds", "contradicted"):
+            assert r["p_value"] < 0.05 and r.get("ci95") is not None, r
+            assert r.get("effect") is not None and r.get("test"), r
+
+
+def test_figure5_ranks_from_published_values_count_as_derived_not_agreement():
+    from repro.report.verdicts import bucket
+    flat = json.loads((REPORTS / "stevens2010" / "figure5.json").read_text())
+    judged = [r for r in flat if r.get("value") is not None and r.get("published")]
+    assert judged and all(bucket(r) == "derived" for r in judged)

@@ -18,7 +18,7 @@ from repro.codekey import imports_of
 LAYERS = [
     ("repro", "repro.errors", "repro.experiment", "repro.cache", "repro.published",
      "repro.codekey", "repro.aggregate", "repro.provenance", "repro._kernels",
-     "repro.evidence", "repro.stats"),
+     "repro.evidence", "repro.stats", "repro.intervals", "repro.run_files"),
     ("repro.data",),
     ("repro.metrics",),
     ("repro.rankers",),
@@ -26,7 +26,8 @@ LAYERS = [
      "repro.reference"),
     ("repro.papers",),
     ("repro.report",),
-    ("repro.bench", "repro.pipeline", "repro.eval_command", "repro.assemble"),
+    ("repro.bench", "repro.pipeline", "repro.eval_command", "repro.assemble",
+     "repro.runs_command"),
     ("repro.cli", "repro.__main__"),
 ]
 

@@ -77,13 +77,17 @@ def test_modules_are_small_and_run_code_imports_no_declaration():
 def produced() -> tuple[set, set]:
     """Every method and metric a task or a declared aggregation of the paper produces."""
     methods = set(paper.UCI_PARAMS["methods"]) | set(web.web_rankers("MQ2008"))
+    methods |= {names.nested(m) for m in paper.UCI_PARAMS["methods"]}
     methods |= {label for rows in names.TABLE2.values() for _, label in rows}
     methods |= {f"DORM vs {m}" for m in names.UCI_BASELINES} | {names.SCHEMES_LABEL}
+    methods |= {f"{names.nested('DORM')} vs {names.nested(m)}" for m in names.UCI_BASELINES}
     methods |= {"data", names.CLAIM_T1, names.CLAIM_63, names.CLAIM_64, names.CLAIM_65}
     sizes = {s for v in paper.WEB_SIZES.values() for s in v}
     metrics = {names.NDCG10, names.NDCG10 + names.SPREAD_SUFFIX, names.CHOSEN_C,
                names.P_VALUE, names.SECONDS, *names.NDCG_AT, *names.TABLE2_COUNTS,
-               *names.TABLE2_QP}
+               *names.TABLE2_QP, names.NESTED_C, names.NESTED_P, names.OPTIMISM,
+               names.TEST_QUERIES, *(names.SHORT.format(n=n) for n in range(1, 11)),
+               *(names.ndcg_long(n) for n in range(1, 11))}
     metrics |= {names.by_size(m, s) for _, m, _ in names.BY_SIZE for s in sizes}
     metrics |= {names.MAX_DIFFERENCE.format(metric=names.by_size(names.NDCG10, s))
                 for s in sizes}
@@ -108,7 +112,8 @@ def unknown_names(artifacts, published) -> list[str]:
             continue
         selects = [("select", a.select)]
         for d in a.aggregate:
-            for f in ("select", "subject", "others", "shown", "criterion"):
+            for f in ("select", "subject", "others", "shown", "criterion", "minuend",
+                      "subtrahend"):
                 if isinstance(getattr(d, f, None), dict):
                     selects.append((f"{type(d).__name__}.{f}", getattr(d, f)))
             if isinstance(getattr(d, "subject", None), str):          # PairedTest
@@ -145,11 +150,12 @@ def test_short_runs_produce_the_declared_names():
          "methods": ["BM25", "DORM (MRR)", "ROCArea"], "c_schemes": False}
     got = web.run_web_fold("MQ2008", 1, p, DATA, lambda m: None).records
     p = {"queries": {"page-blocks": 10}, "docs": 60, "folds": 5, "grid": [1.0],
-         "methods": list(paper.UCI_PARAMS["methods"])}
+         "methods": list(paper.UCI_PARAMS["methods"]), "inner_folds": 2}
     got += uci.run_uci_fold("page-blocks", 1, p, DATA, lambda m: None).records
     assert {r["method"] for r in got} <= methods
     assert {r["metric"] for r in got} - metrics == {"NDCG@10 (m=30)", "MRR (m=30)",
                                                     "WTA (m=30)", "WTA correct (m=30)"}
+    assert {names.nested("DORM"), "data"} <= {r["method"] for r in got}
 
 
 # --- measures and data -------------------------------------------------------------------------
@@ -222,41 +228,62 @@ def test_table1_chooses_c_by_the_mean_over_folds():
     out = [r for r in recs if matches(a3.select, r)]
     got = {(r["method"], r["metric"], r["fold"]): r for r in out}
     # mean 60 for every C: the tie goes to the smallest C
-    assert got[("DORM", "C (chosen by 10-fold CV)", None)]["value"] == 0.1
+    assert got[("DORM", names.CHOSEN_C, None)]["value"] == 0.1
     assert got[("DORM", "NDCG@10", None)]["value"] == pytest.approx(60.0)
     assert got[("DORM", "NDCG@10 ±", None)]["value"] == pytest.approx(10.0)     # sample std
     assert got[("DORM", "NDCG@10", "2")]["value"] == 60.0
     assert got[("DORM", "NDCG@10", "2")]["fitted_C"] == 0.1          # its table's key
-    assert got[("SVM", "C (chosen by 10-fold CV)", None)]["value"] == 0.1
+    assert got[("SVM", names.CHOSEN_C, None)]["value"] == 0.1
     p = [r for r in out if r["metric"] == "paired t-test p-value"]
     assert len(p) == 1 and p[0]["method"] == "DORM vs SVM" and p[0]["mean_difference"] == 9.0
     want = ttest_rel([50.0, 60.0, 70.0], [40.0, 51.0, 62.0]).pvalue
     assert p[0]["value"] == pytest.approx(want)
-    assert not any("C" in r for r in out)              # the grid stays out of the JSON
-    assert len(out) == 2 * 3 + 2 * 3 + 1
+    assert not any("C" in r for r in out)     # the grid field stays out of the JSON: the
+    curve = {(r["method"], r["fitted_C"]): r["value"] for r in out    # curve is keyed by fold
+             if r.get("series") == names.C_SERIES}                    # label and fitted_C
+    assert curve == {(m, c): pytest.approx(np.mean(v) - (10.0 - 1.0 if m == "SVM" else 0.0))
+                     for c, v in vals.items() for m in ("DORM", "SVM")}
+    assert {r["fold"] for r in out if r.get("series")} == {"avg at C=0.1", "avg at C=1",
+                                                           "avg at C=10"}
+    assert len(out) == 2 * 3 + 2 * 3 + 1 + 2 * 3
     # a missing fold: no selection, no mean
     short, _ = aggregate.apply(a3, [r for r in _table1_records(vals) if r["fold"] != "3"],
                                [], None)
     assert not [r for r in short if r["fold"] is None]
 
 
-def test_claims_are_declared_checks():
+def test_claims_are_declared_paired_tests():
+    """Sec. 6.3's claims are paired t-tests over the test queries behind both values: DORM
+    above every method on each query holds; DORM with 20 queries below RSVM on each query is
+    contradicted."""
     a = replace(art("claims"), datasets=("OHSUMED",), folds={"OHSUMED": (1,)})
-    recs = [{"dataset": "OHSUMED", "fold": "1", "method": m, "metric": metric, "value": v,
-             "m": size}
-            for m, v in (("DORM (NDCG)", 40.0), ("RSVM", 39.0), ("BM25", 30.0), ("SVM", 38.5),
-                         ("ROCArea", 35.0), ("Precision@10", 20.0))
-            for metric, size in (("NDCG@10", None), ("NDCG@10 (m=20)", 20))]
-    recs = [r for r in recs if not (r["metric"] != "NDCG@10" and r["method"] != "DORM (NDCG)")]
-    recs[1]["value"] = 38.0                                 # DORM with 20 queries
-    out, _ = aggregate.apply(a, recs, [], None)
+    rng = np.random.default_rng(0)
+    qids = list(range(30))
+    base = rng.uniform(20, 60, 30)
+    means = {("DORM (NDCG)", "NDCG@10"): 40.0, ("RSVM", "NDCG@10"): 39.0,
+             ("BM25", "NDCG@10"): 30.0, ("SVM", "NDCG@10"): 38.5, ("ROCArea", "NDCG@10"): 35.0,
+             ("Precision@10", "NDCG@10"): 20.0, ("DORM (NDCG)", "NDCG@10 (m=20)"): 38.0}
+    recs, tables = [], []
+    for (m, metric), v in means.items():
+        noise = rng.normal(0, 0.05, 30)
+        vals = base - base.mean() + v + noise - noise.mean()
+        rec = {"dataset": "OHSUMED", "fold": "1", "method": m, "metric": metric,
+               "value": float(vals.mean())}
+        if metric != "NDCG@10":
+            rec["m"] = 20
+        recs.append(rec)
+        tables.append({**{k: v for k, v in rec.items() if k != "value"},
+                       "qids": qids, "values": vals.tolist()})
+    out, _ = aggregate.apply(a, recs, [], None, tables)
     claims = {r["metric"]: r for r in out if r["method"] == "Sec. 6.3"}
     c = claims["DORM (NDCG) beats every other method in NDCG@10 (text: by 2–3%)"]
-    assert c["value"] == 1.0 and c["outcome"] == "holds"
+    assert c["outcome"] == "holds" and c["p_value"] < 0.05 and c["versus"] == "RSVM"
+    assert c["effect"] == pytest.approx(1.0, abs=0.05) and c["n_queries"] == 30
     assert c["numbers"] == {"DORM (NDCG)": 40.0, "RSVM": 39.0}
     c = claims["DORM with the first 20 queries beats every other method with all of them "
                "(NDCG@10)"]
-    assert c["value"] == 0.0 and c["numbers"] == {"DORM (m=20)": 38.0, "RSVM (all)": 39.0}
+    assert c["outcome"] == "contradicted" and c["effect"] < 0
+    assert c["numbers"] == {"DORM (m=20)": 38.0, "RSVM (all)": 39.0}
 
 
 # --- short runs, artifacts and their sidecars --------------------------------------------------
@@ -273,7 +300,8 @@ def _sidecar_check(a, tmp_path, monkeypatch, three):
     mean_fold = None if a.name == "table1" else "avg"
     for method, metric in three:
         recs = {r["fold"]: r for r in flat if r["method"] == method and r["metric"] == metric
-                and r["dataset"] == a.stand_ins.get(a.datasets[0], a.datasets[0])}
+                and r["dataset"] == a.stand_ins.get(a.datasets[0], a.datasets[0])
+                and r.get("series") != names.C_SERIES}      # the curve over C: its own test
         assert set(recs) == {*folds, mean_fold}, (method, metric)
         for f in folds:                                   # fold value = mean over queries
             t = index.find(recs[f])

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from report_pages import committed_pdfs, overwide_page, render_wide_paper
+from report_pages import (CLAIMS_PAPER, REPORTS, committed_pdfs, overwide_page, render_claims_paper,
+                          render_wide_paper)
 
 pdfium = pytest.importorskip("pypdfium2", reason="pypdfium2 is not installed "
                                                  "(pip install -e '.[test]')")
@@ -126,3 +127,42 @@ def test_checker_reports_an_overwide_table(tmp_path):
     pdf.write_bytes(weasyprint.HTML(filename=str(page)).write_pdf())
     problems = check_pdf(pdf, page)
     assert any("beyond the page box" in p for p in problems), problems
+
+
+def pdf_text(pdf_path: Path) -> str:
+    """The PDF's text without white space (lines broken anywhere)."""
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    try:
+        return re.sub(r"\s+", "", "".join(p.get_textpage().get_text_range() for p in pdf))
+    finally:
+        pdf.close()
+
+
+def test_rendered_claims_pdf_shows_scoreboard_commands_and_changes(tmp_path):
+    """The PDF of a page with claims, intervals and a change: it typesets (nothing beyond a
+    page, every table value present), with the scoreboard's outcomes and p-values, the
+    per-artifact commands under the table captions, and the change old → new."""
+    pytest.importorskip("weasyprint")
+    out = render_claims_paper(tmp_path, pdf=True)
+    page = out / CLAIMS_PAPER / "index.html"
+    pdf = out / CLAIMS_PAPER / f"{CLAIMS_PAPER}.pdf"
+    assert check_pdf(pdf, page) == []
+    text = pdf_text(pdf)
+    for shown in ("holds", "contradicted", "notsignificanthere", "0.0031", "[+0.0071,+0.0352]",
+                  "python-mreproclaimpaper.table1--data-dirDATA",
+                  "python-mreprorunsclaimpaper.table1--outruns/--data-dirDATA",
+                  "0.43020→0.41910", "agrees(paper'srounding)→deviates"):
+        assert shown in text, shown
+
+
+MAIN_PDFS = [p for p in PDFS if p.parent.parent == REPORTS]
+
+
+@pytest.mark.parametrize("pdf", MAIN_PDFS, ids=[p.name for p in MAIN_PDFS])
+def test_committed_pdf_shows_commands(pdf):
+    page = _page_of(pdf)
+    if 'id="scoreboard"' not in page.read_text(encoding="utf-8"):
+        pytest.skip(f"{page} was rendered before pages had a scoreboard (re-render it)")
+    text = pdf_text(pdf)
+    assert f"python-mrepro{pdf.parent.name}." in text
+    assert "Whatchangedsincethelastrendering" in text

@@ -59,3 +59,12 @@ def test_reproduction_measures_by_hand():
     m = reproduction_measures(ours_adv=0.44, ours_base=0.42, pub_adv=0.55, pub_base=0.50)
     assert m["effect_ratio"] == pytest.approx(0.02 / 0.05)      # the gain at 40 % of its size
     assert m["delta_ri"] == pytest.approx(0.02 / 0.42 - 0.05 / 0.50)
+
+
+def test_paired_values_equal_up_to_rounding_are_not_a_difference():
+    from repro.stats import paired
+    rng = np.random.default_rng(5)
+    a = rng.random(50)
+    b = a + rng.normal(0, 1e-17, 50)          # the same values summed in another order
+    res = paired(a, b, seed=1)
+    assert res.p_value == 1.0 and res.effect == 0.0 and res.outcome() == "not significant here"

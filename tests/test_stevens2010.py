@@ -77,9 +77,10 @@ def test_declarations_share_runs_and_state_choices():
                   if s.dataset == "OHSUMED" and s.task == "task_letor_fold") == [1, 2, 3, 4, 5]
     assert lambda_grid(paper.LETOR_PARAMS)[0] == 1.0 and lambda_grid(paper.LETOR_PARAMS)[-1] \
         == pytest.approx(1e5)
-    tol = {(r.get("dataset"), r.get("method")): r["tol"] for r in PUB.rules}
-    for m in ("DR-Layered", "DR-Flat", "DR-Margin"):
-        assert tol[("OHSUMED", m)] == 0.015
+    # no tolerance on Figure 4: its OHSUMED cells are judged against their 95% intervals;
+    # Figure 5's ranks use the paper's own Figure 4 values for seven sets: derived
+    assert not [r for r in PUB.rules if r.get("artifact") == "figure4"]
+    assert PUB.kind({"artifact": "figure5", "dataset": "LETOR-8"})[0] == "derived"
     # one Custom (Figures 6-8's pooled keyword means), its function apart from the run code
     customs = {g.function for a in paper.ARTIFACTS for g in a.aggregate if isinstance(g, Custom)}
     assert customs == {"corel_means"}

@@ -105,7 +105,11 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in (
     Convention("trec_eval", "linear", "letor", "file", 0.0, "truncate", 1.0,
                source="trec_eval 9 (usnistgov/trec_eval, m_ndcg_cut.c, m_P.c, m_map.c): gain = "
                       "the qrels relevance value, discount 1 at ranks 1-2 then 1/log2(rank), "
-                      "relevant iff rel >= 1 (-l 1); trec_eval orders tied scores by docno "
+                      "relevant iff rel >= 1 (-l 1) — the discount of m_ndcg.c's classic "
+                      "form (gain/log2(i+1) for 0-based i > 0); later trec_eval releases and "
+                      "pytrec_eval-terrier 0.5.11 discount every rank by 1/log2(rank + 1) "
+                      "(measured on MQ2008 runs: per-query NDCG@10 differs by up to 0.37); "
+                      "trec_eval orders tied scores by docno "
                       "(descending), so pass documents in that order to match it exactly"),
     Convention("gbdt", "exp2", "log2", "file", 1.0, "truncate", None,
                source="LightGBM (dcg_calculator.cpp, map_metric.hpp) and XGBoost ndcg/map: "

@@ -7,7 +7,12 @@ pages link to but never show, so that records, meta files and pages are byte-ide
 runs).  Nothing here computes a value.
 
 Timing artifacts (``Artifact.timing``: their values are measured times) are written to
-``reports/<paper>/timing/`` with their own page, apart from the reproduced values."""
+``reports/<paper>/timing/`` with their own page, apart from the reproduced values.
+
+Before an artifact's records replace the ones on disk, :func:`record_changes` compares them
+(:mod:`repro.report.changes`) and updates ``reports/<paper>/changes.json``, which the paper page
+lists; the meta file names the commit it was rendered from (``provenance``), so that the next
+rendering can say what changed since which commit."""
 from __future__ import annotations
 
 import io
@@ -17,11 +22,13 @@ from pathlib import Path
 
 from .. import papers as registry
 from ..cache import atomic_write_bytes, atomic_write_json
+from ..provenance import source_state
 from ..evidence import SIDECAR_SUFFIX, encode_sidecar
 from ..experiment import Artifact
 from ..plotting import plt, style
 from ..published import PublishedSet
 from ..runner import RunResult, jsonable
+from . import changes
 
 
 def natural_key(value) -> tuple:
@@ -42,8 +49,9 @@ def artifact_dir(out_root: Path, art: Artifact) -> Path:
 
 
 def shows_published(fig) -> bool:
-    """Whether a figure draws published values: an artist with gid "published" (see
-    :func:`repro.plotting.mark_published`)."""
+    """Whether a figure draws published values: an artist with gid "published" (a figure
+    module marks the artists it draws from published numbers, e.g. ``ax.plot(...,
+    gid="published")`` in dubey2009's figures)."""
     return any(a.get_gid() == "published" for ax in fig.axes
                for a in [*ax.lines, *ax.collections, *ax.patches, *ax.texts])
 
@@ -61,8 +69,11 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
                    results: list[RunResult], published: PublishedSet, out_dir: Path,
                    quick: bool) -> None:
     """Write the artifact's JSON, its per-query sidecar (where its values have query tables),
-    meta and figures, from values already assembled (:mod:`repro.assemble`)."""
+    meta and figures, from values already assembled (:mod:`repro.assemble`).  Where
+    ``out_dir`` holds a previous rendering, what changed is recorded first
+    (:func:`record_changes`)."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    record_changes(out_dir, art, flat)       # what moved since the rendering on disk, first
     atomic_write_json(out_dir / f"{art.name}.json", flat)
     write_sidecar(out_dir, art, tables)
 
@@ -88,7 +99,9 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
         "runs": [{"run": r.spec.label, "status": r.status, "why": r.why, "seed": r.spec.seed}
                  for r in results],
         "implemented": art.task is not None, "timing": art.timing,
+        "not_run": art.not_run if art.task is None else "",
         "runs_file": f"{art.name}.runs.json",
+        "provenance": rendering_commit(),
     }
     atomic_write_json(out_dir / f"{art.name}.meta.json", meta)
     # Run times and finishing times come from the cache entries (when each value was
@@ -97,6 +110,24 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
         "artifact": art.id,
         "runs": [{"run": r.spec.label, "status": r.status, "seconds": r.seconds,
                   "finished": r.finished} for r in results]})
+
+
+def rendering_commit() -> dict:
+    """The commit a rendering names (the last commit outside the rendered reports, so that a
+    rerun after committing the reports names the same one): {"commit", "short", "date"}."""
+    st = source_state()
+    return {"commit": st.get("commit"), "short": st.get("short"), "date": st.get("date")}
+
+
+def record_changes(out_dir: Path, art: Artifact, flat: list[dict]) -> bool:
+    """Before ``<out_dir>/<artifact>.json`` is replaced by ``flat``: record in
+    ``<out_dir>/changes.json`` the values and verdicts that moved since that rendering
+    (:func:`repro.report.changes.record`; nothing for timing artifacts, whose values are
+    measured times, or where there is no previous rendering).  Whether the file changed."""
+    if art.timing:
+        return False
+    return changes.record(Path(out_dir), art.name, flat, art.paper,
+                          now=rendering_commit().get("short"))
 
 
 def write_sidecar(out_dir: Path, art: Artifact, tables: list[dict]) -> Path:

@@ -9,6 +9,13 @@ the same command to the next (no run or render times, no cache flags): those are
 on the paper's timing page (``<paper>/timing/index.html``), so that the main page and its JSON
 stay byte-identical.  Every page names its origin: version, commit, commit date and machine
 (:func:`repro.provenance.describe`).
+
+Every page starts with a scoreboard of the papers' claims (records with ``claim``: each judged
+by a paired test, its outcome, effect, 95% interval and p-value; on the index the ``key``
+claims of each paper), then the counts in words ("reproduced" = agrees at the paper's rounding,
+or within noise).  Each table's caption, and each value's tooltip, carries the commands that
+recompute it; each paper page lists what changed since the previous rendering
+(``changes.json``, :mod:`repro.report.changes`).
 """
 from __future__ import annotations
 
@@ -26,9 +33,11 @@ from markupsafe import Markup, escape
 from ..cache import write_if_changed
 from ..provenance import describe
 from ..published import load as load_published
+from . import changes
 from .build import TIMING_DIR, natural_key, read_artifact
-from .tables import artifact_tables, record_rows
-from .verdicts import BUCKETS, HEADERS, LABELS, Tally, headline, shown_buckets, verdict_class
+from .tables import _general, artifact_tables, fmt_value, record_rows
+from .verdicts import (BUCKETS, HEADERS, LABELS, OUTCOMES, Tally, headline, shown_buckets,
+                       verdict_class)
 
 
 def _load_template(name: str) -> str:
@@ -47,6 +56,7 @@ def _env() -> Environment:
                       autoescape=select_autoescape(default=True, default_for_string=True),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["words"] = words
+    env.filters["sentence"] = lambda t: (str(t)[:1].upper() + str(t)[1:]) if t else ""
     return env
 
 
@@ -69,6 +79,120 @@ def footer_css(label: str) -> str:
 def _common() -> dict:
     return {"css": _css(), "provenance": describe(), "labels": LABELS, "headers": HEADERS,
             "buckets": BUCKETS, "shown": shown_buckets}
+
+
+# --- commands, claims, counts in words ----------------------------------------------------------
+
+#: the placeholder of the data directory in the commands a page shows
+DATA_PLACEHOLDER = "DATA"
+
+
+def commands(paper: str, artifact: str) -> dict:
+    """The shell commands that recompute an artifact's values and write its per-query values
+    (the reader replaces ``DATA`` by their data directory)."""
+    target = f"{paper}.{artifact}"
+    return {"recompute": f"python -m repro {target} --data-dir {DATA_PLACEHOLDER}",
+            "runs": f"python -m repro runs {target} --out runs/ --data-dir {DATA_PLACEHOLDER}"}
+
+
+
+
+def claim_outcome(r: dict) -> str:
+    """A claim record's outcome: its ``outcome`` field, else its verdict when that is an
+    outcome, else "not testable here" (a claim not run, or one without a test)."""
+    if r.get("outcome") in OUTCOMES:
+        return r["outcome"]
+    if r.get("verdict") in OUTCOMES:
+        return r["verdict"]
+    return "not testable here"
+
+
+def _p(p) -> str:
+    if not isinstance(p, (int, float)) or isinstance(p, bool) or math.isnan(p):
+        return "—"
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}" if p < 0.01 else f"{p:.3f}"
+
+
+def claim_row(r: dict, href: str = "") -> dict:
+    """A scoreboard row of one claim record."""
+    out = claim_outcome(r)
+    eff = r.get("effect", r.get("value")) if out != "not testable here" else None
+    effect = "—" if not isinstance(eff, (int, float)) or isinstance(eff, bool) or (
+        isinstance(eff, float) and math.isnan(eff)) else f"{eff:+.4g}"
+    ci95 = r.get("ci95")
+    ci = (f"[{ci95[0]:+.4g}, {ci95[1]:+.4g}]" if isinstance(ci95, (list, tuple)) and len(ci95) == 2
+          and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in ci95) else "")
+    n = (f"{r['n_queries']:,} queries" if r.get("n_queries") else
+         f"{r['n_folds']} folds" if r.get("n_folds") else "")
+    extra = []
+    if isinstance(r.get("effect_ratio"), (int, float)):
+        extra.append(f"effect ratio {_general(float(r['effect_ratio']))}")
+    if isinstance(r.get("delta_ri"), (int, float)):
+        extra.append(f"ΔRI {_general(float(r['delta_ri']))}")
+    numbers = "; ".join(f"{k}: {_general(float(v)) if isinstance(v, (int, float)) else v}"
+                        for k, v in (r.get("numbers") or {}).items())
+    cmd = commands(r.get("paper", ""), r.get("artifact", ""))
+    return {"statement": r.get("statement") or r.get("metric") or r.get("method") or "",
+            "dataset": r.get("dataset") or "", "outcome": out,
+            "css": verdict_class(out) if out in OUTCOMES else "not-testable",
+            "effect": effect, "ci": ci, "p": _p(r.get("p_value")), "n": n,
+            "test": r.get("test") or "", "why": r.get("why") or "",
+            "numbers": numbers, "extra": ", ".join(extra), "key": bool(r.get("key")),
+            "artifact": r.get("artifact", ""), "href": href, "command": cmd["recompute"]}
+
+
+def claims_of(flat: list[dict]) -> list[dict]:
+    """Claim records judged by a test (an ``outcome``); a record merely marked ``claim`` —
+    a value compared with a claim's number, e.g. stevens2010's "1% as many features" — is a
+    value, not a tested claim."""
+    return [r for r in flat if r.get("claim") and (r.get("outcome") in OUTCOMES
+                                                    or r.get("verdict") in OUTCOMES)]
+
+
+def scoreboard(claims: list[dict], key_only: bool) -> dict:
+    """The claims a scoreboard shows (the ``key`` ones with ``key_only``, all when none is
+    marked key) and the count of each outcome in words."""
+    shown = [r for r in claims if r.get("key")] if key_only else list(claims)
+    if key_only and not shown:
+        shown = list(claims)
+    counts = {o: sum(1 for r in shown if claim_outcome(r) == o) for o in OUTCOMES}
+    words = ", ".join(f"{n} {o}" for o, n in counts.items() if n)
+    return {"claims": shown, "counts": counts, "words": words, "total": len(shown),
+            "all": len(claims), "keyed": any(r.get("key") for r in claims)}
+
+
+def _n(t: Tally, b: str) -> int:
+    return t.buckets.get(b, 0)
+
+
+def counts_in_words(t: Tally) -> str:
+    """A page's counts as a newcomer reads them: how many published values were rerun on the
+    paper's data, how many of those are reproduced (agrees, within noise) or deviate, and the
+    rest (stand-in data, not run, checks, derived values, not compared)."""
+    rerun = sum(_n(t, b) for b in ("agrees", "noise", "within", "deviates"))
+    good = sum(_n(t, b) for b in ("agrees", "noise", "within"))
+    parts = []
+    if rerun:
+        tol = f", {_n(t, 'within')} within a computed tolerance" if _n(t, "within") else ""
+        parts.append(f"{good} of the {rerun} published values rerun on the paper's data are "
+                     f"reproduced ({_n(t, 'agrees')} agree at the paper's rounding, "
+                     f"{_n(t, 'noise')} within noise{tol}) and {_n(t, 'deviates')} deviate")
+    else:
+        parts.append("no published value was rerun on the paper's data")
+    for b, words in (("stand-in", "computed on stand-in data (not reproductions)"),
+                     ("not run", "not run"), ("check", "consistency checks"),
+                     ("derived", "derived values (never counted as reproduced)"),
+                     ("not compared", "shown, not compared"),
+                     ("unverified", "on an unverified copy of the data")):
+        if _n(t, b):
+            parts.append(f"{_n(t, b)} {words}")
+    return "; ".join(parts) + "."
+
+
+REPRODUCED_MEANS = ("“Reproduced” means our value agrees with the published one at the "
+                    "paper's rounding, or the published value lies inside the 95% interval "
+                    "of ours (“within noise”: the difference is no larger than the sampling "
+                    "noise of the test queries or folds).")
 
 
 # --- a paper page -----------------------------------------------------------------------------
@@ -116,6 +240,27 @@ def data_marks(meta: dict, flat: list[dict]) -> list[str]:
     return list(dict.fromkeys(marks))
 
 
+def not_run_reason(meta: dict) -> str:
+    """Why an artifact without a task cannot run ("" when it is simply not implemented yet):
+    its meta's ``not_run``, else the one reason all its datasets give (older meta files)."""
+    if meta.get("implemented", True):
+        return ""
+    if meta.get("not_run"):
+        return meta["not_run"]
+    whys = {d.get("why") for d in meta.get("datasets", []) if d.get("status") == "not run"}
+    whys.discard(None)
+    if len(whys) == 1:
+        why = whys.pop()
+        return "" if why.startswith("not implemented") else why
+    return ""
+
+
+def _where(c: dict) -> str:
+    return ", ".join(f"fold {c[f]}" if f == "fold" else str(c[f])
+                     for f in ("artifact", "dataset", "method", "metric", "fold")
+                     if c.get(f) not in (None, ""))
+
+
 def artifact_context(art, out_dir: Path, layouts, seen_choices: dict) -> dict | None:
     got = read_artifact(out_dir, art.name)
     if got is None:
@@ -124,7 +269,8 @@ def artifact_context(art, out_dir: Path, layouts, seen_choices: dict) -> dict | 
     marks = data_marks(meta, flat)
     if any(d.get("like") for d in meta.get("datasets", [])):
         layouts = []               # the user's data in place of the paper's: no published cells
-    tables, left = artifact_tables(art.name, flat, layouts, natural_key)
+    cmds = commands(art.paper, art.name)
+    tables, left = artifact_tables(art.name, flat, layouts, natural_key, commands=cmds)
     if marks:                      # every table and figure says what its data is
         for t in tables:
             t.caption = f"{'; '.join(marks)} — {t.caption}"
@@ -139,6 +285,8 @@ def artifact_context(art, out_dir: Path, layouts, seen_choices: dict) -> dict | 
     tally = Tally().add(flat)
     return {"name": art.name, "title": meta["title"], "description": meta.get("description", ""),
             "implemented": meta.get("implemented", True), "quick": meta.get("quick", False),
+            "not_run_reason": not_run_reason(meta), "commands": cmds,
+            "claims": claims_of(flat),
             "choices": [] if same_as else choices, "choices_as": same_as or "",
             "methods": ", ".join(meta.get("methods", [])),
             "metrics": ", ".join(meta.get("metrics", [])),
@@ -172,11 +320,21 @@ def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = Fa
                            for a in timing_arts))
     summary = [{"name": a["name"], "href": f"#{a['name']}", "counts": a["counts"]} for a in arts]
     summary.append({"name": "all", "href": None, "counts": total.row(), "total": True})
+    claims = [claim_row(r, f"#{a['name']}") for a in arts for r in a["claims"]]
+    board = scoreboard(claims, key_only=False)
+    moved = None if timing else changes.page_entries(
+        out_dir, [a["name"] for a in arts], fmt_value, _where)
     return {"paper": paper, "artifacts": arts, "quick": quick, "notes": [] if timing else notes,
+            "scoreboard": board, "changes": moved, "words": counts_in_words(total),
+            "reproduced_means": REPRODUCED_MEANS, "collapse_after": COLLAPSE_AFTER,
             "summary_rows": summary,
             "timing": timing, "timing_artifacts": timing_arts if timing_page else [],
             "tally": total, "headline": headline(total), "counts": total.row(),
             "up": "../../" if timing else "../"}
+
+
+#: a change list longer than this is collapsed (its first rows shown, the rest in <details>)
+COLLAPSE_AFTER = 12
 
 
 # The date every PDF states (fontTools stamps the embedded font subsets with "now" unless
@@ -250,7 +408,7 @@ def index_context(paper_mods, out_root: Path) -> dict:
     for mod in paper_mods:
         pid = mod.PAPER.id
         out_dir = out_root / pid
-        tally, n = Tally(), 0
+        tally, n, claims = Tally(), 0, []
         for art in mod.ARTIFACTS:
             if art.timing:
                 continue
@@ -259,6 +417,8 @@ def index_context(paper_mods, out_root: Path) -> dict:
                 continue
             n += 1
             tally.add(got[0])
+            claims += [claim_row(r, f"{pid}/index.html#{art.name}")
+                       for r in claims_of(got[0])]
         total += tally
         page = (out_dir / "index.html").is_file()
         papers.append({"id": pid, "title": mod.PAPER.title,
@@ -267,9 +427,12 @@ def index_context(paper_mods, out_root: Path) -> dict:
                        "timing": f"{pid}/{TIMING_DIR}/index.html"
                        if (out_dir / TIMING_DIR / "index.html").is_file() else None,
                        "counts": tally.row(), "headline": headline(tally)[0] if n else
-                       "Not rendered into this directory."})
+                       "Not rendered into this directory.",
+                       "scoreboard": scoreboard(claims, key_only=True),
+                       "words": counts_in_words(tally) if n else ""})
     return {"papers": papers, "total": total.row(), "headline": headline(total),
-            "benchmarks": (out_root / "benchmarks.html").is_file()}
+            "benchmarks": (out_root / "benchmarks.html").is_file(),
+            "words": counts_in_words(total), "reproduced_means": REPRODUCED_MEANS}
 
 
 def render_index(paper_mods, out_root: Path) -> Path:
@@ -296,7 +459,8 @@ def _sig(v, digits: int = 4) -> str:
         a = abs(v)
         if 1e-3 <= a < 1e6:
             d = max(0, digits - 1 - int(math.floor(math.log10(a))))
-            return f"{v:,.{d}f}"
+            text = f"{v:,.{d}f}"
+            return text.rstrip("0").rstrip(".") if "." in text else text
         return f"{v:.{digits - 1}e}"
     return str(v)
 
@@ -319,45 +483,75 @@ def _number_first(key) -> tuple:
         return (1, 0.0, natural_key(key))
 
 
-#: unit suffixes of measurement keys, and how a reader reads them
-_UNITS = ((r"_MB_per_cpu_s$", " MB per CPU-second"), (r"_MB_s$", " MB/s"),
-          (r"_GiB$", " GiB"), (r"_MB$", " MB"), (r"_us$", " µs"), (r"_ms$", " ms"),
-          (r"_pct$", " %"))
+#: units in measurement keys (token sequences of the key split at "_"), and how a reader
+#: reads them; a unit may sit anywhere in the key ("throughput_MB_s_best": throughput, best,
+#: in MB/s)
+_UNIT_TOKENS = ((("MB", "per", "cpu", "s"), " MB per CPU-second"), (("MB", "s"), " MB/s"),
+                (("GiB",), " GiB"), (("MB",), " MB"), (("us",), " µs"), (("ms",), " ms"),
+                (("pct",), " %"), (("s",), " s"))
+#: words of keys as a reader writes them
+_WORDS = {"cpu": "CPU", "rss": "RSS", "cg": "CG", "gnorm": "gradient norm", "vs": "vs"}
+
+
+def _split_key(k: str) -> tuple[list[str], str]:
+    """(label tokens, unit) of a measurement key: the first unit found is removed from the
+    tokens (the tokens after it qualify the label: "best", "min")."""
+    tokens = k.split("_")
+    for seq, unit in _UNIT_TOKENS:
+        n = len(seq)
+        for i in range(len(tokens) - n + 1):
+            if tuple(tokens[i:i + n]) == seq and (i > 0 or len(tokens) == n and seq != ("s",)):
+                return tokens[:i] + tokens[i + n:], unit
+    return tokens, ""
 
 
 def _label(k: str) -> str:
-    """A measurement key as words: units dropped from the name (they go with the value),
-    ``eps_1e3`` as ε = 1e-3."""
-    unit = any(re.search(p, k) for p, _ in _UNITS)
-    text = k
-    for pattern, _ in _UNITS:
-        text = re.sub(pattern, "", text)
-    if not unit:
-        text = re.sub(r"(^|_)s$", "", text)
-    text = re.sub(r"(^|_)eps(_1e(\d+))?(_|$)",
-                  lambda m: f"{m.group(1)}(ε = 1e-{m.group(3)}){m.group(4)}" if m.group(3)
-                  else f"{m.group(1)}(ε){m.group(4)}", text)
-    return text.replace("_", " ").strip()
+    """A measurement key as words: its unit dropped from the name (the unit goes with the
+    value), ``eps_1e3`` as "(ε = 1e-3)", ``eps`` alone as ε, abbreviations as written
+    (CPU, RSS, CG); "cpu_s" is the CPU time."""
+    tokens, unit = _split_key(k)
+    out, i = [], 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t == "eps":
+            m = re.fullmatch(r"1e(\d+)", tokens[i + 1]) if i + 1 < len(tokens) else None
+            if m:
+                out.append(f"(ε = 1e-{m.group(1)})")
+                i += 2
+                continue
+            out.append("ε")
+        elif t:
+            out.append(_WORDS.get(t, t))
+        i += 1
+    text = " ".join(out).strip()
+    if text == "CPU" and unit == " s":
+        return "CPU time"
+    if not text:                      # the key is its unit: "MB" (of the input)
+        return {" MB": "size", " GiB": "memory", " s": "time"}.get(unit, k)
+    return text
 
 
 def _unit(k: str) -> str:
-    for pattern, unit in _UNITS:
-        if re.search(pattern, k):
-            return unit
-    return ""
+    return _split_key(k)[1]
+
+
+def _is_seconds(k: str) -> bool:
+    """Whether a key's values are seconds (shown in s, ms or µs as they fit)."""
+    return _unit(k) == " s" or k in ("seconds", "times") or k.startswith("times_")
 
 
 def _other(k: str, v) -> str:
+    seconds = _is_seconds(k)
+    unit = "" if seconds else _unit(k)
     if isinstance(v, dict):            # "times n: 46; 92; 184": sizes in numeric order
-        seconds = not _unit(k) and bool(re.search(r"(^|_)s$|_s_|seconds|times", k))
-        return "; ".join(f"{a}: {_seconds(b) if seconds and isinstance(b, float) else _sig(b)}"
-                         + ("" if seconds else _unit(k))
+        return "; ".join(f"{a}: {_seconds(b) if seconds and isinstance(b, (int, float)) else _sig(b)}"
+                         + ("" if seconds or isinstance(b, str) else unit)
                          for a, b in sorted(v.items(), key=lambda kv: _number_first(kv[0])))
-    if isinstance(v, float) and not _unit(k) and re.search(r"(^|_)s$|_s_|seconds", k):
-        return _seconds(v)
+    if isinstance(v, (int, float)) and not isinstance(v, bool) and seconds:
+        return _seconds(float(v))
     if isinstance(v, list) and all(isinstance(x, (int, float)) for x in v):
-        return " / ".join(_sig(x) for x in v) + _unit(k)
-    return _sig(v) + _unit(k) if not isinstance(v, str) else v
+        return " / ".join(_sig(x) for x in v) + unit
+    return _sig(v) + unit if not isinstance(v, str) else v
 
 
 #: shown elsewhere on the row or in the page's header (the protocol's fields)
@@ -394,14 +588,18 @@ def benchmarks_context(results: dict) -> dict:
             load = (f"load {_load(c.get('load_average_before'))} before, "
                     f"{_load(c.get('load_average_after'))} after")
         cases.append({"group": c.get("group", ""), "name": c.get("name", ""),
-                      "params": [f"{_label(k)} = {_sig(v) if not isinstance(v, str) else v}"
+                      "params": [f"{_label(k)} = {_other(k, v)}"
                                  for k, v in c.get("params", {}).items()],
                       "ours": _seconds(c.get("ours_s")), "load": load, "peers": peers or [
                           {"name": "—", "seconds": "", "ratio": "", "spread": "",
                            "slower": False, "why": ""}],
                       "other": [(_label(k), _other(k, v)) for k, v in c.items()
-                                if k not in _CASE_KEYS]})
-    m = results.get("machine", {})
+                                if k not in _CASE_KEYS and k != "machine"]
+                      + _case_machine(c, results.get("machine", {}))})
+    m = dict(results.get("machine", {}))
+    if not m.get("cpu_model"):     # older files: the model is on the cases
+        models = {c.get("cpu_model") for c in results.get("cases", []) if c.get("cpu_model")}
+        m["cpu_model"] = ", ".join(sorted(models)) or None
     measured = ", ".join(str(x) for x in (m.get("cpu_model"), m.get("platform"),
                                           f"{m.get('cpus')} CPUs" if m.get("cpus") else None,
                                           f"Python {m.get('python')}" if m.get("python") else None,
@@ -412,7 +610,24 @@ def benchmarks_context(results: dict) -> dict:
         load = (f"load average (1, 5, 15 min) {_load(m.get('load_average_before'))} before the "
                 f"run, {_load(m.get('load_average_after'))} after")
     return {"cases": cases, "measured_on": measured, "machine_load": load,
+            "cpu_model": m.get("cpu_model") or "not recorded",
             "bench_version": results.get("version", "")}
+
+
+_MACHINE_KEYS = ("cpu_model", "platform", "cpus", "python", "numpy", "processor")
+
+
+def _case_machine(c: dict, machine: dict) -> list[tuple[str, str]]:
+    """A case's own machine, shown only where it differs from the page's (a case measured
+    in another session: ``bench scale``)."""
+    own = {**(c.get("machine") or {}), **({"cpu_model": c["cpu_model"]} if c.get("cpu_model")
+                                          else {})}
+    differ = {k: own[k] for k in _MACHINE_KEYS if own.get(k) is not None
+              and machine.get(k) is not None and str(own[k]) != str(machine.get(k))}
+    if not differ:
+        return []
+    return [("measured on", ", ".join(f"{'CPU' if k == 'cpu_model' else k} {v}"
+                                      for k, v in differ.items()))]
 
 
 def render_benchmarks(results: dict, path: Path) -> None:

@@ -7,7 +7,16 @@ are collected once per table as lettered footnotes.
 A table too wide for a portrait page is marked ``wide`` (a landscape page in the PDF); one too
 wide even for that is split into column blocks that each fit, the row labels repeated.  Widths
 are estimated from the text of each column (characters of the table's font) — the browser and
-PDF tests check the result.
+PDF tests check the result.  Column blocks are balanced (the fewest blocks that fit, columns
+spread evenly), so a narrow extra column — the modern reference beside the paper's methods —
+stays with its neighbours instead of becoming a one-column table; the notes of a split table
+are printed once, under its last block, and the notes of an artifact's tables are lettered
+once for the artifact: a note already printed under an earlier table is referred to, not
+repeated.
+
+Every value cell's tooltip says its verdict, its 95% interval (``ci95``, with what it is over:
+``ci_basis``) and the commands that recompute it; the flat list of records has the interval
+in its own column.
 """
 from __future__ import annotations
 
@@ -85,36 +94,110 @@ def fmt_diff(d, published: str | None = None, value=None) -> str:
     return f"Δ {float(d):+.3g}"
 
 
+def fmt_ci(ci, published: str | None = None) -> str:
+    """A 95% interval "[low, high]" at the precision of our value (one decimal more than the
+    paper prints); "" when there is none."""
+    if not ci or len(ci) != 2 or any(not isinstance(x, (int, float)) or isinstance(x, bool)
+                                    for x in ci):
+        return ""
+    lo, hi = (fmt_value(float(x), published) for x in ci)
+    return f"[{lo}, {hi}]"
+
+
+def fmt_n(r: dict) -> str:
+    """How many test queries (or folds) a value's interval is over: "n = 784 queries"."""
+    if r.get("n_queries"):
+        return f"n = {r['n_queries']:,} queries"
+    if r.get("n_folds"):
+        return f"n = {r['n_folds']} folds"
+    return ""
+
+
+def interval_text(r: dict) -> str:
+    """The interval of a record in words: "95% interval [0.4412, 0.4530] (bootstrap over 784
+    test queries, …)", "" without one."""
+    ci = fmt_ci(r.get("ci95"), r.get("published"))
+    if not ci:
+        return ""
+    basis = r.get("ci_basis") or fmt_n(r)
+    return f"95% interval {ci}" + (f" ({basis})" if basis else "")
+
+
 # --- cells and notes --------------------------------------------------------------------------
 
 @dataclass
+class NoteBook:
+    """The notes of one artifact's tables: lettered once for the artifact (a, b, c … in order
+    of first use), each printed under the first table that uses it."""
+    texts: list[str] = field(default_factory=list)
+    printed: set = field(default_factory=set)
+
+
+@dataclass
 class Notes:
-    """Footnotes of one table: each distinct text once, lettered a, b, c … — except the
-    ``common`` notes, true of every value of the table, stated once without letters."""
+    """Footnotes of one table: each distinct text once, lettered a, b, c … (shared with the
+    artifact's other tables through ``book``) — except the ``common`` notes, true of every
+    value of the table, stated once without letters."""
     texts: list[str] = field(default_factory=list)
     common: list[str] = field(default_factory=list)
+    book: NoteBook | None = None
+    used: list[str] = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.book is not None:
+            self.texts = self.book.texts
 
     def mark(self, text: str) -> str:
         if not text or text in self.common:
             return ""
         if text not in self.texts:
             self.texts.append(text)
+        if text not in self.used:
+            self.used.append(text)
         return _letter(self.texts.index(text))
 
     def items(self) -> list[tuple[str, str]]:
-        return [("", t) for t in self.common] + [(_letter(i), t) for i, t in
-                                                  enumerate(self.texts) if t not in self.common]
+        """The notes to print under this table: its common notes and the lettered notes it
+        uses that no earlier table of the artifact printed (those are then printed)."""
+        printed = self.book.printed if self.book is not None else set()
+        used = sorted(self.used, key=self.texts.index) if self.book is not None else \
+            [t for t in self.texts if t not in self.common]
+        out = [("", t) for t in self.common] + [(_letter(self.texts.index(t)), t) for t in used
+                                                 if t not in printed]
+        printed.update(used)
+        return out
 
     @classmethod
-    def for_records(cls, records: list, first: str = "") -> "Notes":
+    def for_records(cls, records: list, first: str = "", book: NoteBook | None = None) -> "Notes":
         """Notes of a table of ``records`` (None = blank cells); ``first``: the table's own
-        note, stated once."""
+        note, stated once; ``book``: the artifact's shared lettering."""
         per = [record_notes(r) for r in records
                if r is not None and r.get("published") is not None]
         common = [t for t in (per[0] if per else []) if all(t in p for p in per[1:])]
         if len(per) < 2:
             common = []
-        return cls([], ([first] if first else []) + common)
+        return cls([], ([first] if first else []) + common, book)
+
+    def close(self) -> tuple[list[tuple[str, str]], str]:
+        """(notes printed under this table, letters of notes printed under earlier tables)."""
+        printed = self.book.printed if self.book is not None else set()
+        earlier = _letters(sorted(self.texts.index(t) for t in self.used if t in printed))
+        return self.items(), earlier
+
+
+def _letters(indices: list[int]) -> str:
+    """Letter indices as runs: [0, 1, 2, 5] → "a–c, f"."""
+    out, run = [], []
+    for i in sorted(set(indices)):
+        if run and i == run[-1] + 1:
+            run.append(i)
+            continue
+        if run:
+            out.append(_letter(run[0]) + (f"–{_letter(run[-1])}" if len(run) > 1 else ""))
+        run = [i]
+    if run:
+        out.append(_letter(run[0]) + (f"–{_letter(run[-1])}" if len(run) > 1 else ""))
+    return ", ".join(out)
 
 
 def _letter(i: int) -> str:
@@ -177,7 +260,17 @@ def cell(r: dict | None, notes: Notes) -> dict:
                                  ("d", fmt_diff(r.get("diff"), pub, r.get("value")))) if t]
     marks = ",".join(m for m in (notes.mark(t) for t in record_notes(r)) if m)
     chars = max((len(t) for _, t in lines), default=0) + (len(marks) + 1 if marks else 0)
-    return {"lines": lines, "css": cls, "marks": marks, "title": r["verdict"], "chars": chars}
+    title = "\n".join(t for t in (r["verdict"], interval_text(r)) if t)
+    return {"lines": lines, "css": cls, "marks": marks, "title": title, "chars": chars,
+            "ci": fmt_ci(r.get("ci95"), pub)}
+
+
+def cell_detail(commands: dict | None) -> str:
+    """The lines a cell's tooltip adds after its verdict and interval: how to recompute it."""
+    if not commands:
+        return ""
+    return (f"recompute: {commands['recompute']}\n"
+            f"per-query values: {commands['runs']}")
 
 
 # --- tables -----------------------------------------------------------------------------------
@@ -190,6 +283,8 @@ class Table:
     rows: list[dict]                # {"label", "ours_only", "cells": [cell, ...]}
     notes: list[tuple[str, str]]
     width: str = "fits"             # fits | wide (landscape page in the PDF)
+    earlier: str = ""               # letters whose notes are under an earlier table ("a–c")
+    commands: dict = field(default_factory=dict)    # {"recompute", "runs"}: shell commands
 
     @property
     def short(self) -> bool:
@@ -214,8 +309,46 @@ def _layout_width(corner: str, columns: list[str], rows: list[dict]) -> tuple[fl
     return _em(label), [_em(c) for c in cols]
 
 
+def _balanced(widths: list[float], k: int) -> list[tuple[int, int]]:
+    """``widths`` cut into ``k`` contiguous blocks with the widest block as narrow as it can
+    be (the classic linear partition, by dynamic programming; ties keep earlier cuts)."""
+    n = len(widths)
+    pre = [0.0]
+    for w in widths:
+        pre.append(pre[-1] + w)
+    inf = float("inf")
+    best = [[inf] * (n + 1) for _ in range(k + 1)]
+    cut = [[0] * (n + 1) for _ in range(k + 1)]
+    best[0][0] = 0.0
+    for b in range(1, k + 1):
+        for i in range(b, n + 1):
+            for j in range(b - 1, i):
+                v = max(best[b - 1][j], pre[i] - pre[j])
+                if v < best[b][i] - 1e-12:
+                    best[b][i], cut[b][i] = v, j
+    out, i = [], n
+    for b in range(k, 0, -1):
+        out.append((cut[b][i], i))
+        i = cut[b][i]
+    return out[::-1]
+
+
+def column_blocks(label_em: float, col_em: list[float],
+                  limit: float = LANDSCAPE_EM) -> list[tuple[int, int]]:
+    """The fewest column blocks that each fit ``limit`` (with the row labels repeated), the
+    columns spread evenly over them — never a one-column block while the columns could be
+    shared out otherwise."""
+    n = len(col_em)
+    for k in range(1, n + 1):
+        blocks = _balanced(col_em, k)
+        if all(label_em + sum(col_em[a:b]) <= limit for a, b in blocks):
+            return blocks
+    return [(j, j + 1) for j in range(n)]
+
+
 def fit(t: Table) -> list[Table]:
-    """The table as it fits the page: as is, on a landscape page, or in column blocks."""
+    """The table as it fits the page: as is, on a landscape page, or in balanced column
+    blocks (notes and references to earlier notes under the last block only)."""
     label_em, col_em = _layout_width(t.corner, t.columns, t.rows)
     total = label_em + sum(col_em)
     if total <= PORTRAIT_EM:
@@ -223,19 +356,15 @@ def fit(t: Table) -> list[Table]:
     if total <= LANDSCAPE_EM:
         t.width = "wide"
         return [t]
-    blocks, start, used = [], 0, label_em
-    for j, w in enumerate(col_em):
-        if used + w > LANDSCAPE_EM and j > start:
-            blocks.append((start, j))
-            start, used = j, label_em
-        used += w
-    blocks.append((start, len(col_em)))
+    blocks = column_blocks(label_em, col_em)
     out = []
-    for a, b in blocks:
+    for i, (a, b) in enumerate(blocks):
+        last = i == len(blocks) - 1
         rows = [{**r, "cells": r["cells"][a:b]} for r in t.rows]
         rows = [r for r in rows if any(c["css"] != "blank" for c in r["cells"])] or rows[:1]
-        out.append(Table(t.caption, t.corner, t.columns[a:b], rows, t.notes, "wide",
-                         f"columns {a + 1}–{b} of {len(t.columns)}"))
+        out.append(Table(t.caption, t.corner, t.columns[a:b], rows, t.notes if last else [],
+                         width="wide", part=f"columns {a + 1}–{b} of {len(t.columns)}",
+                         earlier=t.earlier if last else "", commands=t.commands))
     return out
 
 
@@ -244,7 +373,7 @@ def _key(r: dict) -> tuple:
 
 
 def layout_table(layout: TableLayout, by_key: dict[tuple, dict], extra: list[dict],
-                 used: set) -> Table:
+                 used: set, book: NoteBook | None = None) -> Table:
     """A published table as printed: its rows and columns, our values in the cells of the
     published ones; ``extra`` records that fit its grid but have no published value get
     their cells too (rows the paper does not print are added, marked "ours")."""
@@ -285,12 +414,13 @@ def layout_table(layout: TableLayout, by_key: dict[tuple, dict], extra: list[dic
         if rows[i]["cells"][j] is None:
             rows[i]["cells"][j] = r
             used.add(id(r))
-    notes = Notes.for_records([r for row in rows for r in row["cells"]], layout.note)
+    notes = Notes.for_records([r for row in rows for r in row["cells"]], layout.note, book)
     out_rows = [{**row, "cells": [cell(r, notes) for r in row["cells"]]} for row in rows]
     heads = [c if c in layout.columns or "not in the paper" in str(c) else f"{c} (ours)"
              for c in columns]
+    items, earlier = notes.close()
     return Table(caption=layout.source, corner=f"{layout.rows_field} \\ {layout.cols_field}",
-                 columns=heads, rows=out_rows, notes=notes.items())
+                 columns=heads, rows=out_rows, notes=items, earlier=earlier)
 
 
 def _where(r: dict, fields) -> str:
@@ -303,7 +433,8 @@ def _where(r: dict, fields) -> str:
     return ", ".join(parts) or "—"
 
 
-def values_table(records: list[dict], caption: str, natural_key) -> Table | None:
+def values_table(records: list[dict], caption: str, natural_key,
+                 book: NoteBook | None = None) -> Table | None:
     """Records outside the published tables as one compact table: the column field is the
     varying field with the fewest distinct values (method, metric, fold or dataset), the rows
     the combinations of the other varying fields."""
@@ -312,7 +443,7 @@ def values_table(records: list[dict], caption: str, natural_key) -> Table | None
     fields = ("dataset", "method", "metric", "fold")
     distinct = {f: list(dict.fromkeys(r.get(f) for r in records)) for f in fields}
     varying = [f for f in fields if len(distinct[f]) > 1]
-    notes = Notes.for_records(records)
+    notes = Notes.for_records(records, book=book)
     if len(varying) <= 1:
         col_field, row_fields = None, varying or ["metric"]
     else:
@@ -343,8 +474,9 @@ def values_table(records: list[dict], caption: str, natural_key) -> Table | None
     corner = " / ".join(row_fields) + (f" \\ {col_field}" if col_field else "")
     if same:
         caption += " (" + ", ".join(same) + ")"
+    items, earlier = notes.close()
     return Table(caption=caption, corner=corner, columns=columns, rows=out_rows,
-                 notes=notes.items())
+                 notes=items, earlier=earlier)
 
 
 def record_rows(flat: list[dict]) -> list[dict]:
@@ -357,22 +489,32 @@ def record_rows(flat: list[dict]) -> list[dict]:
                      "value": fmt_value(r.get("value"), r.get("published")),
                      "published": r.get("published") or "",
                      "diff": fmt_diff(r.get("diff"), r.get("published"), r.get("value")),
-                     "verdict": r["verdict"], "css": cls, "short": SHORT.get(cls, cls),
+                     "interval": " ".join(t for t in (fmt_ci(r.get("ci95"), r.get("published")),
+                                                      f"({fmt_n(r).removeprefix('n = ')})"
+                                                      if fmt_n(r) and r.get("ci95") else "")
+                                          if t),
+                     "basis": r.get("ci_basis") or "",
+                     "verdict": r["verdict"], "css": cls,
+                     "short": SHORT.get(cls, cls).lower(),
                      "note": "; ".join([r.get("source") or ""] + record_notes(r)).strip("; ")})
     return rows
 
 
 def artifact_tables(artifact: str, flat: list[dict], layouts: list[TableLayout],
-                    natural_key, max_values: int = 80) -> tuple[list[Table], int]:
+                    natural_key, max_values: int = 80,
+                    commands: dict | None = None) -> tuple[list[Table], int]:
     """The tables of one artifact: its published tables in the paper's layout, then the other
     values (ours only beyond ``max_values``: such long lists — curves — stay in the JSON and
-    the flat list).  Returns the tables and the number of values left to the flat list."""
+    the flat list).  Notes are lettered once for the artifact; ``commands`` ({"recompute",
+    "runs"}: the shell commands that recompute the artifact) go in every caption and every
+    cell's tooltip.  Returns the tables and the number of values left to the flat list."""
     by_key = {_key(r): r for r in flat if r.get("published") is not None}
     extra = [r for r in flat if r.get("published") is None and r.get("value") is not None]
     used: set = set()
     tables = []
+    book = NoteBook()
     for lay in layouts:
-        tables += fit(layout_table(lay, by_key, extra, used))
+        tables += fit(layout_table(lay, by_key, extra, used, book))
     rest = [r for r in flat if id(r) not in used and bucket(r) != "empty"]
     with_pub = [r for r in rest if r.get("published") is not None]
     ours = [r for r in rest if r.get("published") is None]
@@ -383,7 +525,14 @@ def artifact_tables(artifact: str, flat: list[dict], layouts: list[TableLayout],
               ("Our values without a published counterpart" if tables or with_pub
                else "Our values", ours)]
     for caption, recs in groups:
-        t = values_table(recs, caption, natural_key)
+        t = values_table(recs, caption, natural_key, book)
         if t is not None:
             tables += fit(t)
+    detail = cell_detail(commands)
+    for t in tables:
+        t.commands = dict(commands or {})
+        for row in t.rows if detail else []:
+            for c in row["cells"]:
+                if c["css"] != "blank" and not c["title"].endswith(detail):
+                    c["title"] = f"{c['title']}\n{detail}"
     return tables, left

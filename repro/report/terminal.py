@@ -1,7 +1,7 @@
 """The compact reproduced-vs-published table printed when an artifact finishes."""
 from __future__ import annotations
 
-from .tables import fmt_diff, fmt_value
+from .tables import fmt_ci, fmt_diff, fmt_value
 from .verdicts import Tally, headline
 
 MAX_ROWS = 40
@@ -14,12 +14,16 @@ def compact_table(art_id: str, title: str, flat: list[dict], out_path: str) -> s
             or r.get("modern")]
     if not rows:
         rows = list(flat)
-    head = ("dataset", "method", "metric", "fold", "reproduced", "published", "diff", "verdict")
+    ci = any(r.get("ci95") for r in rows[:MAX_ROWS])     # the 95% interval column, if any
+    head = ("dataset", "method", "metric", "fold", "reproduced") + (("95% interval",) if ci
+                                                                     else ()) + \
+        ("published", "diff", "verdict")
     lines = [[str(r.get("dataset") or ""), str(r.get("method") or ""), str(r.get("metric") or ""),
-              str(r.get("fold") or ""), fmt_value(r.get("value"), r.get("published")),
-              str(r.get("published") or ""),
-              fmt_diff(r.get("diff"), r.get("published"), r.get("value")).removeprefix("Δ "),
-              r["verdict"]] for r in rows[:MAX_ROWS]]
+              str(r.get("fold") or ""), fmt_value(r.get("value"), r.get("published"))]
+             + ([fmt_ci(r.get("ci95"), r.get("published"))] if ci else [])
+             + [str(r.get("published") or ""),
+                fmt_diff(r.get("diff"), r.get("published"), r.get("value")).removeprefix("Δ "),
+                r["verdict"]] for r in rows[:MAX_ROWS]]
     widths = [max([len(h)] + [len(l[i]) for l in lines]) for i, h in enumerate(head)]
     fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
     out = [f"\n{art_id} — {title}", fmt(head), fmt(["-" * w for w in widths])]

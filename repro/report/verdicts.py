@@ -5,7 +5,9 @@ records of the JSON files it was rendered from.
 Buckets (every record is in exactly one):
 
 * comparable published values (a published number, not a quoted baseline, readable):
-  ``agrees`` · ``within`` · ``deviates`` (reproductions), ``stand-in`` (computed on substitute
+  ``agrees`` · ``noise`` (within noise: the published value inside our 95% interval) ·
+  ``within`` (within a tolerance whose reason is computed) · ``deviates`` (reproductions;
+  "reproduced" means agrees, within noise or within such a tolerance), ``stand-in`` (computed on substitute
   data), ``check`` (consistency checks), ``derived`` (values derived from the paper's words),
   ``undefined`` (our value is NaN), ``not run`` (with its reason), ``unverified`` (computed
   on an unverified copy of the paper's data, ``--allow-unverified``: never a reproduction);
@@ -13,7 +15,9 @@ Buckets (every record is in exactly one):
   (the source's value cannot be read), ``ours only`` (our values without a published
   counterpart), ``modern`` (the modern reference beside the paper's methods,
   :mod:`repro.reference`), ``user`` (a user's ranker beside them, ``--ranker``, and its paired
-  tests), ``empty`` (a dataset not run that has no published values: a placeholder saying why).
+  tests), ``empty`` (a dataset not run that has no published values: a placeholder saying why),
+  ``not compared`` (a published value shown beside ours whose meaning the paper does not
+  state, e.g. a "±"), ``claims`` (a claim judged by a paired test: its outcome is its verdict).
 
 A value computed on a user's own data (``--on``) has no published counterpart ("ours only" or
 ``user``); its record says so in ``data_mark``, as every record of an unverified copy does.
@@ -24,11 +28,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..published import (AGREES, BASELINE, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT, MODERN,
-                         NO_PUBLISHED, STAND_IN, UNDEFINED, UNREADABLE, WITHIN)
+                         NO_PUBLISHED, SHOWN, STAND_IN, STAND_IN_DIFFERS, STAND_IN_SAYS, UNDEFINED, UNREADABLE,
+                         WITHIN, WITHIN_NOISE)
 
-COMPARABLE = ("agrees", "within", "deviates", "stand-in", "unverified", "check", "derived",
-              "undefined", "not run")
-NOT_COMPARABLE = ("baseline", "unreadable", "ours only", "modern", "user", "empty")
+COMPARABLE = ("agrees", "noise", "within", "deviates", "stand-in", "unverified", "check",
+              "derived", "undefined", "not run")
+NOT_COMPARABLE = ("baseline", "unreadable", "not compared", "claims", "ours only", "modern",
+                  "user", "empty")
+#: the outcomes of a claim judged by a paired test (``repro.aggregate`` Claim, paper claims)
+OUTCOMES = ("holds", "contradicted", "not significant here", "not testable here")
 #: prefix of the verdict of a value computed on an unverified copy of a catalogued set
 UNVERIFIED_COPY = "unverified copy: "
 #: the verdict of a user's ranker's values (``--ranker``)
@@ -42,7 +50,8 @@ def mark_verdict(verdict: str) -> str:
     return UNVERIFIED_COPY + verdict
 
 BUCKETS = COMPARABLE + NOT_COMPARABLE
-LABELS = {"agrees": "agrees", "within": "within tolerance", "deviates": "deviates",
+LABELS = {"agrees": "agrees", "noise": "within noise (published value inside our 95% interval)",
+          "within": "within a computed tolerance", "deviates": "deviates",
           "stand-in": "on stand-in data", "check": "consistency checks",
           "derived": "derived values", "undefined": "undefined (NaN)", "not run": "not run",
           "baseline": "published baselines (not rerun)", "unreadable": "unreadable in the source",
@@ -50,15 +59,19 @@ LABELS = {"agrees": "agrees", "within": "within tolerance", "deviates": "deviate
           "modern": "modern reference (LambdaMART, not in the paper)",
           "unverified": "on an unverified copy of the data",
           "user": "user methods (not in the paper)",
-          "empty": "placeholders of data not run (nothing published)"}
+          "empty": "placeholders of data not run (nothing published)",
+          "not compared": "shown, not compared (meaning not stated by the paper)",
+          "claims": "claims judged by paired tests"}
 
-HEADERS = {"agrees": "agree", "within": "within tol.", "deviates": "deviate",
+HEADERS = {"agrees": "agree", "noise": "within noise", "within": "within tol.",
+           "deviates": "deviate",
            "stand-in": "stand-in", "check": "checks", "derived": "derived", "undefined": "NaN",
            "not run": "not run", "baseline": "baseline", "unreadable": "unreadable",
            "ours only": "ours only", "modern": "modern reference",
            "unverified": "unverified copy", "user": "user method",
-           "empty": "not run, none published"}
-ALWAYS = ("agrees", "within", "deviates", "not run")
+           "empty": "not run, none published", "not compared": "not compared",
+           "claims": "claims"}
+ALWAYS = ("agrees", "noise", "deviates", "not run")
 
 
 def shown_buckets(counts: dict) -> list[str]:
@@ -68,9 +81,15 @@ def shown_buckets(counts: dict) -> list[str]:
 
 
 def verdict_class(verdict: str) -> str:
-    """The colour class of a verdict: agrees, within, deviates, stand-in, consistent,
-    inconsistent, derived-agrees / derived-within / derived-deviates, undefined, not-run,
-    baseline, unreadable, no-published."""
+    """The colour class of a verdict: agrees, within-noise, within, deviates, stand-in,
+    consistent, inconsistent, derived-agrees / derived-within / derived-deviates, undefined,
+    not-run, baseline, unreadable, no-published, not-compared, and a claim's outcome (holds,
+    contradicted, not-significant, not-testable)."""
+    if verdict in OUTCOMES:
+        return {"not significant here": "not-significant",
+                "not testable here": "not-testable"}.get(verdict, verdict)
+    if verdict.startswith(SHOWN):
+        return "not-compared"
     if verdict.startswith(UNVERIFIED_COPY):
         return "unverified"
     if verdict == USER_METHOD:
@@ -79,17 +98,22 @@ def verdict_class(verdict: str) -> str:
         return "stand-in"
     if verdict.startswith(DERIVED):
         inner = verdict[len(DERIVED):]
-        return "derived-" + {AGREES: "agrees", WITHIN: "within"}.get(inner, "deviates")
-    return {AGREES: "agrees", WITHIN: "within", DEVIATES: "deviates",
+        return "derived-" + {AGREES: "agrees", WITHIN: "within",
+                             WITHIN_NOISE: "within"}.get(inner, "deviates")
+    return {AGREES: "agrees", WITHIN_NOISE: "within-noise", WITHIN: "within",
+            DEVIATES: "deviates",
             CONSISTENT: "consistent", INCONSISTENT: "inconsistent", BASELINE: "baseline",
             UNREADABLE: "unreadable", NO_PUBLISHED: "no-published", MODERN: "modern"}.get(
         verdict, "undefined" if verdict.startswith(UNDEFINED) else "not-run")
 
 
-SHORT = {"agrees": "agrees", "within": "within tol.", "deviates": "DEVIATES",
-         "stand-in": "stand-in", "consistent": "consistent", "inconsistent": "INCONSISTENT",
+SHORT = {"agrees": "agrees", "within-noise": "within noise", "within": "within tol.",
+         "deviates": "deviates",
+         "stand-in": "stand-in", "consistent": "consistent", "inconsistent": "inconsistent",
          "derived-agrees": "derived: agrees", "derived-within": "derived: within tol.",
-         "derived-deviates": "derived: DEVIATES", "undefined": "undefined", "not-run": "not run",
+         "derived-deviates": "derived: deviates", "undefined": "undefined", "not-run": "not run",
+         "not-compared": "not compared", "holds": "holds", "contradicted": "contradicted",
+         "not-significant": "not significant here", "not-testable": "not testable here",
          "baseline": "baseline", "unreadable": "unreadable", "no-published": "ours only",
          "modern": "modern reference", "unverified": "unverified copy",
          "user": "user method"}
@@ -100,6 +124,10 @@ def bucket(rec: dict) -> str:
     cls = verdict_class(rec["verdict"])
     if cls in ("baseline", "unreadable", "modern", "user"):
         return cls
+    if cls in ("holds", "contradicted", "not-significant", "not-testable"):
+        return "claims"
+    if cls == "not-compared" or rec.get("kind") == "shown":
+        return "not compared"
     if rec.get("published") is None:
         return "empty" if cls == "not-run" else "ours only"
     if cls in ("consistent", "inconsistent"):
@@ -110,11 +138,31 @@ def bucket(rec: dict) -> str:
         return "not run"
     if cls == "unverified":
         return "unverified"
+    if cls == "within-noise":
+        return "noise"
     return cls
 
 
 def not_run_reason(verdict: str) -> str:
     return verdict.split(": ", 1)[1] if verdict.startswith("not run: ") else verdict
+
+
+_STAND_IN_CLASS = {**{says: verdict_class(v) for v, says in STAND_IN_SAYS.items()},
+                   STAND_IN_DIFFERS: "deviates"}
+
+
+def _stand_in_class(inner: str) -> str:
+    """The class of what a stand-in value says (``STAND_IN_SAYS``): agrees, within-noise,
+    within or deviates (the page words it as inside / outside our interval)."""
+    return _STAND_IN_CLASS.get(inner, verdict_class(inner))
+
+
+#: how the headline words the classes of stand-in values
+STAND_IN_WORDS = {"agrees": "equal at the paper's rounding",
+                  "within-noise": "published value inside our interval",
+                  "within": "within the stated tolerance",
+                  "deviates": "published value outside our interval (or differs, with no "
+                              "interval)"}
 
 
 @dataclass
@@ -136,7 +184,7 @@ class Tally:
             if b == "not run":
                 self.reasons[not_run_reason(r["verdict"])] += 1
             if b == "stand-in":
-                self.stand_in[verdict_class(r["verdict"][len(STAND_IN):])] += 1
+                self.stand_in[_stand_in_class(r["verdict"][len(STAND_IN):])] += 1
         return self
 
     def __iadd__(self, other: "Tally") -> "Tally":
@@ -153,7 +201,15 @@ class Tally:
 
     @property
     def reproduced(self) -> int:
-        return sum(self.buckets[b] for b in ("agrees", "within", "deviates"))
+        """Values with a reproduction verdict (agrees, within noise, within tolerance,
+        deviates): compared with the paper's value on the paper's data."""
+        return sum(self.buckets[b] for b in ("agrees", "noise", "within", "deviates"))
+
+    @property
+    def agreeing(self) -> int:
+        """Reproduced in the sense the pages use: agrees or within noise (or within a
+        computed tolerance)."""
+        return sum(self.buckets[b] for b in ("agrees", "noise", "within"))
 
     def row(self) -> dict:
         """Counts per bucket plus ``records`` and ``comparable`` (for tables)."""
@@ -224,6 +280,7 @@ def headline(t: Tally) -> list[str]:
             kinds = [f"{_plural(c['check'], 'consistency check')} ({t.classes['consistent']} "
                      f"consistent, {t.classes['inconsistent']} inconsistent)" if c["check"] else "",
                      f"{_plural(c['derived'], 'value')} derived from the paper's statements "
+                     f"or partly from its published numbers "
                      f"({t.classes['derived-agrees']} agree, {t.classes['derived-within']} within "
                      f"tolerance, {t.classes['derived-deviates']} deviate)" if c["derived"] else ""]
             first = (f"No reproduction here (checks and derived values only): of the {n} "
@@ -236,15 +293,21 @@ def headline(t: Tally) -> list[str]:
                      + (f" — {c['not run']} not run: {reasons_text(t.reasons)}"
                         if c["not run"] else "") + ".")
     else:
-        first = (f"Reproduced {t.reproduced} of {n} comparable published values: "
-                 f"{c['agrees']} agree at the paper's rounding, {c['within']} within tolerance, "
-                 f"{c['deviates']} deviate.")
+        tol = f", {c['within']} within a computed tolerance" if c["within"] else ""
+        first = (f"Of {n} comparable published values, {t.reproduced} "
+                 f"{'was' if t.reproduced == 1 else 'were'} rerun on the paper's data and "
+                 f"{t.agreeing} of those {'is' if t.agreeing == 1 else 'are'} reproduced: "
+                 f"{c['agrees']} {'agrees' if c['agrees'] == 1 else 'agree'} at the paper's "
+                 f"rounding, {c['noise']} {'is' if c['noise'] == 1 else 'are'} within noise "
+                 f"(the published value lies inside our 95% interval){tol}; {c['deviates']} "
+                 f"{'deviates' if c['deviates'] == 1 else 'deviate'}.")
     lines = [first]
     rest = []
     if t.reproduced + c["stand-in"] + c["unverified"] and c["not run"]:  # else said above
         rest.append(f"{c['not run']} not run: {reasons_text(t.reasons)}")
     if c["stand-in"]:
-        inner = ", ".join(f"{n} {SHORT[k]}" for k, n in sorted(t.stand_in.items()))
+        inner = ", ".join(f"{n} {STAND_IN_WORDS.get(k, SHORT.get(k, k))}"
+                          for k, n in sorted(t.stand_in.items()))
         rest.append(f"{c['stand-in']} computed on stand-in data ({inner}; substitutes for the "
                     f"paper's data, not reproductions)")
     said = t.reproduced + c["stand-in"] + c["unverified"] == 0   # the first line gave checks
@@ -254,6 +317,7 @@ def headline(t: Tally) -> list[str]:
                     f"inconsistent; checks of our reading, not reproductions)")
     if c["derived"] and not said:
         rest.append(f"{_plural(c['derived'], 'value')} derived from the paper's statements "
+                    f"or partly from its published numbers, never counted as reproduced "
                     f"({t.classes['derived-agrees']} agree, {t.classes['derived-within']} within "
                     f"tolerance, {t.classes['derived-deviates']} deviate)")
     if c["unverified"]:

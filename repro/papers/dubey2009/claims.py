@@ -1,101 +1,198 @@
-"""The claims of Sec. 5.2–5.3 checked on the cells that ran here (the paper's one custom
-aggregation), and the computed context of the OHSUMED gap.  Declarations (statements, the
-paper's counts, the tests) and their evaluation only: no run imports this module, so editing
-a claim's text re-runs nothing.  Every fold mean comes from the runs' records through the
-suite's :func:`repro.aggregate.fold_mean` and :class:`repro.aggregate.Cells` (complete folds
-only, declaration order)."""
+"""The claims of Sec. 5.2–5.3 judged by paired tests on the runs' per-query tables (the
+paper's one custom aggregation), and the computed context of the OHSUMED gap.  Declarations
+(statements, the paper's counts, what is compared) and their evaluation only: no run imports
+this module, so editing a claim re-runs nothing.  The tests themselves are in
+:mod:`.claim_tests`.
+
+* Sec. 5.2 (Figure 3's win counts, "beats SVMMAP 23 out of 32 times"): one record per claim
+  and cell (dataset × metric) — the per-query values of the methods compared, paired by query
+  within each test fold and pooled over the five folds; "V (its best variant) beats every X"
+  tests every variant against every X, Holm-adjusted across those comparisons; and a summary
+  row per claim counting the cells of each outcome (the counterpart of the paper's "N of 32").
+* Sec. 5.3.1 (Fig. 4) "accuracy increases with |Ŷ| … close to saturation": the largest sample
+  size against the smallest (paired by query; Spearman's ρ of the pooled per-query values
+  against |Ŷ| is given beside it), and the last step's gain against the first step's.
+* Sec. 5.3.2 (Fig. 5) "skewing toward Δ = 0 generally increases accuracy": restarts 0.9 toward
+  Δ = 0 against each other mix (Holm); (Fig. 6) "k ≪ 0 seems uniformly better": the smallest k
+  against the largest (paired by query; Spearman's ρ against k beside it).
+* Sec. 5.3.3 (Fig. 7) and 5.3.4 (Fig. 8) are statistics of the sampler and of the optimiser,
+  not per-query measures: tested over the five folds (``scipy.stats.ttest_rel`` of the folds'
+  values), which is all the independent repetition there is — and the folds' training sets
+  overlap (each training query is in three of them), so even that overstates independence.
+"""
 from __future__ import annotations
 
 import numpy as np
 
 from ... import published as _published
-from ...aggregate import Cells, cells as _cells, fold_mean
-from ...experiment import FoldMean, record
-from ...rankers.deltas import KINDS as DELTA_KINDS
-from .names import (BASELINES, CLAIMS, CONVEX, CONVENTIONS, EXPGAIN, FIGURE3, FIGURE4, FIGURE5,
-                    FIGURE6, FIGURE7, FIGURE8, FLOOR, L3, LETOR3, METHODS, METRICS, PAPER_DEF,
-                    PER_FOLD, k_label, sample_size_label, seed_label, skew_label)
+from ... import stats as st
+from ...aggregate import Cells, cells as _cells
+from ...experiment import record
+from .claim_tests import (NOT_TESTABLE, QueryTables, Judgement, claim_record, describe_test,
+                          judge_all, summary_record)
+from .claims_sampler import claims_53
+from .names import (BASELINES, CLAIMS, CONVEX, CONVENTIONS, EXPGAIN, FIGURE3, FLOOR, L3, LETOR3,
+                    METHODS, METRICS, PAPER_DEF, PER_FOLD)
 
-NOT_TESTABLE = "not testable here"
-
-
-def _best(cell: dict, names) -> tuple[str, float]:
-    names = [n for n in names if n in cell]
-    n = max(names, key=lambda k: cell[k])
-    return n, cell[n]
+#: the LETOR 3.0 sets of Figure 3's columns, whose queries the microaverage pools
+LETOR3_SETS = ("TD2003", "TD2004", "HP2003", "HP2004", "NP2003", "NP2004", "OHSUMED")
 
 
-def _top(c):
-    return max(c[b] for b in BASELINES)
+def _others(*groups) -> tuple:
+    drop = {m for g in groups for m in g}
+    return tuple(m for m in METHODS if m not in drop)
 
 
+#: (section, statement, the paper's count, variants, opponents, every variant must hold).
+#: "V beats X": V's per-query values above X's; a claim on "its best variant" holds when some
+#: variant beats every opponent.
 CLAIMS_52 = [
-    # (section, statement, paper's count, test(cell) -> (holds, evidence))
-    ("5.2.1", "MLE beats all baselines", "16 of 32",
-     lambda c: (c["MLE"] > _top(c), f"MLE {c['MLE']:.4f} vs best baseline {_top(c):.4f}")),
-    ("5.2.2", "ExpGain (its best variant) beats every baseline", "'best' 26 of 32",
-     lambda c: (_best(c, EXPGAIN)[1] > _top(c),
-                f"{_best(c, EXPGAIN)[0]} {_best(c, EXPGAIN)[1]:.4f} vs best baseline "
-                f"{_top(c):.4f}")),
-    ("5.2.2", "ExpGain_MAP beats SVMmap", "23 of 32",
-     lambda c: (c["ExpGain_MAP"] > c["SVMmap"], f"{c['ExpGain_MAP']:.4f} vs {c['SVMmap']:.4f}")),
-    ("5.2.2", "ExpGain_AUC beats RankSVM", "30 of 32",
-     lambda c: (c["ExpGain_AUC"] > c["RankSVM"], f"{c['ExpGain_AUC']:.4f} vs {c['RankSVM']:.4f}")),
-    ("5.2.2", "ExpGain (its best variant) beats MLE", "21 of 32",
-     lambda c: (_best(c, EXPGAIN)[1] > c["MLE"], f"{_best(c, EXPGAIN)[0]} "
-                f"{_best(c, EXPGAIN)[1]:.4f} vs MLE {c['MLE']:.4f}")),
-    ("5.2.3", "ConvexLoss (its best variant) is the best of all methods", "26 of 32",
-     lambda c: (_best(c, CONVEX)[1] >= _best(c, METHODS)[1],
-                f"best overall {_best(c, METHODS)[0]} {_best(c, METHODS)[1]:.4f}")),
-    ("5.2.3", "ConvexLoss_MAP beats SVMmap", "26 of 32",
-     lambda c: (c["ConvexLoss_MAP"] > c["SVMmap"],
-                f"{c['ConvexLoss_MAP']:.4f} vs {c['SVMmap']:.4f}")),
-    ("5.2.3", "ConvexLoss_AUC beats RankSVM", "25 of 32",
-     lambda c: (c["ConvexLoss_AUC"] > c["RankSVM"],
-                f"{c['ConvexLoss_AUC']:.4f} vs {c['RankSVM']:.4f}")),
+    ("5.2.1", "MLE beats all baselines", "16 of 32", ("MLE",), BASELINES, False),
+    ("5.2.2", "ExpGain (its best variant) beats every baseline", "'best' 26 of 32", EXPGAIN,
+     BASELINES, False),
+    ("5.2.2", "ExpGain_MAP beats SVMmap", "23 of 32", ("ExpGain_MAP",), ("SVMmap",), False),
+    ("5.2.2", "ExpGain_AUC beats RankSVM", "30 of 32", ("ExpGain_AUC",), ("RankSVM",), False),
+    ("5.2.2", "ExpGain (its best variant) beats MLE", "21 of 32", EXPGAIN, ("MLE",), False),
+    ("5.2.3", "ConvexLoss (its best variant) is the best of all methods", "26 of 32", CONVEX,
+     _others(CONVEX), False),
+    ("5.2.3", "ConvexLoss_MAP beats SVMmap", "26 of 32", ("ConvexLoss_MAP",), ("SVMmap",),
+     False),
+    ("5.2.3", "ConvexLoss_AUC beats RankSVM", "25 of 32", ("ConvexLoss_AUC",), ("RankSVM",),
+     False),
     ("5.2.3", "ConvexLoss_NDCG is the best method", "'across all datasets'",
-     lambda c: (c["ConvexLoss_NDCG"] >= _best(c, METHODS)[1],
-                f"{c['ConvexLoss_NDCG']:.4f} vs best {_best(c, METHODS)[0]} "
-                f"{_best(c, METHODS)[1]:.4f}")),
-    ("5.2.3", "ConvexLoss (its best variant) beats MLE", "29 of 32",
-     lambda c: (_best(c, CONVEX)[1] > c["MLE"],
-                f"{_best(c, CONVEX)[0]} {_best(c, CONVEX)[1]:.4f} vs MLE {c['MLE']:.4f}")),
-    ("5.2.3", "ConvexLoss (best variant) beats ExpGain (best variant)", "25 of 32",
-     lambda c: (_best(c, CONVEX)[1] > _best(c, EXPGAIN)[1],
-                f"{_best(c, CONVEX)[1]:.4f} vs {_best(c, EXPGAIN)[1]:.4f}")),
-    ("5.2.3", "ConvexLoss_NDCG beats ExpGain_NDCG", "25 of 32",
-     lambda c: (c["ConvexLoss_NDCG"] > c["ExpGain_NDCG"],
-                f"{c['ConvexLoss_NDCG']:.4f} vs {c['ExpGain_NDCG']:.4f}")),
+     ("ConvexLoss_NDCG",), _others(("ConvexLoss_NDCG",)), False),
+    ("5.2.3", "ConvexLoss (its best variant) beats MLE", "29 of 32", CONVEX, ("MLE",), False),
+    ("5.2.3", "ConvexLoss (best variant) beats ExpGain (best variant)", "25 of 32", CONVEX,
+     EXPGAIN, False),
+    ("5.2.3", "ConvexLoss_NDCG beats ExpGain_NDCG", "25 of 32", ("ConvexLoss_NDCG",),
+     ("ExpGain_NDCG",), False),
     ("5.2.3", "the worse of ConvexLoss_MAP and ConvexLoss_NDCG beats the best baseline",
-     "23 of 32",
-     lambda c: (min(c["ConvexLoss_MAP"], c["ConvexLoss_NDCG"]) > _top(c),
-                f"{min(c['ConvexLoss_MAP'], c['ConvexLoss_NDCG']):.4f} vs {_top(c):.4f}")),
-    ("5.2.3", "an L_3 variant is the best in the column", "'some number of times'",
-     lambda c: (_best(c, L3)[1] >= _best(c, METHODS)[1],
-                f"{_best(c, L3)[0]} {_best(c, L3)[1]:.4f} vs best {_best(c, METHODS)[0]}")),
+     "23 of 32", ("ConvexLoss_MAP", "ConvexLoss_NDCG"), BASELINES, True),
+    ("5.2.3", "an L_3 variant is the best in the column", "'some number of times'", L3,
+     _others(L3), False),
 ]
+#: the "Combined" claims: the microaverage weights each set by its query count, so the
+#: combined comparison is the paired test over the queries of all seven sets pooled
+CLAIMS_COMBINED = [
+    ("5.2.2", "ExpGain's combined (microaveraged) accuracy beats every baseline", "always",
+     EXPGAIN, BASELINES, False),
+    ("5.2.3", "ConvexLoss_NDCG has the best combined (microaveraged) accuracy", "stated",
+     ("ConvexLoss_NDCG",), _others(("ConvexLoss_NDCG",)), False),
+]
+#: the paper's headline claims (``key`` on their MAP cell of the first data set tested)
+KEY_CLAIMS = ("ExpGain (its best variant) beats every baseline",
+              "ConvexLoss (its best variant) is the best of all methods",
+              "ConvexLoss (its best variant) beats MLE",
+              "ConvexLoss_NDCG is the best method",
+              "skewing restarts toward Δ = 0 gives the best accuracy")
 WHY_52 = "needs a Figure 3 column (every fold of a LETOR 3.0 set)"
-WHY_53 = "needs every fold of HP2004, OHSUMED or MQ2008"
+WHY_COMBINED = "the microaverage needs all seven LETOR 3.0 sets (the six Gov sets are missing)"
 
 
-def _claim(statement: str, section: str, paper: str, results: list[tuple[str, bool, str]],
-           why: str = "") -> dict:
-    """A claim's record: value = the fraction of the testable cells where it holds."""
-    if not results:
-        return record(statement, "fraction of cells where it holds", float("nan"), "avg",
-                      dataset="all", part=CLAIMS, section=section, paper_count=paper,
-                      why=f"{NOT_TESTABLE}: {why}" if why else NOT_TESTABLE,
-                      note=f"§{section}; paper: {paper}")
-    k = sum(h for _, h, _ in results)
-    verdict = "holds" if k == len(results) else ("does not hold" if k == 0 else "holds partly")
-    listed = "; ".join(f"{cell}: {'✓' if h else '✗'} {ev}" for cell, h, ev in results)
-    return record(statement, "fraction of cells where it holds", k / len(results), "avg",
-                  dataset="all", part=CLAIMS, section=section, paper_count=paper,
-                  holds=verdict, note=f"§{section}; {verdict} in {k} of {len(results)} cells "
-                                      f"(paper: {paper}) — {listed}")
+def _judge(variants, opponents, every, pair_of, seed_base: str) -> Judgement | None:
+    return judge_all(variants, opponents, pair_of, seed_base, every)
 
 
-# --- the fold means, from the runs' records ----------------------------------------------------
+def _fmt_p(p: float) -> str:
+    return f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}"
+
+
+def _note(section: str, count: str, j: Judgement | None, means: dict) -> str:
+    note = f"§{section}; paper: {count}"
+    if j is None or j.binding is None:
+        return note
+    b = j.binding
+    ci = b.res.ci95
+    return (note + f". Binding comparison {b.a} − {b.b}"
+            + (f" (means {means[b.a]:.4f} vs {means[b.b]:.4f})" if b.a in means and b.b in means
+               else "")
+            + f": mean per-query difference {b.res.effect:+.4f}"
+            + (f", 95% CI [{ci[0]:+.4f}, {ci[1]:+.4f}]" if ci else "")
+            + f", p = {_fmt_p(b.p_adj)}" + (" (Holm-adjusted)" if j.adjusted else ""))
+
+
+def _published_figure3() -> dict:
+    """{(dataset, method, metric): published value} of Figure 3's readable, rerun cells."""
+    return {(v.dataset, v.method, v.metric): v.value
+            for v in _published.load("dubey2009").values
+            if v.artifact == FIGURE3 and v.fold == "avg" and v.value is not None
+            and not v.baseline}
+
+
+def _cell_52(art, qt: QueryTables, pub: dict, claim: tuple, datasets: tuple, metric: str,
+             label: str, why: str) -> dict:
+    """One Sec. 5.2 claim on one cell: ``datasets`` pooled (one set, or the seven of the
+    microaverage), paired by query within each fold."""
+    section, statement, count, variants, opponents, every = claim
+
+    def pair_of(a, b):
+        parts = [qt.paired(ds, FIGURE3, a, b, metric, PAPER_DEF) for ds in datasets]
+        if any(p is None for p in parts):
+            return None
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    j = _judge(variants, opponents, every, pair_of, f"dubey2009/claims/{statement}/{label}/"
+                                                     f"{metric}")
+    means = {}
+    if len(datasets) == 1:
+        means = {m: qt.mean(datasets[0], FIGURE3, m, metric, PAPER_DEF)
+                 for m in variants + opponents}
+    numbers = {m: round(v, 4) for m, v in means.items() if np.isfinite(v)}
+    if j is None:
+        return claim_record(statement, section, count, label, metric, None, "", numbers,
+                            why=f"{NOT_TESTABLE}: {why}", note=f"§{section}; paper: {count}")
+    folds = len([f for f in art.folds_for(datasets[0]) if f is not None])
+    test = describe_test(j, "test queries", j.binding.res.n_queries, folds, every)
+    if len(datasets) > 1:
+        test += f"; the queries of the {len(datasets)} sets pooled (the microaverage's weights)"
+    extra = {}
+    a, b = j.binding.a, j.binding.b
+    if len(datasets) == 1 and (datasets[0], a, metric) in pub and (datasets[0], b, metric) in pub:
+        pa, pb = pub[(datasets[0], a, metric)], pub[(datasets[0], b, metric)]
+        extra = st.reproduction_measures(means[a], means[b], pa, pb)
+        extra["published_numbers"] = {a: pa, b: pb}
+    return claim_record(statement, section, count, label, metric, j, test, numbers,
+                        note=_note(section, count, j, means), **extra)
+
+
+def claims_52(art, qt: QueryTables) -> list[dict]:
+    pub = _published_figure3()
+    datasets = [d for d in art.datasets if d in qt.datasets(FIGURE3)]
+    out = []
+    for claim in CLAIMS_52:
+        recs = [_cell_52(art, qt, pub, claim, (ds,), metric, ds, WHY_52)
+                for ds in datasets for metric in METRICS]
+        recs = [r for r in recs if r["outcome"] != NOT_TESTABLE] or recs
+        if not recs:
+            recs = [claim_record(claim[1], claim[0], claim[2], "all", None, None, "", {},
+                                 why=f"{NOT_TESTABLE}: {WHY_52}")]
+        out += recs + [summary_record(claim[1], claim[0], claim[2], recs)]
+    combined = all(ds in datasets for ds in LETOR3_SETS)
+    for claim in CLAIMS_COMBINED:
+        out += [_cell_52(art, qt, pub, claim, LETOR3_SETS if combined else (), metric,
+                         "microaverage", WHY_COMBINED) if combined else
+                claim_record(claim[1], claim[0], claim[2], "microaverage", metric, None, "", {},
+                             why=f"{NOT_TESTABLE}: {WHY_COMBINED}")
+                for metric in METRICS]
+    return out
+
+
+def claims(art, outputs) -> list[dict]:
+    """Aggregation: each claim of Sec. 5.2–5.3 judged by paired tests on the cells that ran
+    here, a summary row per claim, and the computed context of the OHSUMED gap."""
+    qt = QueryTables(art, outputs)
+    out = claims_52(art, qt) + claims_53(art, qt, outputs)
+    for statement in KEY_CLAIMS:
+        first = next((r for r in out if r.get("claim") and r["statement"] == statement
+                      and r["metric"] == "MAP" and r["outcome"] != NOT_TESTABLE), None)
+        if first is not None:
+            first["key"] = True
+    f3 = figure3_means(art, run_records(outputs))
+    if "OHSUMED" in f3:
+        out += gap_context(f3["OHSUMED"][PAPER_DEF], f3["OHSUMED"][LETOR3])
+    return out
+
+
+# --- the fold means, from the runs' records (the context rows) ----------------------------------
 
 def run_records(outputs) -> list[dict]:
     """The records of the finished runs, keyed as the assembly keys them (dataset as run —
@@ -120,81 +217,6 @@ def figure3_means(art, recs) -> dict:
             out.setdefault(r["dataset"], {}).setdefault(conv, {}).setdefault(
                 r["method"], {})[r["metric"]] = v
     return out
-
-
-def study_means(art, recs, part: str) -> dict:
-    """{dataset: {(method, metric): fold mean}} of a Sec. 5.3 study."""
-    out: dict = {}
-    for r in fold_mean(art, recs, FoldMean(select={"part": part})):
-        out.setdefault(r["dataset"], {})[(r["method"], r["metric"])] = r["value"]
-    return out
-
-
-def claims(art, outputs) -> list[dict]:
-    """Aggregation: each claim of Sec. 5.2–5.3 checked on the cells that ran here."""
-    recs = run_records(outputs)
-    f3 = figure3_means(art, recs)
-    out = []
-    for section, statement, paper, test in CLAIMS_52:
-        res = []
-        for ds, by_conv in f3.items():
-            for metric in METRICS:
-                col = {m: v[metric] for m, v in by_conv[PAPER_DEF].items()}
-                holds, ev = test(col)
-                res.append((f"{ds} {metric}", bool(holds), ev))
-        out.append(_claim(statement, section, paper, res, WHY_52))
-    out.append(_claim("Combined (microaveraged) accuracy of ExpGain and ConvexLoss_NDCG is "
-                      "the best", "5.2.2–5.2.3", "always", [],
-                      "the microaverage needs all seven LETOR 3.0 sets (six Gov sets missing)"))
-    out += claims_53(art, recs, outputs)
-    if "OHSUMED" in f3:
-        out += gap_context(f3["OHSUMED"][PAPER_DEF], f3["OHSUMED"][LETOR3])
-    return out
-
-
-def claims_53(art, recs, outputs) -> list[dict]:
-    p = art.params["sensitivity"]
-    means = {part: study_means(art, recs, part)
-             for part in (FIGURE4, FIGURE5, FIGURE6, FIGURE7, FIGURE8)}
-    f4, f5, f6, f7, f8 = [], [], [], [], []
-    for ds in means[FIGURE8]:                   # the datasets whose every fold ran the studies
-        m4 = means[FIGURE4][ds]
-        sizes = p["sizes"]
-        m = [m4[(sample_size_label(s), "MAP")] for s in sizes]
-        sd = m4.get((sample_size_label(sizes[-1]), "MAP sd over samples"), 0.0)
-        f4.append((f"{ds} MAP, |Ŷ| {sizes[0]} → {sizes[-1]}", m[-1] >= m[0] and
-                   abs(m[-1] - m[-2]) <= max(sd, 1e-12),
-                   " → ".join(f"{v:.4f}" for v in m) + f" (sample sd at {sizes[-1]}: {sd:.4f})"))
-        vals = {str(s): means[FIGURE5][ds][(skew_label(float(s)), "MAP")] for s in p["skews"]}
-        top = max(vals, key=lambda s: float(s))
-        f5.append((f"{ds} MAP", all(vals[top] >= v for v in vals.values()),
-                   ", ".join(f"Pr(Δ=0 restart) {s}: {v:.4f}" for s, v in vals.items())))
-        ks = sorted(p["ks"], key=float, reverse=True)
-        for metric in ("MAP", "NDCG@10"):
-            v = [means[FIGURE6][ds][(k_label(k), metric)] for k in ks]
-            f6.append((f"{ds} {metric}", all(b >= a - 1e-12 for a, b in zip(v, v[1:])),
-                       ", ".join(f"{k_label(k)}: {x:.4f}" for k, x in zip(ks, v))))
-        for kind in DELTA_KINDS:
-            a = means[FIGURE7][ds][(seed_label("Δ = 1"), f"sd of Δ_{kind}")]
-            b = means[FIGURE7][ds][(seed_label("Δ = 0"), f"sd of Δ_{kind}")]
-            f7.append((f"{ds} Δ_{kind}", a < b, f"sd from Δ = 1: {a:.4f}, from Δ = 0: {b:.4f}"))
-        # pooled over the folds' points (a median, not a fold mean): from the runs' detail
-        med = float(np.median([abs(x["wdphi"]) for spec, o in outputs
-                               if spec.dataset == ds and "sensitivity" in o
-                               for x in o["sensitivity"][FIGURE8]["points"] if x["delta"] > 0]))
-        f8.append((f"{ds}", med > 1.0, f"median |wᵀδφ(y)| over iterations 1–10: {med:.3g} "
-                                       f"(Δ ≤ 1)"))
-    return [
-        _claim("accuracy rises with |Ŷ| and is close to saturation at the largest size (last "
-               "step within the sample-to-sample sd)", "5.3.1", "Fig. 4", f4, WHY_53),
-        _claim("skewing restarts toward Δ = 0 gives the best accuracy", "5.3.2", "Fig. 5", f5,
-               WHY_53),
-        _claim("k ≪ 0 is uniformly better (accuracy does not fall as k decreases)", "5.3.2",
-               "Fig. 6", f6, WHY_53),
-        _claim("the smear of sampled Δ is smaller around the Δ = 1 seed than around Δ = 0",
-               "5.3.3", "Fig. 7", f7, WHY_53),
-        _claim("wᵀφ quickly dominates Δ (|wᵀδφ| > 1 ≥ Δ after the first iterations)", "5.3.4",
-               "Fig. 8", f8, WHY_53)]
 
 
 def gap_context(c: dict, letor: dict) -> list[dict]:

@@ -28,7 +28,8 @@ def _sens_outputs(art, results) -> dict[str, list[dict]]:
 
 def figure_figure3(art, results, flat, published):
     """Per metric: our fold means (paper definitions; LETOR 3.0 script as open markers) and
-    the published value, one row per method; the all-equal floor as a vertical line."""
+    the published value (red crosses, marked ``gid="published"`` so that the page's caption
+    says the plot draws them), one row per method; the all-equal floor as a vertical line."""
     rows = [r for r in flat if r.get("fold") == "avg" and r.get("value") is not None
             and r.get("dataset") != "microaverage"]
     if not rows:
@@ -53,6 +54,7 @@ def figure_figure3(art, results, flat, published):
                 if r.get("published") is not None:
                     try:
                         ax.plot(float(r["published"]), y, "x", color="C3", ms=5,
+                                gid="published",   # the page's caption says it is drawn
                                 label="published" if y == ys[0] else None)
                     except ValueError:
                         pass
@@ -153,7 +155,8 @@ def figure_restart_k(art, results, flat, published):
         pub = sorted((int(v.method[2:]), v.value) for v in published.for_artifact("figure6")
                      if v.metric == metric and v.value is not None)
         if pub:
-            ax.plot(*zip(*pub), "x--", color="C3", ms=5, lw=0.8, label="published (HP2004)")
+            ax.plot(*zip(*pub), "x--", color="C3", ms=5, lw=0.8, gid="published",
+                    label="published (HP2004)")
         ax.set_xlabel("k  (Pr(restart y) ∝ exp(k Δ(y)))")
         ax.set_ylabel(f"test {metric}")
     _title(axes[0, 0], results)

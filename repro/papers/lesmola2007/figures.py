@@ -1,12 +1,18 @@
-"""Figures of lesmola2007: Figures 1–7 on the web-search stand-ins, and the complexity figure.
-Each panel is one stand-in data set; values are fold means (records with fold "avg") unless
-a figure says otherwise."""
+"""Figures of lesmola2007: Figures 1–7 on the web-search stand-ins, the curve over C of Table 1,
+and the complexity figure.  Each web panel is one stand-in data set, titled by what it is
+(:func:`~.names.shown_as`: "MQ2008 (stand-in for the paper's web-search data)"); values are
+fold means (records with fold "avg") unless a figure says otherwise.  Figure 2's note — why
+MQ2008's NDCG@n falls at n = 9–10 — is written from the records (:func:`short_query_note`)."""
 from __future__ import annotations
+
+import textwrap
 
 import numpy as np
 
 from ...plotting import figure, legend_outside, loglog_with_slopes, runs_done, size_ticks
-from .names import NDCG_AT, SCHEMES_LABEL
+from .names import (C_SERIES, CHOSEN_C, FIGURE2_METHODS, NDCG10, NDCG_AT, OPTIMISM,
+                    SCHEMES_LABEL, SHORT, TEST_QUERIES, UCI_METHODS, UCI_REFERENCE, nested,
+                    ndcg_long, shown_as)
 
 
 def _done(results):
@@ -52,28 +58,128 @@ def figure_docs_per_query(art, results, flat, published):
         ax.axvline(50, color="0.5", lw=1, ls="--", label="paper: median ≈ 50")
         ax.set_xlabel("documents per query")
         ax.set_ylabel("queries")
-        ax.set_title(f"{r.spec.dataset} ({s.size} queries)")
+        ax.set_title(f"{shown_as(r.spec.dataset)} ({s.size} queries)")
         ax.legend()
     fig.tight_layout()
     return {"": fig}
+
+
+def short_queries(flat, dataset) -> tuple[int, dict[int, int]] | None:
+    """``(test queries, {n: test queries with fewer than n documents})`` of ``dataset``, summed
+    over the folds' records (every test query once: the folds' test splits partition the
+    queries); None without them."""
+    per_fold = [r for r in flat if r.get("dataset") == dataset and r.get("method") == "data"
+                and r.get("fold") not in (None, "avg") and r.get("value") is not None]
+    total = sum(int(r["value"]) for r in per_fold if r["metric"] == TEST_QUERIES)
+    if not total:
+        return None
+    return total, {n: sum(int(r["value"]) for r in per_fold if r["metric"] == SHORT.format(n=n))
+                   for n in range(1, len(NDCG_AT) + 1)}
+
+
+def short_query_note(flat, dataset) -> str:
+    """Why NDCG@n falls with n on ``dataset``, from its records: the test queries with fewer
+    than n documents (NDCG@n = 0 for them under the official LETOR 4.0 evaluation) at the step
+    where most queries become too short, and the fold-mean NDCG@n of each method over all
+    queries against over the queries with ≥ n documents there.  Empty if no query is short."""
+    got = short_queries(flat, dataset)
+    if got is None or not any(got[1].values()):
+        return ""
+    total, short = got
+    n = max(range(2, len(NDCG_AT) + 1), key=lambda k: (short[k] - short[k - 1], -k))
+    parts = []
+    for m in FIGURE2_METHODS:
+        vals = [(_avg(flat, dataset, m, f"NDCG@{k}"), _avg(flat, dataset, m, ndcg_long(k)))
+                for k in (n - 1, n)]
+        if all(v is not None for pair in vals for v in pair):
+            parts.append(f"{m} {vals[0][0]:.1f} → {vals[1][0]:.1f} (dotted: "
+                         f"{vals[0][1]:.1f} → {vals[1][1]:.1f})")
+    shares = ", ".join(f"n = {k}: {short[k]} ({100.0 * short[k] / total:.1f}%)"
+                       for k in range(1, len(NDCG_AT) + 1) if short[k])
+    return (f"{shown_as(dataset)}: the official LETOR 4.0 evaluation scores NDCG@n = 0 for a "
+            f"query with fewer than n documents. Of its {total} test queries, those with fewer "
+            f"than n documents: {shares}. The largest step is from n = {n - 1} to n = {n}, "
+            "where NDCG@n falls: " + "; ".join(parts) + ". Dotted: NDCG@n over the queries "
+            "with at least n documents only (fold means).")
 
 
 def figure_ndcg_at_n(art, results, flat, published):
     ds, fig, axes = _panels(flat)
     if not ds:
         return {}
-    methods = list(dict.fromkeys(r["method"] for r in flat if r.get("fold") == "avg"))
+    methods = [m for m in dict.fromkeys(r["method"] for r in flat if r.get("fold") == "avg")
+               if m != "data"]
+    notes = []
     for ax, d in zip(axes, ds):
+        note = short_query_note(flat, d)
         for i, m in enumerate(methods):
             y = [_avg(flat, d, m, name) for name in NDCG_AT]
             if all(v is not None for v in y):
                 ax.plot(range(1, 11), y, "o-", ms=3, color=f"C{i}", label=m,
                         lw=2 if m.startswith("DORM") else 1)
-        ax.set_xlabel("truncation level n")
+            long_y = [_avg(flat, d, m, ndcg_long(k)) for k in range(1, 11)]
+            if note and all(v is not None for v in long_y):
+                ax.plot(range(1, 11), long_y, ":", color=f"C{i}", lw=1)
+        ax.set_xlabel("truncation level n" + (" (dotted: queries of ≥ n documents)"
+                                              if note else ""))
         ax.set_ylabel("test NDCG@n (×100), fold mean")
-        ax.set_title(d)
-        legend_outside(ax, ncol=3)
+        ax.set_title(shown_as(d))
+        legend_outside(ax, ncol=2)
+        if note:
+            notes.append(note)
     runs_done(axes[0], len(_done(results)), len(results))
+    if notes:                       # below the lowest legend (they hang under the axes)
+        fig.canvas.draw()
+        low = min(ax.get_legend().get_window_extent().y0 for ax in axes if ax.get_legend())
+        y = fig.transFigure.inverted().transform((0.0, low))[1] - 0.03
+        fig.text(0.0, y, "\n".join(textwrap.fill(t, 150) for t in notes), ha="left",
+                 va="top", fontsize=6.5, color="0.2")
+    return {"": fig}
+
+
+def figure_c_curve(art, results, flat, published):
+    """Table 1's curve over C: per UCI set, each method's fold-mean NDCG@10 at every C (the
+    curve the literal selection takes the maximum of, marked ★), its nested cross-validation
+    value (dashed) and, in the legend, the chosen C (the grid's edge said) and the optimism."""
+    curve = [r for r in flat if r.get("series") == C_SERIES and r.get("value") is not None]
+    ds = list(dict.fromkeys(r["dataset"] for r in curve))
+    if not ds:
+        return {}
+    fig, axes = figure(nrows=len(ds), width=7.0, height=2.3)
+    edge = max(float(r["fitted_C"]) for r in curve)
+
+    def one(d, m, metric):
+        return next((r["value"] for r in flat if r.get("dataset") == d and r.get("method") == m
+                     and r.get("metric") == metric and r.get("fold") is None
+                     and r.get("value") is not None), None)
+    for ax, d in zip(axes[:, 0], ds):
+        for i, m in enumerate((*UCI_METHODS, UCI_REFERENCE)):
+            pts = sorted((float(r["fitted_C"]), r["value"]) for r in curve
+                         if r["dataset"] == d and r["method"] == m)
+            if not pts:
+                continue
+            chosen, lit = one(d, m, CHOSEN_C), one(d, m, NDCG10)
+            label = "reference (least squares)" if m == UCI_REFERENCE else m
+            if chosen is not None:
+                label += f": C = {chosen:g}" + (" (the grid's edge)" if chosen >= edge else "")
+            opt = one(d, m, OPTIMISM)
+            if opt is not None:
+                label += f", optimism {opt:+.2f}"
+            ax.plot(*zip(*pts), "o-", ms=3, color=f"C{i}", label=label,
+                    lw=2 if m == "DORM" else 1)
+            if chosen is not None and lit is not None:
+                ax.plot([chosen], [lit], "*", ms=9, color=f"C{i}")
+            nest = one(d, nested(m), NDCG10)
+            if nest is not None:
+                ax.axhline(nest, ls="--", lw=0.8, color=f"C{i}")
+        ax.axvline(edge, color="0.6", lw=0.8, ls=":")
+        ax.set_xscale("log")
+        ax.set_ylabel("NDCG@10 (×100)")
+        ax.set_title(f"{d}: fold mean at each C (★ literal choice; dashed: nested CV)")
+        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
+    axes[-1, 0].set_xlabel("C (dotted: the grid's upper edge)")
+    fig.tight_layout()
+    runs_done(axes[0, 0], len(_done(results)), len(results))
     return {"": fig}
 
 
@@ -99,7 +205,7 @@ def figure_by_size(art, results, flat, published):
         ax.set_xlabel("training queries m (first m of the fold)")
         ax.set_ylabel({"NDCG@10": "test NDCG@10 (×100)", "MRR": "test MRR (×100)",
                        "WTA correct": "correct test queries (WTA)"}[measure] + ", fold mean")
-        ax.set_title(d)
+        ax.set_title(shown_as(d))
         legend_outside(ax, ncol=2)
     runs_done(axes[0], len(_done(results)), len(results))
     return {"": fig}
@@ -124,7 +230,7 @@ def figure_c_spread(art, results, flat, published):
         ax.set_ylabel("max difference in test NDCG@10 (×100)")
         ax.set_xlim(left=0)
         ax.set_ylim(bottom=0)
-        ax.set_title(d)
+        ax.set_title(shown_as(d))
         ax.legend()
     fig.tight_layout()
     return {"": fig}
@@ -148,7 +254,7 @@ def figure_runtime(art, results, flat, published):
         ax.set_xscale("log")
         ax.set_xlim(base, None)
         ax.set_xlabel("seconds to fit and validate the grid of C (fold mean)")
-        ax.set_title(d)
+        ax.set_title(shown_as(d))
     fig.tight_layout()
     return {"": fig}
 

@@ -4,7 +4,9 @@
 For the first m training queries (file order) and every method, the grid of C is fitted on
 ``train``, C chosen on ``vali`` by each criterion (NDCG@10, MRR, WTA; ties: smaller C) and the
 chosen model evaluated on ``test``: every measure that is a mean over test queries is stored
-with each query's value.  Fold means and the figures' derived values are declared in
+with each query's value.  For Figure 2's note: the number of test queries with fewer than n
+documents (n = 1..10; the official LETOR 4.0 evaluation scores NDCG@n = 0 for them) and, for
+Figure 2's methods, NDCG@n over the other test queries only (the same per-query values).  Fold means and the figures' derived values are declared in
 ``__init__``."""
 from __future__ import annotations
 
@@ -18,8 +20,8 @@ from ...metrics import mrr, wta
 from ...protocol import measured, measures, select_each
 from ...rankers import (DORM, LinearSVM, PrecisionAtKSVM, RankSVM, ROCAreaSVM,
                         SingleFeature)
-from .names import (BLOCK, BY_SIZE, C_SCHEMES, CRITERIA, NDCG_AT, SECONDS, TABLE2, by_size,
-                    scheme_method, series)
+from .names import (BLOCK, BY_SIZE, C_SCHEMES, CRITERIA, FIGURE2_METHODS, NDCG_AT, SECONDS,
+                    SHORT, TABLE2, TEST_QUERIES, by_size, ndcg_long, scheme_method, series)
 
 # BM25 of the whole document (LETOR 4.0 feature 25) / of title+abstract (LETOR 3.0 OHSUMED 41)
 BM25_FEATURE = {"MQ2008": 24, "OHSUMED": 40}
@@ -92,6 +94,10 @@ def run_web_fold(dataset: str, fold: int, p: dict, data_dir, log, like: str | No
     sizes = [str(s) for s in p["sizes"][like] if s == "all" or int(s) < train.n_queries]
     ev = Evidence(n_train=train.n_queries, sizes=sizes)
     qids = test.qids
+    n_docs = np.diff(test.query_ptr)
+    ev.value("data", TEST_QUERIES, int(n_docs.size), fold)
+    for k in range(1, len(NDCG_AT) + 1):            # Figure 2's note: NDCG@k of them is 0
+        ev.value("data", SHORT.format(n=k), int((n_docs < k).sum()), fold)
     for size in sizes:
         tr = train if size == "all" else train.subset(np.arange(int(size)), train.source)
         m_size = train.n_queries if size == "all" else int(size)
@@ -123,6 +129,9 @@ def run_web_fold(dataset: str, fold: int, p: dict, data_dir, log, like: str | No
             for k, name in enumerate(NDCG_AT, 1):
                 ev.per_query(method, name, qids, 100.0 * per_query[name], fold,
                              value=100.0 * summary[name])
+                if method in FIGURE2_METHODS and (long_q := n_docs >= k).any():
+                    ev.per_query(method, ndcg_long(k), qids[long_q],
+                                 100.0 * np.asarray(per_query[name])[long_q], fold)
             ev.value(method, SECONDS, seconds, fold)
             for crit, rows in TABLE2.items():
                 label = dict(rows).get(method)

@@ -226,9 +226,11 @@ TEXT_AGG = (
                  "the image set of §7 (ten thousand features) is not named"),
 )
 
-GOOGLE_NOT_RUN = ("the Google image set was never public, and the Layers and Margin columns "
-                  "need its feedback counts r_i, which no stand-in has; the protocol of the "
-                  "other columns runs on the Corel stand-in as Figure 6")
+GOOGLE_NOT_RUN = ("data never public: the Google image set (proprietary) was never released; "
+                  "its stand-in here, corel5k (datasets.md, Figures 9 and 13-15), has no "
+                  "feedback counts r_i, which the Layers and Margin columns need, so these "
+                  "values are not computed on it; the protocol of the other columns runs on "
+                  "the Corel stand-in as Figure 6")
 
 def _letor(name, title, description, **kw):
     return Artifact("stevens2010", name, title, datasets=_LETOR, folds=_FOLDS,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...experiment import record
+from ...intervals import pooled_interval
 from .names import COREL_LARGE, COREL_VARIANTS
 
 
@@ -13,7 +14,8 @@ def corel_means(art, outputs) -> list[dict]:
     """Per subset (Easy, Hard), method, measure and split: the mean over the subset's keywords
     of every shard, in shard order (the declaration's), keywords in each shard's order; a
     method that ran once (PAMIR, in shard 1) is read by keyword.  Corel-Large-All has no
-    stand-in: its values are records without a value."""
+    stand-in: its values are records without a value.  Each mean carries its 95% percentile
+    bootstrap interval over the pooled keywords (:func:`repro.intervals.pooled_interval`)."""
     tables = [t for _, out in outputs for t in out.get("per_query", [])]
     if not any(t["method"] in COREL_VARIANTS for t in tables):
         return []
@@ -30,8 +32,12 @@ def corel_means(art, outputs) -> list[dict]:
         kws = order.get(ds, [])
         extra = {} if kws else {"why": "no keyword of this subset was run"}
         value = float(np.mean([by_kw[k] for k in kws])) if kws else float("nan")
-        recs.append(record(method, metric, value, dataset=ds, split=split,
-                           n_queries=len(kws), **base, **extra))
+        rec = record(method, metric, value, dataset=ds, split=split,
+                     n_queries=len(kws), **base, **extra)
+        if kws:
+            rec.update(pooled_interval(art.id, rec, [by_kw[k] for k in kws],
+                                       "keywords pooled over the Corel shards"))
+        recs.append(rec)
     for method in dict.fromkeys(t["method"] for t in tables):
         recs.append(record(method, "AP", None, dataset=COREL_LARGE, split="test",
                            why="no stand-in for Corel-Large-All (35,379 images with PAMIR's "
