@@ -73,3 +73,19 @@ def test_bad_arguments_are_refused():
         common.interleaved({"peer": lambda: None})
     with pytest.raises(ValueError, match="repeats must be ≥ 1"):
         common.interleaved({"ours": lambda: None}, repeats=0)
+
+
+def test_render_only_rewrites_the_page_from_the_json_and_runs_nothing(tmp_path, monkeypatch):
+    import json
+    from repro.bench import command
+    monkeypatch.setattr(command, "GROUPS", {})           # any group run would fail
+    results = {"version": "0", "machine": {"cpu_model": "Test CPU 9000"},
+               "cases": [{"group": "lqo", "name": "greedy LQO", "params": {"m": 20000},
+                          "ours_s": 0.02, "peers_s": {"NumPy": 0.1}, "ratios": {"NumPy": 5.0}}]}
+    (tmp_path / "benchmarks.json").write_text(json.dumps(results))
+    assert command.main(["--render-only", "--out", str(tmp_path)]) == 0
+    page = (tmp_path / "benchmarks.html").read_text()
+    assert "Test CPU 9000" in page and "greedy LQO" in page
+    assert json.loads((tmp_path / "benchmarks.json").read_text()) == results
+    with pytest.raises(SystemExit):
+        command.main(["--render-only", "lqo", "--out", str(tmp_path)])

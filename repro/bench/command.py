@@ -38,7 +38,21 @@ def main(argv) -> int:
     p.add_argument("--data-dir")
     p.add_argument("--quick", action="store_true", help="fewer repeats and sizes")
     p.add_argument("--out", default="reports", help="directory of benchmarks.json/.html")
+    p.add_argument("--render-only", action="store_true",
+                   help="run nothing: write benchmarks.html again from benchmarks.json (after "
+                        "a change of the page, not of the measurements)")
     args = p.parse_args(argv)
+    if args.render_only:
+        if args.names:
+            p.error("--render-only runs no benchmark group; name none")
+        path = Path(args.out) / "benchmarks.json"
+        try:
+            results = json.loads(path.read_text())
+        except (OSError, ValueError) as exc:
+            p.error(f"--render-only: cannot read {path}: {exc}")
+        render_benchmarks(results, Path(args.out) / "benchmarks.html")
+        print(f"wrote {Path(args.out) / 'benchmarks.html'} from {path}")
+        return 0
     names = args.names or list(DEFAULT)
     unknown = [n for n in names if n not in GROUPS]
     if unknown:
