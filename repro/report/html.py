@@ -133,7 +133,9 @@ def claim_row(r: dict, href: str = "") -> dict:
                         for k, v in (r.get("numbers") or {}).items())
     cmd = commands(r.get("paper", ""), r.get("artifact", ""))
     return {"statement": r.get("statement") or r.get("metric") or r.get("method") or "",
-            "dataset": r.get("dataset") or "", "outcome": out,
+            "dataset": (r.get("dataset") or "") + (
+                f" (stand-in: {r['data_used']})" if r.get("stand_in") and r.get("data_used")
+                else ""), "outcome": out,
             "css": verdict_class(out) if out in OUTCOMES else "not-testable",
             "effect": effect, "ci": ci, "p": _p(r.get("p_value")), "n": n,
             "test": r.get("test") or "", "why": r.get("why") or "",
