@@ -214,3 +214,37 @@ def test_figure2_panel_says_mq2008_stands_in_and_carries_the_note():
     assert "n = 9: 50 (50.0%)" in note.replace("\n", " ")
     assert len([ln for ln in fig.axes[0].lines if ln.get_linestyle() == ":"]) == 6
     assert names.shown_as("page-blocks") == "page-blocks"
+
+
+def test_optimism_gets_a_paired_interval_over_the_same_test_queries():
+    """literal − nested over the same queries: a paired bootstrap of the per-query
+    differences (Difference with tables), equal to scipy's paired t-test."""
+    from scipy import stats
+    from repro.papers.lesmola2007.kinds import Difference, difference
+    a = replace(art("table1"), folds={"pendigits": (1, 2)})
+    rng = np.random.default_rng(4)
+    recs, tables, diffs = [], [], []
+    for f in ("1", "2"):
+        lit = rng.uniform(40, 90, 20)
+        nes = lit - rng.normal(0.5, 1.0, 20)
+        diffs.append(lit - nes)
+        for method, vals in (("lit", lit), ("nes", nes)):
+            rec = {"dataset": "pendigits", "method": method, "metric": "m", "fold": f,
+                   "value": float(vals.mean())}
+            recs.append(rec)
+            tables.append({**{k: v for k, v in rec.items() if k != "value"},
+                           "qids": list(range(20)), "values": vals.tolist()})
+    for method in ("lit", "nes"):
+        recs.append({"dataset": "pendigits", "method": method, "metric": "m", "fold": None,
+                     "value": float(np.mean([r["value"] for r in recs
+                                             if r["method"] == method and r["fold"]]))})
+    decl = Difference("optimism", "lit", {"method": "lit", "fold": None},
+                      {"method": "nes", "fold": None})
+    (rec,), _ = difference(a, recs, decl, tables=tables)
+    d = np.concatenate(diffs)
+    assert rec["value"] == pytest.approx(d.mean())
+    assert rec["n_queries"] == 40 and rec["ci95"][0] < rec["value"] < rec["ci95"][1]
+    assert rec["p_value"] == pytest.approx(stats.ttest_1samp(d, 0).pvalue)
+    (folds,), _ = difference(a, recs, decl, tables=[])      # no tables: over the fold values
+    assert folds["n_queries"] is None and folds["n_folds"] == 2 and "fold values" in \
+        folds["ci_basis"]

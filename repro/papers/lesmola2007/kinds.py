@@ -13,7 +13,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...aggregate import fold_mean, kind
+import hashlib
+
+from ... import intervals
+from ...aggregate import compare_paired, fold_mean, kind, with_tables
 from ...experiment import Artifact, FoldMean, matches
 
 
@@ -49,7 +52,10 @@ class Difference:
     matching ``minuend`` minus that of the one record matching ``subtrahend``, as a record
     with method ``method``, metric ``metric``, fold None, and both values (fields
     ``minuend_value``, ``subtrahend_value``).  A group without exactly one of each emits
-    nothing; an undefined value gives NaN with a ``why``."""
+    nothing; an undefined value gives NaN with a ``why``.  Where both values are means over
+    the same test queries, the difference gets a paired interval
+    (:func:`repro.aggregate.compare_paired`: a bootstrap over the per-query differences,
+    pooled over folds, and the paired t-test's p-value)."""
     metric: str
     method: str
     minuend: dict
@@ -62,7 +68,8 @@ def _defined(v) -> bool:
 
 
 @kind(Difference)
-def difference(art: Artifact, records: list[dict], agg: Difference):
+@with_tables
+def difference(art: Artifact, records: list[dict], agg: Difference, tables=()):
     groups: dict[tuple, tuple[list, list]] = {}
     for r in records:
         key = tuple(r.get(f) for f in agg.within)
@@ -72,6 +79,7 @@ def difference(art: Artifact, records: list[dict], agg: Difference):
         elif matches(agg.subtrahend, r):
             b.append(r)
     out = []
+    index, fold_groups = intervals.Tables(list(tables)), intervals.fold_groups(records)
     for key, (a, b) in groups.items():
         if len(a) != 1 or len(b) != 1:
             continue
@@ -80,6 +88,15 @@ def difference(art: Artifact, records: list[dict], agg: Difference):
                "fold": None, "minuend_value": x, "subtrahend_value": y}
         if _defined(x) and _defined(y):
             rec["value"] = float(x) - float(y)
+            seed = int.from_bytes(hashlib.sha256(
+                f"{art.id}|{agg.metric}|{key}".encode()).digest()[:4], "little")
+            test = compare_paired(art, a[0], b[0], index, records, fold_groups, seed)
+            if test is not None and test["ci95"] is not None and \
+                    abs(test["effect"] - rec["value"]) <= 1e-9 * max(1.0, abs(rec["value"])):
+                rec.update(ci95=test["ci95"], n_queries=test["n_queries"],
+                           n_folds=test["n_folds"], p_value=test["p_value"],
+                           ci_basis="paired bootstrap over the per-query differences "
+                                    f"({test['test']})")
         else:
             rec["value"] = float("nan")
             rec["why"] = "a value of the difference is undefined"
