@@ -21,7 +21,6 @@ A mean involving an undefined value (NaN, or None from the cache) is NaN, with a
 """
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -32,7 +31,8 @@ from .experiment import (Artifact, Best, Custom, FoldMean, FoldSpread, MicroAver
                          matches)
 from . import intervals
 from .published import load as load_published
-from .stats import paired, reproduction_measures
+from .stats import (CONTRADICTED, HOLDS, NOT_SIGNIFICANT, NOT_TESTABLE, paired,
+                    reproduction_measures, seed_from)
 
 _SKIP = ("value", "fold", "dataset", "why")
 
@@ -348,7 +348,7 @@ def cells(art: Artifact, records: list[dict], agg: Cells) -> tuple[list[dict], d
 
 # --- paired tests over folds, spreads, claims (first used by lesmola2007) ---
 # Generic kinds first used by lesmola2007: PairedTest (a paired test over folds), Spread (max −
-# min over entities), Claim (a claim checked on aggregated records: value 1 holds, 0 not).
+# min over entities), Claim (a claim judged by paired tests on the values behind it).
 
 
 
@@ -485,10 +485,6 @@ class Claim:
     key: bool = False
 
 
-def _seed(text: str) -> int:
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
-
-
 def compare_paired(art: Artifact, a: dict, b: dict, index, records: list[dict], groups: dict,
                    seed: int) -> dict | None:
     """A paired test of record ``a`` against record ``b`` (``a − b``): over the test queries
@@ -570,19 +566,19 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
         if subj is not None:
             comps = []
             for o, _ in others:
-                seed = _seed(f"{art.id}|{statement}|{key}|{o.get('method')}|{o.get('metric')}")
+                seed = seed_from(f"{art.id}|{statement}|{key}|{o.get('method')}|{o.get('metric')}")
                 comps.append((o, compare_paired(art, subj, o, index, records, fold_groups,
                                                 seed)))
             if any(c is None for _, c in comps):
                 missing = [o.get("method") for o, c in comps if c is None]
-                fields.update(outcome="not testable here", effect=float("nan"), ci95=None,
+                fields.update(outcome=NOT_TESTABLE, effect=float("nan"), ci95=None,
                               p_value=None, n_queries=None, n_folds=None,
                               why="no per-query or per-fold values to pair for "
                                   + ", ".join(str(m) for m in missing))
             else:
                 outs = [c["outcome_of"].outcome(int(sign)) for _, c in comps]
-                outcome = ("holds" if all(x == "holds" for x in outs) else
-                           "contradicted" if "contradicted" in outs else "not significant here")
+                outcome = (HOLDS if all(x == HOLDS for x in outs) else
+                           CONTRADICTED if CONTRADICTED in outs else NOT_SIGNIFICANT)
                 ps = [c["p_value"] for _, c in comps]
                 if outcome == "contradicted":      # the most significant contradiction
                     shown_o, shown_c = min(

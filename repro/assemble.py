@@ -5,7 +5,6 @@ numbers (:mod:`repro.published`) and the per-query tables behind every value
 what it returns, and the report pages only render those files."""
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from .published import KEY_FIELDS, PublishedSet, compare
 from .report.build import natural_key, write_artifact
 from .report.verdicts import OUTCOMES, UNVERIFIED_COPY, USER_METHOD, mark_verdict
 from .runner import SYNTHETIC, RunResult, jsonable
-from .stats import paired
+from .stats import paired, seed_from
 
 
 @dataclass
@@ -210,9 +209,7 @@ def paired_records(art: Artifact, tables: list[dict], users: list[str]) -> list[
         fields = dict(g)
         metric = fields.pop("metric")
         ds = fields.pop("dataset", None)
-        seed = int.from_bytes(hashlib.sha256(
-            f"{art.id}/{ds}/{method}/{other}/{metric}/{sorted(fields.items())}".encode()
-        ).digest()[:4], "little")
+        seed = seed_from(f"{art.id}/{ds}/{method}/{other}/{metric}/{sorted(fields.items())}")
         res = paired(a, b, seed)
         ci = list(res.ci95) if res.ci95 is not None else None
         out.append({"paper": art.paper, "artifact": art.name, "dataset": ds, "method": method,

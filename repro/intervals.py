@@ -25,14 +25,13 @@ the same evidence always gives the same interval.  ≥ 2,000 resamples
 """
 from __future__ import annotations
 
-import hashlib
 import math
 
 import numpy as np
 from scipy import stats as sstats
 
 from .evidence import TableIndex, table_key, table_mean
-from .stats import LEVEL, N_RESAMPLES, interval
+from .stats import LEVEL, N_RESAMPLES, interval, seed_from
 
 #: fields that never identify a record for a seed
 _SEED_SKIP = {"value", "published", "diff", "verdict", "source", "why", "explanation", "note"}
@@ -42,8 +41,7 @@ def seed_for(art_id: str, rec: dict) -> int:
     """A seed from the artifact and the record's identifying fields."""
     key = sorted((k, str(v)) for k, v in rec.items()
                  if k not in _SEED_SKIP and not isinstance(v, (dict, list)))
-    text = f"{art_id}|{key}"
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
+    return seed_from(f"{art_id}|{key}")
 
 
 def _number(v) -> float | None:
@@ -231,29 +229,31 @@ def attach(art, records: list[dict], tables: list[dict], exact_ok=None) -> None:
             continue
         seed = seed_for(art.id, r)
         own = index.find(r)
-        if own is not None:
-            if _close(table_mean(own), value):
-                got = table_interval(own, seed)
-                if got is not None:
-                    ci, n = got
-                    fold = r.get("fold")
-                    _set(r, ci, n, 1 if fold is not None else None,
-                         f"bootstrap over {n} test queries"
-                         + (f" of fold {fold}" if fold is not None else "")
-                         + f", {N_RESAMPLES} resamples")
+        if own is not None and _close(table_mean(own), value):      # one fold's queries
+            got = table_interval(own, seed)
+            if got is not None:
+                (lo, hi), n = got
+                fold = r.get("fold")
+                _set(r, (lo, hi), n, 1 if fold is not None else None,
+                     f"bootstrap over {n} test queries"
+                     + (f" of fold {fold}" if fold is not None else "")
+                     + f", {N_RESAMPLES} resamples")
+                continue
+        else:                                   # a mean over its folds' queries
+            pooled = query_values(art, r, index)
+            if pooled:
+                strata = list(dict.fromkeys(f for f, _ in pooled))
+                samples = [np.array([v for (f, _), v in pooled.items() if f == s_])
+                           for s_ in strata]
+                ci = interval(samples, seed)
+                if ci is not None:
+                    n = int(sum(x.size for x in samples))
+                    _set(r, ci, n, len(strata),
+                         f"bootstrap over {n} test queries, stratified by {len(strata)} "
+                         f"fold{'s' if len(strata) > 1 else ''}, {N_RESAMPLES} resamples")
                     continue
         folds = declared_folds(art, r)
         fold = None if r.get("fold") is None else str(r["fold"])
-        pooled = query_values(art, r, index) if len(folds) >= 2 and fold not in folds else None
-        if pooled is not None:
-            samples = [np.array([v for (f, _), v in pooled.items() if f == fo])
-                       for fo in folds]
-            ci = interval(samples, seed)
-            if ci is not None:
-                n = int(sum(x.size for x in samples))
-                _set(r, ci, n, len(folds), f"bootstrap over {n} test queries, stratified by "
-                                           f"{len(folds)} folds, {N_RESAMPLES} resamples")
-                continue
         per_fold = fold_values(art, r, records, groups)
         if per_fold is not None:
             ci = _fold_interval(list(per_fold.values()), seed)

@@ -22,6 +22,7 @@ interval.
 """
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +30,17 @@ from scipy import stats
 
 N_RESAMPLES = 2000
 LEVEL = 0.95
+#: the outcomes of a claim judged by a test (:meth:`Paired.outcome`; "not testable here" when
+#: there is no paired evidence)
+HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE = (
+    "holds", "contradicted", "not significant here", "not testable here")
+OUTCOMES = (HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE)
+
+
+def seed_from(text: str) -> int:
+    """A 32-bit seed from the text naming what is resampled (an artifact and a record's key,
+    a claim and the compared methods): the same evidence always gets the same interval."""
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:4], "little")
 
 
 def _clean(values) -> np.ndarray:
@@ -76,8 +88,8 @@ class Paired:
         """"holds" (significant, expected sign), "contradicted" (significant, other sign) or
         "not significant here"."""
         if not self.significant:
-            return "not significant here"
-        return "holds" if np.sign(self.effect) == np.sign(expected_sign) else "contradicted"
+            return NOT_SIGNIFICANT
+        return HOLDS if np.sign(self.effect) == np.sign(expected_sign) else CONTRADICTED
 
     def as_dict(self) -> dict:
         return {"effect": self.effect, "ci95": list(self.ci95) if self.ci95 else None,

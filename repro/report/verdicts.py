@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from .. import stats
 from ..published import (AGREES, BASELINE, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT, MODERN,
                          NO_PUBLISHED, SHOWN, STAND_IN, STAND_IN_DIFFERS, STAND_IN_SAYS, UNDEFINED, UNREADABLE,
                          WITHIN, WITHIN_NOISE)
@@ -36,7 +37,7 @@ COMPARABLE = ("agrees", "noise", "within", "deviates", "stand-in", "unverified",
 NOT_COMPARABLE = ("baseline", "unreadable", "not compared", "claims", "ours only", "modern",
                   "user", "empty")
 #: the outcomes of a claim judged by a paired test (``repro.aggregate`` Claim, paper claims)
-OUTCOMES = ("holds", "contradicted", "not significant here", "not testable here")
+OUTCOMES = stats.OUTCOMES
 #: prefix of the verdict of a value computed on an unverified copy of a catalogued set
 UNVERIFIED_COPY = "unverified copy: "
 #: the verdict of a user's ranker's values (``--ranker``)

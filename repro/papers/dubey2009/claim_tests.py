@@ -22,7 +22,6 @@ in which claims are judged.
 """
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass, field
 
@@ -34,14 +33,12 @@ from ...experiment import record
 from .names import CLAIMS
 
 HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE = (
-    "holds", "contradicted", "not significant here", "not testable here")
-OUTCOMES = (HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE)
+    st.HOLDS, st.CONTRADICTED, st.NOT_SIGNIFICANT, st.NOT_TESTABLE)
+OUTCOMES = st.OUTCOMES
 ALPHA = 0.05
 
 
-def seed_of(text: str) -> int:
-    """The seed of a claim's bootstrap interval, from the text naming it."""
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:4], "little")
+seed_of = st.seed_from          # the seed of a claim's bootstrap interval, from its text
 
 
 def _num(v) -> float:

@@ -10,13 +10,11 @@ paper; they belong in :mod:`repro.aggregate` when that module is next edited).
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-import hashlib
-
 from ... import intervals
-from ...aggregate import compare_paired, fold_mean, kind, with_tables
+from ...aggregate import _defined, compare_paired, fold_mean, kind, with_tables
+from ...stats import seed_from
 from ...experiment import Artifact, FoldMean, matches
 
 
@@ -63,10 +61,6 @@ class Difference:
     within: tuple[str, ...] = ("dataset",)
 
 
-def _defined(v) -> bool:
-    return v is not None and not (isinstance(v, float) and math.isnan(v))
-
-
 @kind(Difference)
 @with_tables
 def difference(art: Artifact, records: list[dict], agg: Difference, tables=()):
@@ -88,8 +82,7 @@ def difference(art: Artifact, records: list[dict], agg: Difference, tables=()):
                "fold": None, "minuend_value": x, "subtrahend_value": y}
         if _defined(x) and _defined(y):
             rec["value"] = float(x) - float(y)
-            seed = int.from_bytes(hashlib.sha256(
-                f"{art.id}|{agg.metric}|{key}".encode()).digest()[:4], "little")
+            seed = seed_from(f"{art.id}|{agg.metric}|{key}")
             test = compare_paired(art, a[0], b[0], index, records, fold_groups, seed)
             if test is not None and test["ci95"] is not None and \
                     abs(test["effect"] - rec["value"]) <= 1e-9 * max(1.0, abs(rec["value"])):
