@@ -12,7 +12,8 @@ Shortest augmenting paths (Jonker & Volgenant 1987, Sec. 3; the rectangular form
 2016, "On implementing 2D rectangular assignment algorithms", Alg. 4): keep duals u (rows),
 v (columns) with reduced costs ``K_ij − u_i − v_j ≥ 0`` for every assigned row i and every j,
 zero on assigned pairs; each free row is then assigned by one Dijkstra search over the
-columns (``_augment``) followed by the dual update and the flip of the path.  At the end every
+columns (``_augment_dense``, ``_augment``) followed by the dual update and the flip of the
+path.  At the end every
 row's reduced costs are non-negative and zero on its column: the LP optimality certificate
 of (25)/(26), so the assignment is optimal (up to float64 rounding in the duals).
 
@@ -35,6 +36,17 @@ Starting points (the only difference between the entry points):
   a free column gets ``v_j = min_i (K_ij − u_i)`` over the assigned rows.  Only
   ``min(|T|, |R|)`` rows are then augmented: O(min(|T|,|R|)·l²) instead of O(l³).
 
+Dense rows are scanned two columns at a time (SSE2, or a plain two-lane fallback; every lane
+computes exactly what the scalar expression computes, so the decisions, duals and results are
+those of the one-column-at-a-time loops): the entry check (finite? largest magnitude?) runs
+in the column reduction's pass over the matrix; augmenting row reduction takes the two
+smallest reduced costs of a row branch-free and then the first column holding the smallest
+by comparison; Dijkstra keeps its unsettled columns compacted by position with their
+distances, v and predecessors, so that a row scan updates them branch-free and the column to
+settle is found by comparison in a second pass.  The rank-2 search (:func:`_augment`) keeps
+its unsettled columns the same way, with their a_j and c_j alongside, and computes each
+entry in the lanes by the scalar expression of :func:`_k2`.
+
 Forbidden entries: +inf in a dense matrix is an assignment that may not be used (the
 wrapper maps −inf of a maximisation to it); such a matrix skips the JV initialisation (its
 reductions assume finite entries) and every row is augmented from u = v = 0, where an
@@ -47,12 +59,94 @@ identity on a constant matrix.  It is found after the solve, on the optimal face
 duals certify: the edges of reduced cost ≤ 64·ε·(rows + columns)·max|entry| (so ties within
 the duals' rounding count as ties), by alternating cycles of such edges, row by row.  Inside
 the search, Dijkstra takes the smallest reduced distance, preferring a free column on equal
-distances (Crouse); that only affects speed now.
+distances (Crouse); that only affects speed now.  A square dense problem first checks, in one
+pass, that its optimal face holds no other assignment (:func:`_unique_face`: the tight edges
+off the assignment form no alternating cycle), which is the rule for distinct float entries;
+only otherwise does the row-by-row pass run.
 """
 from libc.math cimport INFINITY, fabs
 from libc.float cimport DBL_EPSILON, DBL_MAX
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
+
+
+# SSE2 (every x86-64 CPU) for the scans of dense rows: two columns per instruction, each lane
+# doing exactly the scalar operation (IEEE add/sub/mul, no fused multiply-add; _mm_min_pd(a, b)
+# is ``a < b ? a : b`` and _mm_max_pd(a, b) ``a > b ? a : b`` lane by lane, as the scalar
+# code), so the results are the scalar code's bit for bit.  Elsewhere the same operations on a
+# two-double struct.  A mask (msk2) is a lane-wise comparison; msk2_bits gives bit k = lane k.
+cdef extern from *:
+    """
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    typedef __m128d pd2;
+    typedef __m128d msk2;
+    #define pd2_loadu(p) _mm_loadu_pd(p)
+    #define pd2_gather(p, q) _mm_loadh_pd(_mm_load_sd(p), q)
+    #define pd2_storeu(p, a) _mm_storeu_pd(p, a)
+    #define pd2_set1(x) _mm_set1_pd(x)
+    #define pd2_add(a, b) _mm_add_pd(a, b)
+    #define pd2_sub(a, b) _mm_sub_pd(a, b)
+    #define pd2_mul(a, b) _mm_mul_pd(a, b)
+    #define pd2_min(a, b) _mm_min_pd(a, b)
+    #define pd2_max(a, b) _mm_max_pd(a, b)
+    #define pd2_abs(a) _mm_andnot_pd(_mm_set1_pd(-0.0), a)
+    #define pd2_lt(a, b) _mm_cmplt_pd(a, b)
+    #define pd2_eq(a, b) _mm_cmpeq_pd(a, b)
+    #define pd2_ngt(a, b) _mm_cmpngt_pd(a, b)
+    #define pd2_select(m, a, b) _mm_or_pd(_mm_and_pd(m, a), _mm_andnot_pd(m, b))
+    #define pd2_lo(a) _mm_cvtsd_f64(a)
+    #define pd2_hi(a) _mm_cvtsd_f64(_mm_unpackhi_pd(a, a))
+    #define msk2_bits(m) _mm_movemask_pd(m)
+    #else
+    #include <math.h>
+    typedef struct { double v[2]; } pd2;
+    typedef struct { int v[2]; } msk2;
+    static inline pd2 pd2_make(double a, double b) { pd2 r; r.v[0] = a; r.v[1] = b; return r; }
+    static inline msk2 msk2_make(int a, int b) { msk2 r; r.v[0] = a; r.v[1] = b; return r; }
+    static inline pd2 pd2_loadu(const double* p) { return pd2_make(p[0], p[1]); }
+    static inline pd2 pd2_gather(const double* p, const double* q) { return pd2_make(*p, *q); }
+    static inline void pd2_storeu(double* p, pd2 a) { p[0] = a.v[0]; p[1] = a.v[1]; }
+    static inline pd2 pd2_set1(double x) { return pd2_make(x, x); }
+    static inline pd2 pd2_add(pd2 a, pd2 b) { return pd2_make(a.v[0] + b.v[0], a.v[1] + b.v[1]); }
+    static inline pd2 pd2_sub(pd2 a, pd2 b) { return pd2_make(a.v[0] - b.v[0], a.v[1] - b.v[1]); }
+    static inline pd2 pd2_mul(pd2 a, pd2 b) { return pd2_make(a.v[0] * b.v[0], a.v[1] * b.v[1]); }
+    static inline pd2 pd2_min(pd2 a, pd2 b) {
+        return pd2_make(a.v[0] < b.v[0] ? a.v[0] : b.v[0], a.v[1] < b.v[1] ? a.v[1] : b.v[1]); }
+    static inline pd2 pd2_max(pd2 a, pd2 b) {
+        return pd2_make(a.v[0] > b.v[0] ? a.v[0] : b.v[0], a.v[1] > b.v[1] ? a.v[1] : b.v[1]); }
+    static inline pd2 pd2_abs(pd2 a) { return pd2_make(fabs(a.v[0]), fabs(a.v[1])); }
+    static inline msk2 pd2_lt(pd2 a, pd2 b) { return msk2_make(a.v[0] < b.v[0], a.v[1] < b.v[1]); }
+    static inline msk2 pd2_eq(pd2 a, pd2 b) { return msk2_make(a.v[0] == b.v[0], a.v[1] == b.v[1]); }
+    static inline msk2 pd2_ngt(pd2 a, pd2 b) { return msk2_make(!(a.v[0] > b.v[0]), !(a.v[1] > b.v[1])); }
+    static inline pd2 pd2_select(msk2 m, pd2 a, pd2 b) {
+        return pd2_make(m.v[0] ? a.v[0] : b.v[0], m.v[1] ? a.v[1] : b.v[1]); }
+    static inline double pd2_lo(pd2 a) { return a.v[0]; }
+    static inline double pd2_hi(pd2 a) { return a.v[1]; }
+    static inline int msk2_bits(msk2 m) { return (m.v[0] ? 1 : 0) | (m.v[1] ? 2 : 0); }
+    #endif
+    """
+    ctypedef struct pd2:
+        pass
+    ctypedef struct msk2:
+        pass
+    pd2 pd2_loadu(const double*) nogil
+    pd2 pd2_gather(const double*, const double*) nogil
+    void pd2_storeu(double*, pd2) nogil
+    pd2 pd2_set1(double) nogil
+    pd2 pd2_add(pd2, pd2) nogil
+    pd2 pd2_sub(pd2, pd2) nogil
+    pd2 pd2_mul(pd2, pd2) nogil
+    pd2 pd2_min(pd2, pd2) nogil
+    pd2 pd2_max(pd2, pd2) nogil
+    pd2 pd2_abs(pd2) nogil
+    msk2 pd2_lt(pd2, pd2) nogil
+    msk2 pd2_eq(pd2, pd2) nogil
+    msk2 pd2_ngt(pd2, pd2) nogil
+    pd2 pd2_select(msk2, pd2, pd2) nogil
+    double pd2_lo(pd2) nogil
+    double pd2_hi(pd2) nogil
+    int msk2_bits(msk2) nogil
 
 
 cdef struct Problem:
@@ -68,7 +162,12 @@ cdef struct Problem:
 cdef struct Work:
     double* u
     double* v
-    double* spc                # shortest path costs to the columns
+    double* spc                # shortest path costs to the columns (settled ones: final)
+    double* dist               # dense search: tentative distances of the unsettled columns,
+    double* vpos               #   their v and their predecessor row (a float64, exact), by
+    double* pred               #   position in ``remaining``; column reduction: pred = argmin row
+    double* apos               # rank-2 search: a_j and c_j of the unsettled columns, by
+    double* cpos               #   position in ``remaining``
     Py_ssize_t* path           # predecessor row of each column
     Py_ssize_t* col4row
     Py_ssize_t* row4col
@@ -78,7 +177,8 @@ cdef struct Work:
     Py_ssize_t* order          # rank-2: documents by decreasing g; dense: free rows
     Py_ssize_t* tmp            # merge sort scratch
     Py_ssize_t* stamp          # canonical pass: the row whose search last visited a column
-    char* SR
+    Py_ssize_t* estart         # uniqueness check: row i's tight edges are
+    Py_ssize_t* edges          #   edges[estart[i]:estart[i+1]] (at most 4n in all)
     char* fixed                # canonical pass: columns of the rows already made canonical
 
 
@@ -87,64 +187,199 @@ cdef inline double _k2(const Problem* P, Py_ssize_t i, Py_ssize_t j) noexcept no
     return P.a[j] * P.b[i] - P.c[j] * P.g[i]
 
 
-cdef Py_ssize_t _augment(Problem* P, Py_ssize_t nc, Py_ssize_t cur, Work* W) noexcept nogil:
-    """Assign free row ``cur`` along a shortest augmenting path (Dijkstra on reduced costs),
-    update the duals and flip the path.  Returns 0, or -1 if no finite path exists."""
+# --- scans of one dense row: h_j = row_j − v_j (as the scalar loops of JV compute it) --------
+
+cdef inline double _min_h(const double* row, const double* v, Py_ssize_t lo,
+                          Py_ssize_t hi) noexcept nogil:
+    """min_{lo ≤ j < hi} (row_j − v_j), +inf if the range is empty.  (Of a +0 and a −0 the
+    lanes may return the other one than the scalar loop: no comparison, and no non-zero
+    result computed from it, can tell.)"""
+    cdef pd2 a = pd2_set1(INFINITY), b = pd2_set1(INFINITY)
+    cdef Py_ssize_t j = lo
+    cdef double m, h
+    while j + 4 <= hi:
+        a = pd2_min(pd2_sub(pd2_loadu(row + j), pd2_loadu(v + j)), a)
+        b = pd2_min(pd2_sub(pd2_loadu(row + j + 2), pd2_loadu(v + j + 2)), b)
+        j += 4
+    a = pd2_min(a, b)
+    m = pd2_lo(a)
+    h = pd2_hi(a)
+    if h < m:
+        m = h
+    while j < hi:
+        h = row[j] - v[j]
+        if h < m:
+            m = h
+        j += 1
+    return m
+
+
+cdef inline void _two_smallest(const double* row, const double* v, Py_ssize_t n,
+                               double* m1, double* m2) noexcept nogil:
+    """The smallest and second smallest of row_j − v_j (as a multiset: equal when the
+    minimum occurs twice), n ≥ 2, branch-free: per lane m2 = min(m2, max(m1, h)),
+    m1 = min(m1, h) (four pairs of lanes, for the latency), then the lanes and the tail
+    merged."""
+    cdef pd2 a1 = pd2_set1(INFINITY), a2 = a1, b1 = a1, b2 = a1, c1 = a1, c2 = a1, d1 = a1
+    cdef pd2 d2 = a1, x, y, z, w
+    cdef Py_ssize_t j = 0
+    cdef double s1, s2, t1, t2, h
+    while j + 8 <= n:
+        x = pd2_sub(pd2_loadu(row + j), pd2_loadu(v + j))
+        y = pd2_sub(pd2_loadu(row + j + 2), pd2_loadu(v + j + 2))
+        z = pd2_sub(pd2_loadu(row + j + 4), pd2_loadu(v + j + 4))
+        w = pd2_sub(pd2_loadu(row + j + 6), pd2_loadu(v + j + 6))
+        a2 = pd2_min(a2, pd2_max(a1, x))
+        a1 = pd2_min(a1, x)
+        b2 = pd2_min(b2, pd2_max(b1, y))
+        b1 = pd2_min(b1, y)
+        c2 = pd2_min(c2, pd2_max(c1, z))
+        c1 = pd2_min(c1, z)
+        d2 = pd2_min(d2, pd2_max(d1, w))
+        d1 = pd2_min(d1, w)
+        j += 8
+    while j + 2 <= n:
+        x = pd2_sub(pd2_loadu(row + j), pd2_loadu(v + j))
+        a2 = pd2_min(a2, pd2_max(a1, x))
+        a1 = pd2_min(a1, x)
+        j += 2
+    a2 = pd2_min(pd2_min(a2, b2), pd2_max(a1, b1))      # lanes of a ∪ b, c ∪ d, then all
+    a1 = pd2_min(a1, b1)
+    c2 = pd2_min(pd2_min(c2, d2), pd2_max(c1, d1))
+    c1 = pd2_min(c1, d1)
+    a2 = pd2_min(pd2_min(a2, c2), pd2_max(a1, c1))
+    a1 = pd2_min(a1, c1)
+    s1 = pd2_lo(a1)
+    s2 = pd2_lo(a2)
+    t1 = pd2_hi(a1)
+    t2 = pd2_hi(a2)
+    s2 = min(min(s2, t2), max(s1, t1))                   # lane 0 ∪ lane 1
+    s1 = min(s1, t1)
+    if j < n:
+        h = row[j] - v[j]
+        s2 = min(s2, max(s1, h))
+        s1 = min(s1, h)
+    m1[0] = s1
+    m2[0] = s2
+
+
+cdef inline Py_ssize_t _find_h(const double* row, const double* v, Py_ssize_t j, Py_ssize_t n,
+                               double val) noexcept nogil:
+    """The first column j' ≥ j with row_j' − v_j' == val (n if none)."""
+    cdef pd2 t = pd2_set1(val)
+    cdef int bits
+    while j + 4 <= n:
+        bits = (msk2_bits(pd2_eq(pd2_sub(pd2_loadu(row + j), pd2_loadu(v + j)), t))
+                | (msk2_bits(pd2_eq(pd2_sub(pd2_loadu(row + j + 2), pd2_loadu(v + j + 2)), t))
+                   << 2))
+        if bits:
+            while not bits & 1:
+                bits >>= 1
+                j += 1
+            return j
+        j += 4
+    while j < n:
+        if row[j] - v[j] == val:
+            return j
+        j += 1
+    return n
+
+
+cdef Py_ssize_t _augment_dense(const double* C, Py_ssize_t nc, Py_ssize_t cur,
+                               Work* W) noexcept nogil:
+    """Assign free row ``cur`` of a dense matrix along a shortest augmenting path (Dijkstra on
+    reduced costs), update the duals and flip the path.  Returns 0, or -1 if no finite path
+    exists.
+
+    The unsettled columns are kept compacted by position in ``remaining`` (a settled one is
+    replaced by the last), with their distance, v and predecessor in parallel arrays, so that
+    a row scan reads contiguous memory (the row's entries excepted) and updates branch-free,
+    two columns at a time.  The column settled next is the first position of smallest
+    distance, or the last free column among the positions of that distance (Crouse's
+    preference for a free column, in this scan order); it is found by a second, comparing
+    pass."""
     cdef double* u = W.u
     cdef double* v = W.v
     cdef double* spc = W.spc
+    cdef double* dist = W.dist
+    cdef double* vpos = W.vpos
+    cdef double* pred = W.pred
     cdef Py_ssize_t* row4col = W.row4col
     cdef Py_ssize_t* col4row = W.col4row
     cdef Py_ssize_t* remaining = W.remaining
     cdef Py_ssize_t num_rem = nc, n_sr = 0, n_sc = 0, it, index, j, i, sink = -1, tmp
-    cdef double min_val = 0.0, lowest, r, h, s, bi, gi
+    cdef double min_val = 0.0, lowest, r, h, di
     cdef const double* row
+    cdef pd2 hv, iv, lo, d, x
+    cdef msk2 m
+    cdef int bits
     for j in range(nc):
         remaining[j] = j
-        spc[j] = INFINITY
+        dist[j] = INFINITY
+        vpos[j] = v[j]
+        pred[j] = -1.0
     i = cur
     while sink == -1:
-        W.SR[i] = 1
         W.sr_list[n_sr] = i
         n_sr += 1
         h = min_val - u[i]
-        index = -1
-        lowest = INFINITY
-        if P.rank2 == 0:
-            row = P.C + i * nc
-            for it in range(num_rem):
-                j = remaining[it]
-                r = row[j] + h - v[j]
-                if r < spc[j]:
-                    W.path[j] = i
-                    spc[j] = r
-                s = spc[j]
-                if s < lowest or (s == lowest and row4col[j] == -1):
-                    lowest = s
-                    index = it
-        else:                  # rank-2 entries computed on the fly, as _k2 does
-            bi = P.b[i]
-            gi = P.g[i]
-            for it in range(num_rem):
-                j = remaining[it]
-                r = (P.a[j] * bi - P.c[j] * gi) + h - v[j]
-                if r < spc[j]:
-                    W.path[j] = i
-                    spc[j] = r
-                s = spc[j]
-                if s < lowest or (s == lowest and row4col[j] == -1):
-                    lowest = s
-                    index = it
-        if index < 0 or lowest == INFINITY:
-            for it in range(n_sr):
-                W.SR[W.sr_list[it]] = 0
+        row = C + i * nc
+        di = <double> i
+        hv = pd2_set1(h)
+        iv = pd2_set1(di)
+        lo = pd2_set1(INFINITY)
+        it = 0
+        while it + 2 <= num_rem:
+            x = pd2_sub(pd2_add(pd2_gather(row + remaining[it], row + remaining[it + 1]), hv),
+                        pd2_loadu(vpos + it))
+            d = pd2_loadu(dist + it)
+            m = pd2_lt(x, d)
+            d = pd2_min(x, d)
+            pd2_storeu(dist + it, d)
+            pd2_storeu(pred + it, pd2_select(m, iv, pd2_loadu(pred + it)))
+            lo = pd2_min(d, lo)
+            it += 2
+        lowest = pd2_lo(lo)
+        r = pd2_hi(lo)
+        if r < lowest:
+            lowest = r
+        if it < num_rem:
+            r = row[remaining[it]] + h - vpos[it]
+            if r < dist[it]:
+                dist[it] = r
+                pred[it] = di
+            if dist[it] < lowest:
+                lowest = dist[it]
+        if not lowest < INFINITY:
             return -1
-        min_val = lowest
+        # the position to settle: the first of distance ``lowest``, or the last free one
+        index = -1
+        lo = pd2_set1(lowest)
+        it = 0
+        while it + 2 <= num_rem:
+            bits = msk2_bits(pd2_eq(pd2_loadu(dist + it), lo))
+            if bits:
+                if bits & 1:
+                    if index < 0 or row4col[remaining[it]] == -1:
+                        index = it
+                if bits & 2:
+                    if index < 0 or row4col[remaining[it + 1]] == -1:
+                        index = it + 1
+            it += 2
+        if it < num_rem and dist[it] == lowest:
+            if index < 0 or row4col[remaining[it]] == -1:
+                index = it
         j = remaining[index]
+        min_val = dist[index]
+        spc[j] = min_val
+        W.path[j] = <Py_ssize_t> pred[index]
         W.sc_list[n_sc] = j
         n_sc += 1
         num_rem -= 1
         remaining[index] = remaining[num_rem]
+        dist[index] = dist[num_rem]
+        vpos[index] = vpos[num_rem]
+        pred[index] = pred[num_rem]
         if row4col[j] == -1:
             sink = j
         else:
@@ -153,7 +388,145 @@ cdef Py_ssize_t _augment(Problem* P, Py_ssize_t nc, Py_ssize_t cur, Work* W) noe
     u[cur] += min_val
     for it in range(n_sr):
         i = W.sr_list[it]
-        W.SR[i] = 0
+        if i != cur:
+            u[i] += min_val - spc[col4row[i]]
+    for it in range(n_sc):
+        j = W.sc_list[it]
+        v[j] -= min_val - spc[j]
+    # flip the alternating path
+    j = sink
+    while True:
+        i = W.path[j]
+        row4col[j] = i
+        tmp = col4row[i]
+        col4row[i] = j
+        j = tmp
+        if i == cur:
+            break
+    return 0
+
+
+cdef Py_ssize_t _augment(Problem* P, Py_ssize_t nc, Py_ssize_t cur, Work* W) noexcept nogil:
+    """:func:`_augment_dense` for a rank-2 problem, entries computed on the fly as
+    ``(a_j b_i − c_j g_i) + h − v_j`` (h = min_val − u_i), the expression of :func:`_k2`.
+    The unsettled columns are kept compacted by position, as there, with their a, c, v,
+    distance and predecessor in parallel arrays, so that a row scan reads contiguous memory
+    and updates branch-free, two columns per instruction (each lane the scalar expression).
+    The column settled next is the first position of smallest distance, or the last free
+    column among the positions of that distance (found by a second, comparing pass)."""
+    cdef double* u = W.u
+    cdef double* v = W.v
+    cdef double* spc = W.spc
+    cdef double* dist = W.dist
+    cdef double* vpos = W.vpos
+    cdef double* pred = W.pred
+    cdef double* apos = W.apos
+    cdef double* cpos = W.cpos
+    cdef Py_ssize_t* row4col = W.row4col
+    cdef Py_ssize_t* col4row = W.col4row
+    cdef Py_ssize_t* remaining = W.remaining
+    cdef Py_ssize_t num_rem = nc, n_sr = 0, n_sc = 0, it, index, j, i, sink = -1, tmp
+    cdef double min_val = 0.0, lowest, r, h, bi, gi, di
+    cdef const double* a = P.a
+    cdef const double* c = P.c
+    cdef pd2 hv, iv, bv, gv, lo, lo2, d, x, d2, x2
+    cdef msk2 m, m2
+    cdef int bits
+    for j in range(nc):
+        remaining[j] = j
+        dist[j] = INFINITY
+        vpos[j] = v[j]
+        apos[j] = a[j]
+        cpos[j] = c[j]
+        pred[j] = -1.0
+    i = cur
+    while sink == -1:
+        W.sr_list[n_sr] = i
+        n_sr += 1
+        h = min_val - u[i]
+        bi = P.b[i]
+        gi = P.g[i]
+        di = <double> i
+        hv = pd2_set1(h)
+        iv = pd2_set1(di)
+        bv = pd2_set1(bi)
+        gv = pd2_set1(gi)
+        lo = pd2_set1(INFINITY)
+        lo2 = lo
+        it = 0
+        while it + 4 <= num_rem:
+            x = pd2_sub(pd2_add(pd2_sub(pd2_mul(pd2_loadu(apos + it), bv),
+                                        pd2_mul(pd2_loadu(cpos + it), gv)), hv),
+                        pd2_loadu(vpos + it))
+            x2 = pd2_sub(pd2_add(pd2_sub(pd2_mul(pd2_loadu(apos + it + 2), bv),
+                                         pd2_mul(pd2_loadu(cpos + it + 2), gv)), hv),
+                         pd2_loadu(vpos + it + 2))
+            d = pd2_loadu(dist + it)
+            d2 = pd2_loadu(dist + it + 2)
+            m = pd2_lt(x, d)
+            m2 = pd2_lt(x2, d2)
+            d = pd2_min(x, d)
+            d2 = pd2_min(x2, d2)
+            pd2_storeu(dist + it, d)
+            pd2_storeu(dist + it + 2, d2)
+            pd2_storeu(pred + it, pd2_select(m, iv, pd2_loadu(pred + it)))
+            pd2_storeu(pred + it + 2, pd2_select(m2, iv, pd2_loadu(pred + it + 2)))
+            lo = pd2_min(d, lo)
+            lo2 = pd2_min(d2, lo2)
+            it += 4
+        lo = pd2_min(lo, lo2)
+        lowest = pd2_lo(lo)
+        r = pd2_hi(lo)
+        if r < lowest:
+            lowest = r
+        while it < num_rem:
+            r = (apos[it] * bi - cpos[it] * gi) + h - vpos[it]
+            if r < dist[it]:
+                dist[it] = r
+                pred[it] = di
+            if dist[it] < lowest:
+                lowest = dist[it]
+            it += 1
+        if not lowest < INFINITY:
+            return -1
+        # the position to settle: the first of distance ``lowest``, or the last free one
+        index = -1
+        lo = pd2_set1(lowest)
+        it = 0
+        while it + 2 <= num_rem:
+            bits = msk2_bits(pd2_eq(pd2_loadu(dist + it), lo))
+            if bits:
+                if bits & 1:
+                    if index < 0 or row4col[remaining[it]] == -1:
+                        index = it
+                if bits & 2:
+                    if index < 0 or row4col[remaining[it + 1]] == -1:
+                        index = it + 1
+            it += 2
+        if it < num_rem and dist[it] == lowest:
+            if index < 0 or row4col[remaining[it]] == -1:
+                index = it
+        j = remaining[index]
+        min_val = dist[index]
+        spc[j] = min_val
+        W.path[j] = <Py_ssize_t> pred[index]
+        W.sc_list[n_sc] = j
+        n_sc += 1
+        num_rem -= 1
+        remaining[index] = remaining[num_rem]
+        dist[index] = dist[num_rem]
+        vpos[index] = vpos[num_rem]
+        apos[index] = apos[num_rem]
+        cpos[index] = cpos[num_rem]
+        pred[index] = pred[num_rem]
+        if row4col[j] == -1:
+            sink = j
+        else:
+            i = row4col[j]
+    # dual update (Crouse 2016, Alg. 4, lines 11-13)
+    u[cur] += min_val
+    for it in range(n_sr):
+        i = W.sr_list[it]
         if i != cur:
             u[i] += min_val - spc[col4row[i]]
     for it in range(n_sc):
@@ -188,14 +561,41 @@ cdef inline bint _tight(const Problem* P, Py_ssize_t nr, Work* W, Py_ssize_t k, 
     return _cost(P, k, j) - W.v[j] <= W.u[k] + tol
 
 
+cdef inline int _tight_r2(const Problem* P, const double* v, Py_ssize_t j, Py_ssize_t n,
+                          double bk, double gk, double thr) noexcept nogil:
+    """Bit t set iff column j + t (t < 4, j + t < n) is tight for the rank-2 row (b_k, g_k):
+    not ``a_j b_k − c_j g_k − v_j > thr``, the scalar test of the canonical pass (four
+    columns in two-lane steps, each lane that expression; the scalar test for a tail)."""
+    cdef int bits = 0, t
+    cdef pd2 bv, gv, tv
+    if j + 4 <= n:
+        bv = pd2_set1(bk)
+        gv = pd2_set1(gk)
+        tv = pd2_set1(thr)
+        return (msk2_bits(pd2_ngt(pd2_sub(pd2_sub(pd2_mul(pd2_loadu(P.a + j), bv),
+                                                  pd2_mul(pd2_loadu(P.c + j), gv)),
+                                          pd2_loadu(v + j)), tv))
+                | (msk2_bits(pd2_ngt(pd2_sub(pd2_sub(pd2_mul(pd2_loadu(P.a + j + 2), bv),
+                                                     pd2_mul(pd2_loadu(P.c + j + 2), gv)),
+                                             pd2_loadu(v + j + 2)), tv)) << 2))
+    for t in range(n - j):
+        if not P.a[j + t] * bk - P.c[j + t] * gk - v[j + t] > thr:
+            bits |= 1 << t
+    return bits
+
+
 cdef bint _rematch(const Problem* P, Py_ssize_t nr, Py_ssize_t nc, Work* W, Py_ssize_t i,
                    Py_ssize_t j, double tol) noexcept nogil:
     """Can row i take column j (of the optimal face) while every row after i keeps one?  A
     breadth-first search for an alternating cycle of tight edges from j's owner back to i's
     column over the columns not fixed; if found, the cycle is flipped.  Columns reached are
     stamped with i: a column reached once in a failed search of row i cannot reach its
-    column later either, so each column is scanned at most once per row."""
-    cdef Py_ssize_t m = W.col4row[i], head = 0, tail = 0, k, j2, jj, old
+    column later either, so each column is scanned at most once per row.  A rank-2 row's
+    tight columns are found four at a time (:func:`_tight_r2`; u and v do not change in the
+    canonical pass, so tightness can be tested ahead) and then visited in increasing order,
+    as the column-by-column loop visits them."""
+    cdef Py_ssize_t m = W.col4row[i], head = 0, tail = 0, k, j2, jj, old, jb
+    cdef int bits
     cdef Py_ssize_t* queue = W.sr_list
     cdef Py_ssize_t* pred = W.path
     cdef Py_ssize_t* stamp = W.stamp
@@ -215,12 +615,29 @@ cdef bint _rematch(const Problem* P, Py_ssize_t nr, Py_ssize_t nc, Work* W, Py_s
             thr = -tol
         else:
             thr = W.u[k] + tol
+        if P.rank2 and k < nr:              # tight columns four at a time, in order
+            bk = P.b[k]
+            gk = P.g[k]
+            jb = 0
+            while jb < nc and not found:
+                bits = _tight_r2(P, v, jb, nc, bk, gk, thr)
+                j2 = jb
+                while bits:
+                    if bits & 1 and not fixed[j2] and stamp[j2] != i:
+                        stamp[j2] = i
+                        pred[j2] = k
+                        if j2 == m:
+                            found = 1
+                            break
+                        queue[tail] = W.row4col[j2]
+                        tail += 1
+                    bits >>= 1
+                    j2 += 1
+                jb += 4
+            continue
         for j2 in range(nc):
             if k >= nr:
                 if -v[j2] > tol:
-                    continue
-            elif P.rank2:
-                if P.a[j2] * P.b[k] - P.c[j2] * P.g[k] - v[j2] > thr:
                     continue
             elif P.C[k * nc + j2] - v[j2] > thr:
                 continue
@@ -259,9 +676,12 @@ cdef void _canonical(const Problem* P, Py_ssize_t nr, Py_ssize_t nc, Work* W,
     problem".  Row by row, each row takes the smallest column it can take while the later
     rows keep an optimal assignment (an alternating cycle of tight edges, :func:`_rematch`);
     the duals stay valid throughout.  O(nr·nc) when the optimum is unique, O(nr·nc²) at worst
-    (every entry equal costs O(nr·nc): each search ends at the first row it scans)."""
-    cdef Py_ssize_t i, j, m, d = nr
+    (every entry equal costs O(nr·nc): each search ends at the first row it scans).  Rank-2
+    rows test their columns before the current one four at a time (:func:`_tight_r2`), then
+    try the tight ones in increasing order: the decisions of the column-by-column loop."""
+    cdef Py_ssize_t i, j, m, d = nr, jb
     cdef double thr
+    cdef int bits, done
     for j in range(nc):
         W.fixed[j] = 0
         W.stamp[j] = -1
@@ -275,15 +695,22 @@ cdef void _canonical(const Problem* P, Py_ssize_t nr, Py_ssize_t nc, Work* W,
     for i in range(nr):
         m = W.col4row[i]
         thr = W.u[i] + tol
-        if P.rank2:
+        if P.rank2:                         # tight columns before m four at a time
             gi = P.g[i]
             bi = P.b[i]
-            for j in range(m):
-                if (P.a[j] * bi - P.c[j] * gi - v[j] > thr or W.fixed[j]
-                        or W.stamp[j] == i):
-                    continue
-                if _rematch(P, nr, nc, W, i, j, tol):
-                    break
+            jb = 0
+            done = 0
+            while jb < m and not done:
+                bits = _tight_r2(P, v, jb, m, bi, gi, thr)
+                j = jb
+                while bits:
+                    if (bits & 1 and not W.fixed[j] and W.stamp[j] != i
+                            and _rematch(P, nr, nc, W, i, j, tol)):
+                        done = 1
+                        break
+                    bits >>= 1
+                    j += 1
+                jb += 4
         else:
             row = P.C + i * nc
             for j in range(m):
@@ -294,37 +721,159 @@ cdef void _canonical(const Problem* P, Py_ssize_t nr, Py_ssize_t nc, Work* W,
         W.fixed[W.col4row[i]] = 1
 
 
+cdef bint _unique_face(const double* C, Py_ssize_t n, Work* W, double tol) noexcept nogil:
+    """Is the assignment in (col4row, row4col) of a square dense problem the only one on the
+    optimal face (then :func:`_canonical` would change nothing)?  Every change that
+    :func:`_rematch` can make is an alternating cycle of tight edges (reduced cost ≤ tol, as
+    :func:`_tight`): a directed cycle of the graph on the rows with an arc i → row4col[j] for
+    every tight (i, j), j ≠ col4row[i].  One branch-free pass over the matrix collects the
+    arcs; True if that graph has no cycle (Kahn's topological sort), False if it has one or
+    more than 4n arcs (e.g. ties: the full canonical pass then decides)."""
+    cdef const double* v = W.v
+    cdef Py_ssize_t* edges = W.edges
+    cdef Py_ssize_t* estart = W.estart
+    cdef Py_ssize_t* indeg = W.stamp
+    cdef Py_ssize_t* queue = W.sr_list
+    cdef Py_ssize_t i, j, k, t, e, ne = 0, cap = 4 * n, head = 0, tail = 0
+    cdef double thr
+    cdef const double* row
+    cdef pd2 tv
+    cdef int bits
+    for i in range(n):
+        indeg[i] = 0
+    for i in range(n):
+        estart[i] = ne
+        row = C + i * n
+        thr = W.u[i] + tol
+        tv = pd2_set1(thr)
+        j = 0
+        while j < n:
+            if j + 4 <= n:
+                bits = (msk2_bits(pd2_ngt(pd2_sub(pd2_loadu(row + j), pd2_loadu(v + j)), tv))
+                        | (msk2_bits(pd2_ngt(pd2_sub(pd2_loadu(row + j + 2),
+                                                     pd2_loadu(v + j + 2)), tv)) << 2))
+            else:
+                bits = 0
+                for k in range(n - j):
+                    if not row[j + k] - v[j + k] > thr:
+                        bits |= 1 << k
+            if bits:                        # rare: the row's own column, a tree edge, a tie
+                k = j
+                while bits:
+                    if bits & 1 and k != W.col4row[i]:
+                        if ne == cap:
+                            return 0
+                        t = W.row4col[k]
+                        edges[ne] = t
+                        ne += 1
+                        indeg[t] += 1
+                    bits >>= 1
+                    k += 1
+            j += 4
+    estart[n] = ne
+    for i in range(n):
+        if indeg[i] == 0:
+            queue[tail] = i
+            tail += 1
+    while head < tail:
+        i = queue[head]
+        head += 1
+        for e in range(estart[i], estart[i + 1]):
+            t = edges[e]
+            indeg[t] -= 1
+            if indeg[t] == 0:
+                queue[tail] = t
+                tail += 1
+    return tail == n
+
+
+cdef int _colred_scan(const double* C, Py_ssize_t n, double* v, double* arg,
+                      double* big) noexcept nogil:
+    """One pass over a square matrix: the column reduction of Jonker & Volgenant (v_j =
+    min_i K_ij, ``arg[j]`` = the first minimising row, as a float64), scanned row by row for
+    the cache, and the largest magnitude ``big``.  Returns 1 if every entry is finite, else 0
+    (then v, arg and big are meaningless: the caller rescans with :func:`_scan`)."""
+    cdef pd2 mx = pd2_set1(0.0), nf = pd2_set1(0.0), zero = pd2_set1(0.0), iv, x, d
+    cdef Py_ssize_t i, j
+    cdef double b, s = 0.0, e, t = 0.0
+    cdef const double* row
+    for j in range(n):
+        v[j] = INFINITY
+        arg[j] = 0.0
+    for i in range(n):
+        row = C + i * n
+        iv = pd2_set1(<double> i)
+        j = 0
+        while j + 2 <= n:
+            x = pd2_loadu(row + j)
+            d = pd2_loadu(v + j)
+            pd2_storeu(arg + j, pd2_select(pd2_lt(x, d), iv, pd2_loadu(arg + j)))
+            pd2_storeu(v + j, pd2_min(x, d))
+            mx = pd2_max(pd2_abs(x), mx)
+            nf = pd2_add(nf, pd2_mul(x, zero))          # NaN once a non-finite entry is seen
+            j += 2
+        if j < n:
+            e = row[j]
+            if e < v[j]:
+                v[j] = e
+                arg[j] = <double> i
+            s = s + e * 0.0
+            if fabs(e) > t:
+                t = fabs(e)
+    b = pd2_lo(mx)
+    if pd2_hi(mx) > b:
+        b = pd2_hi(mx)
+    big[0] = t if t > b else b
+    s = s + pd2_lo(nf) + pd2_hi(nf)
+    return s == s
+
+
+cdef int _scan_finite(const double* C, Py_ssize_t n, double* big) noexcept nogil:
+    """The largest magnitude of n entries, branch-free; returns 1 if all are finite, else 0
+    (then the caller rescans with :func:`_scan`)."""
+    cdef pd2 mx = pd2_set1(0.0), nf = pd2_set1(0.0), zero = pd2_set1(0.0), x
+    cdef Py_ssize_t k = 0
+    cdef double b, s = 0.0
+    while k + 2 <= n:
+        x = pd2_loadu(C + k)
+        mx = pd2_max(pd2_abs(x), mx)
+        nf = pd2_add(nf, pd2_mul(x, zero))
+        k += 2
+    b = pd2_lo(mx)
+    if pd2_hi(mx) > b:
+        b = pd2_hi(mx)
+    if k < n:
+        s = C[k] * 0.0
+        if fabs(C[k]) > b:
+            b = fabs(C[k])
+    big[0] = b
+    s = s + pd2_lo(nf) + pd2_hi(nf)
+    return s == s
+
+
 cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
-    """Jonker-Volgenant initialisation of a square problem: column reduction, reduction
-    transfer and two rounds of augmenting row reduction.  Leaves duals (u, v) certifying the
-    partial assignment (assigned column = a minimum of the row's reduced costs) and the free
-    rows in ``W.order``; returns their number."""
+    """Jonker-Volgenant initialisation of a square problem, after the column reduction of
+    :func:`_colred_scan` (v and ``W.pred`` = its minimising rows): a row keeps the first
+    column it minimises, reduction transfer and two rounds of augmenting row reduction.
+    Leaves duals (u, v) certifying the partial assignment (assigned column = a minimum of the
+    row's reduced costs) and the free rows in ``W.order``; returns their number."""
     cdef double* v = W.v
     cdef double* u = W.u
     cdef Py_ssize_t* x = W.col4row
     cdef Py_ssize_t* y = W.row4col
     cdef Py_ssize_t* free_rows = W.order
     cdef Py_ssize_t* matches = W.remaining          # scratch
-    cdef Py_ssize_t i, j, j1, j2, imin, i0, k, numfree, prvnumfree, loopcnt, guard, jb
-    cdef double mn, h, umin, usubmin, h0, h1, h2, h3
+    cdef Py_ssize_t i, j, j1, imin, i0, k, numfree, prvnumfree, loopcnt, guard
+    cdef double mn, h, umin, usubmin
     cdef const double* row
     for i in range(n):
         matches[i] = 0
         x[i] = -1
-    # column reduction: v_j = min_i K_ij (first minimising row), scanned row by row for the
-    # cache; then, in decreasing column order as JV, a row keeps the first column it minimises
-    for j in range(n):
-        v[j] = INFINITY
-        y[j] = 0
-    for i in range(n):
-        row = C + i * n
-        for j in range(n):
-            if row[j] < v[j]:
-                v[j] = row[j]
-                y[j] = i
+    # in decreasing column order, as JV, a row keeps the first column it minimises
     j = n - 1
     while j >= 0:
-        imin = y[j]
+        imin = <Py_ssize_t> W.pred[j]
+        y[j] = imin
         matches[imin] += 1
         if matches[imin] == 1:
             x[imin] = j
@@ -340,19 +889,19 @@ cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
         elif matches[i] == 1:
             j1 = x[i]
             row = C + i * n
-            mn = INFINITY
-            for j in range(j1):
-                h = row[j] - v[j]
-                if h < mn:
-                    mn = h
-            for j in range(j1 + 1, n):
-                h = row[j] - v[j]
-                if h < mn:
-                    mn = h
+            mn = _min_h(row, v, 0, j1)
+            h = _min_h(row, v, j1 + 1, n)
+            if h < mn:
+                mn = h
             if mn < INFINITY:
                 v[j1] = v[j1] - mn
     # augmenting row reduction, two rounds; a guard (3n + 64 row scans in all) bounds
-    # the long reassignment chains that near-ties cause (the rows left go to augmentation)
+    # the long reassignment chains that near-ties cause (the rows left go to augmentation).
+    # Each row scan needs u1 = min_j (K_ij − v_j) at its first column j1, u2 = the minimum
+    # over the other columns and, only if u2 = u1 and j1 is taken, u2's first column j2 (the
+    # first after j1): the two smallest values branch-free, then the columns by comparison.
+    # (The lane-wise minima may differ from the scalar scan's values in the sign of a zero
+    # only, which changes no comparison and no non-zero result, hence no decision.)
     guard = 0
     loopcnt = 0
     while loopcnt < 2 and numfree > 0:
@@ -369,53 +918,19 @@ cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
                 numfree += 1
                 continue
             row = C + i * n
-            umin = row[0] - v[0]
-            j1 = 0
-            j2 = -1
-            usubmin = INFINITY
-            j = 1
-            while j + 4 <= n:                # blocks of 4: one branch unless one may count
-                h0 = row[j] - v[j]
-                h1 = row[j + 1] - v[j + 1]
-                h2 = row[j + 2] - v[j + 2]
-                h3 = row[j + 3] - v[j + 3]
-                if h1 < h0:
-                    h0 = h1
-                if h3 < h2:
-                    h2 = h3
-                if h2 < h0:
-                    h0 = h2
-                if h0 < usubmin:
-                    for jb in range(j, j + 4):
-                        h = row[jb] - v[jb]
-                        if h < usubmin:
-                            if h >= umin:
-                                usubmin = h
-                                j2 = jb
-                            else:
-                                usubmin = umin
-                                umin = h
-                                j2 = j1
-                                j1 = jb
-                j += 4
-            while j < n:
-                h = row[j] - v[j]
-                if h < usubmin:
-                    if h >= umin:
-                        usubmin = h
-                        j2 = j
-                    else:
-                        usubmin = umin
-                        umin = h
-                        j2 = j1
-                        j1 = j
-                j += 1
+            if n >= 2:
+                _two_smallest(row, v, n, &umin, &usubmin)
+                j1 = _find_h(row, v, 0, n, umin)
+            else:
+                j1 = 0
+                umin = row[0] - v[0]
+                usubmin = INFINITY
             i0 = y[j1]
             if umin < usubmin:
                 v[j1] = v[j1] - (usubmin - umin)
-            elif i0 > -1 and j2 >= 0:
-                j1 = j2
-                i0 = y[j2]
+            elif i0 > -1 and n >= 2:
+                j1 = _find_h(row, v, j1 + 1, n, umin)       # j2: the minimum occurs twice
+                i0 = y[j1]
             if i0 > -1:
                 x[i0] = -1
             x[i] = j1
@@ -441,13 +956,19 @@ cdef Py_ssize_t _jv_init(const double* C, Py_ssize_t n, Work* W) noexcept nogil:
 
 cdef int _alloc(Work* W, Py_ssize_t n) noexcept nogil:
     """All work arrays in one allocation (freed by :func:`_free`)."""
-    cdef char* block = <char*> malloc(n * (4 * sizeof(double) + 9 * sizeof(Py_ssize_t) + 2) + 64)
+    cdef char* block = <char*> malloc(n * (8 * sizeof(double) + 14 * sizeof(Py_ssize_t) + 1)
+                                      + sizeof(Py_ssize_t) + 64)
     W.u = <double*> block
     if block == NULL:
         return -1
     W.v = W.u + n
     W.spc = W.v + n
-    W.path = <Py_ssize_t*> (W.spc + n)
+    W.dist = W.spc + n
+    W.vpos = W.dist + n
+    W.pred = W.vpos + n
+    W.apos = W.pred + n
+    W.cpos = W.apos + n
+    W.path = <Py_ssize_t*> (W.cpos + n)
     W.col4row = W.path + n
     W.row4col = W.col4row + n
     W.remaining = W.row4col + n
@@ -456,8 +977,9 @@ cdef int _alloc(Work* W, Py_ssize_t n) noexcept nogil:
     W.order = W.sc_list + n
     W.tmp = W.order + n
     W.stamp = W.tmp + n
-    W.SR = <char*> (W.stamp + n)
-    W.fixed = W.SR + n
+    W.edges = W.stamp + n
+    W.estart = W.edges + 4 * n
+    W.fixed = <char*> (W.estart + n + 1)
     return 0
 
 
@@ -492,32 +1014,45 @@ cdef inline double _tolerance(double scale, Py_ssize_t nr, Py_ssize_t nc) noexce
 
 
 cdef Py_ssize_t _dense(const double* C, Py_ssize_t nr, Py_ssize_t nc, Work* W,
-                       int64_t* out, double big, int has_inf) noexcept nogil:
+                       int64_t* out, int check_big) noexcept nogil:
     """Canonical minimum-cost assignment of every row of an nr×nc matrix (nr ≤ nc, entries
-    finite or +inf = forbidden, ``big`` the largest finite magnitude); ``out[i]`` = the
-    column of row i.  Returns 0 or -1 (no finite assignment)."""
+    finite or +inf = forbidden); ``out[i]`` = the column of row i.  Returns 0, -1 (no finite
+    assignment), -4 (a NaN or −inf entry) or, if ``check_big``, -5 (entries too large:
+    |entry|·(rows + columns + 2) overflows).  The entries are checked in the pass of the
+    column reduction (square) or a pass of their own, branch-free; only a matrix with a
+    non-finite entry is scanned again to tell +inf from the others."""
     cdef Problem P
     cdef Py_ssize_t i, j, nfree, f
+    cdef double big
+    cdef int has_inf = 0, finite
     P.rank2 = 0
     P.C = C
     P.nc = nc
+    if nr == nc:
+        finite = _colred_scan(C, nr, W.v, W.pred, &big)
+    else:
+        finite = _scan_finite(C, nr * nc, &big)
+    if not finite and _scan(C, nr * nc, &big, &has_inf) < 0:
+        return -4
+    if check_big and not big * (nr + nc + 2) < DBL_MAX:
+        return -5
     for j in range(nc):
         W.row4col[j] = -1
-        W.v[j] = 0.0
-    for i in range(nr):
-        W.SR[i] = 0
     if nr == nc and not has_inf:            # (JV's reductions assume finite entries)
         nfree = _jv_init(C, nr, W)
     else:
         nfree = nr
+        for j in range(nc):
+            W.v[j] = 0.0
         for i in range(nr):
             W.col4row[i] = -1
             W.u[i] = 0.0
             W.order[i] = i
     for f in range(nfree):
-        if _augment(&P, nc, W.order[f], W) < 0:
+        if _augment_dense(C, nc, W.order[f], W) < 0:
             return -1
-    _canonical(&P, nr, nc, W, _tolerance(big, nr, nc))
+    if nr < nc or not _unique_face(C, nr, W, _tolerance(big, nr, nc)):
+        _canonical(&P, nr, nc, W, _tolerance(big, nr, nc))
     for i in range(nr):
         out[i] = W.col4row[i]
     return 0
@@ -591,7 +1126,6 @@ cdef Py_ssize_t _rank2(const double* g, const double* b, const double* c, const 
     _argsort_desc(g, l, order, W.tmp)
     keep_tail = nT <= nR
     for i in range(l):
-        W.SR[i] = 0
         W.col4row[i] = -1
         W.row4col[i] = -1
         W.u[i] = 0.0
@@ -649,19 +1183,17 @@ def solve_dense(const double[:, ::1] cost, int64_t[::1] col_for_row):
     if nr == 0:
         return 0, 0.0
     with nogil:
-        status = _scan(&cost[0, 0], nr * nc, &big, &has_inf)
-        if status == 0 and not big * (nr + nc + 2) < DBL_MAX:
-            status = -5
-    if status < 0:
-        return status, 0.0
-    with nogil:
-        if _alloc(&W, nc) < 0:
-            status = -2
+        if _alloc(&W, nc) < 0:              # (the entry checks still come first)
+            status = _scan(&cost[0, 0], nr * nc, &big, &has_inf)
+            if status == 0 and not big * (nr + nc + 2) < DBL_MAX:
+                status = -5
+            if status == 0:
+                status = -2
         else:
-            status = _dense(&cost[0, 0], nr, nc, &W, &col_for_row[0], big, has_inf)
-            if status < 0:
+            status = _dense(&cost[0, 0], nr, nc, &W, &col_for_row[0], 1)
+            if status == -1:
                 status = -3
-            else:
+            elif status == 0:
                 for i in range(nr):
                     s = s + cost[i, col_for_row[i]]
         _free(&W)
@@ -679,11 +1211,10 @@ def solve_dense_batch(const double[::1] costs, const int64_t[::1] cost_ptr,
     All problems in one nogil call.
     Returns 0, -1 (inconsistent shapes or a NaN/−inf entry), -2 (out of memory) or -(3 + t)
     if no assignment of problem t avoids its forbidden entries."""
-    cdef Py_ssize_t T = cost_ptr.shape[0] - 1, t, nmax = 1, nr, nc, i
+    cdef Py_ssize_t T = cost_ptr.shape[0] - 1, t, nmax = 1, nr, nc, i, f
     cdef Work W
     cdef Py_ssize_t status = 0
-    cdef double s, big
-    cdef int has_inf
+    cdef double s
     if (T < 0 or value.shape[0] != T or n_rows.shape[0] != T or n_cols.shape[0] != T or row_ptr.shape[0] != T + 1
             or (T > 0 and (cost_ptr[T] > costs.shape[0] or row_ptr[T] != col_for_row.shape[0]))):
         return -1
@@ -707,11 +1238,11 @@ def solve_dense_batch(const double[::1] costs, const int64_t[::1] cost_ptr,
                 nc = n_cols[t]
                 if nr == 0:
                     continue
-                if _scan(&costs[cost_ptr[t]], nr * nc, &big, &has_inf) < 0:
+                f = _dense(&costs[cost_ptr[t]], nr, nc, &W, &col_for_row[row_ptr[t]], 0)
+                if f == -4:
                     status = -1
                     break
-                if _dense(&costs[cost_ptr[t]], nr, nc, &W, &col_for_row[row_ptr[t]],
-                          big, has_inf) < 0:
+                if f < 0:
                     status = -(3 + t)
                     break
                 s = 0.0
