@@ -143,8 +143,8 @@ def ideal_weights(labels, c, ties: str = "average") -> np.ndarray:
         out[order] = c
         return out
     rs = r[order]
-    starts = np.flatnonzero(np.r_[True, rs[1:] != rs[:-1]])
-    ends = np.r_[starts[1:], rs.shape[0]]
+    starts = np.flatnonzero(np.concatenate(([True], rs[1:] != rs[:-1])))
+    ends = np.append(starts[1:], rs.shape[0])
     cs = np.asarray(c, dtype=np.float64)
     for s, e in zip(starts, ends):
         out[order[s:e]] = cs[s:e].mean()

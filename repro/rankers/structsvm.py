@@ -164,8 +164,8 @@ def interior_point_qp(Psi, delta, block, m, C, tol_gap, max_iter=60):
     ``tol_gap``.  Returns ``(alpha, gap, iters)``."""
     import scipy.linalg as sla
     K, d = Psi.shape
-    starts = np.flatnonzero(np.r_[True, block[1:] != block[:-1]])
-    sizes = np.diff(np.r_[starts, K]).astype(np.float64)
+    starts = np.flatnonzero(np.concatenate(([True], block[1:] != block[:-1])))
+    sizes = np.diff(np.append(starts, K)).astype(np.float64)
     al = C / (sizes[block] + 1.0)
     sg = C - np.add.reduceat(al, starts)
     za = np.ones(K)
@@ -416,8 +416,9 @@ class StructuralRanker:
             raise ValueError(f"max_iter must be at least 1, got {self.max_iter!r}")
         return float(qp_tol)
 
-    def _fit_grouped(self, X, y, query_ptr, warm: WorkingSets | None = None):
-        qp_tol = self._check_struct_params()
+    def _prepare(self, X, y, query_ptr) -> tuple:
+        """``(X, y, query_ptr, query order, oracle)`` of a training set in canonical order:
+        what every fit on it shares (the oracle depends on the loss parameters, not on C)."""
         X = dense_matrix(X)
         y = np.asarray(y, dtype=np.float64)
         canon, query_ptr, qorder = canonical_order(X, y, query_ptr)
@@ -426,7 +427,16 @@ class StructuralRanker:
         if not np.any(oracle.active):
             raise DataError(f"y: no query has a loss that depends on the ranking (e.g. two "
                             f"relevance levels) — nothing to learn for {type(self).__name__}")
-        qp = np.asarray(query_ptr, dtype=np.int64)
+        return X, y, np.asarray(query_ptr, dtype=np.int64), qorder, oracle
+
+    def _fit_grouped(self, X, y, query_ptr, warm: WorkingSets | None = None,
+                     prepared: tuple | None = None):
+        """``prepared``: :meth:`_prepare` of this training set by a model with the same
+        parameters apart from C (what :meth:`fit_grid` passes, so that the canonical order
+        and the oracle are made once per grid, not once per C)."""
+        qp_tol = self._check_struct_params()
+        X, y, qp, qorder, oracle = (prepared if prepared is not None
+                                    else self._prepare(X, y, query_ptr))
         self.result_, self.working_sets_ = n_slack(
             X, qp, oracle, float(self.C), float(self.eps), qp_tol, int(self.max_iter),
             self.callback, warm=warm)
@@ -461,11 +471,13 @@ class StructuralRanker:
             return
         self.check_Xy(data.X, data.y, np.zeros(data.n_docs))
         X = dense_matrix(data.X)
-        fitted, ws = {}, None
+        fitted, ws, prepared = {}, None, None
         for i in sorted(range(len(cands)), key=lambda i: float(cands[i]["C"])):
             model = self.clone().set_params(**cands[i])
             warm = ws.copy_scaled(1.0) if ws is not None else None
-            model._fit_grouped(X, data.y, data.query_ptr, warm=warm)
+            if prepared is None:          # the candidates differ in C only (checked above)
+                prepared = model._prepare(X, data.y, data.query_ptr)
+            model._fit_grouped(X, data.y, data.query_ptr, warm=warm, prepared=prepared)
             ws = model.working_sets_
             fitted[i] = model
         for i, c in enumerate(cands):

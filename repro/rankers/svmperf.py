@@ -61,8 +61,8 @@ class PrecisionAtKOracle(_BinaryOracle):
         k = min(self.k, hi - lo)
         P = P[np.argsort(-g[P], kind="stable")]          # relevant, best first
         N = N[np.argsort(-g[N], kind="stable")]          # irrelevant, best first
-        cp = np.r_[0.0, np.cumsum(g[P])]
-        cn = np.r_[0.0, np.cumsum(g[N])]
+        cp = np.concatenate(([0.0], np.cumsum(g[P])))
+        cn = np.concatenate(([0.0], np.cumsum(g[N])))
         a = np.arange(P.size + 1)[:, None]                # true positives
         b = np.arange(N.size + 1)[None, :]                # false positives
         with np.errstate(invalid="ignore", divide="ignore"):
