@@ -30,8 +30,8 @@ from .data.catalog import data_state
 from .errors import ReproError
 from .experiment import Artifact
 from .published import KEY_FIELDS
-from .report.build import artifact_dir, read_artifact, record_changes
-from .report.html import render_index, render_paper
+from .report.build import artifact_dir, read_artifact, record_changes, recorded_run_seconds
+from .report.html import render_index, render_paper, render_pdfs
 from .report.terminal import compact_table
 from .runner import Runner
 
@@ -176,7 +176,8 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
     to compare with."""
     out_root = Path(out_root)
     runner = Runner(data_dir, tasks, jobs=jobs, force=force, cache_only=report_only,
-                    log=log, scheduler=scheduler, progress=progress, threads=threads)
+                    log=log, scheduler=scheduler, progress=progress, threads=threads,
+                    expected=recorded_run_seconds(out_root))
     specs = [s for a in targets for s in a.runs(quick)]
     results = runner.run(specs)
     cache_runner = Runner(data_dir, tasks, cache_only=True, log=lambda *a, **k: None)
@@ -189,6 +190,7 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
         raise _write_error(exc, out_root) from None
     # Outside the report directory: nothing of it is ever seen there, even after a SIGKILL.
     staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX))
+    pdfs: list = []
     try:
         for paper in dict.fromkeys(a.paper for a in targets):
             mod = registry.module(paper)
@@ -233,9 +235,14 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
                 if art.id in target_ids:
                     out[art.id] = flat
                     log(compact_table(art.id, art.title, flat, str(out_dir / f"{art.name}.json")))
-            page = render_paper(mod, out_root, list(getattr(mod, "NOTES", ())), pdf=pdf, log=log)
-            log(f"wrote {page}" + (f" and {page.parent / (paper + '.pdf')}" if pdf else ""))
+            page = render_paper(mod, out_root, list(getattr(mod, "NOTES", ())), pdf=pdf, log=log,
+                                pdf_later=pdfs)
+            log(f"wrote {page}")
         render_index([registry.module(p) for p in registry.paper_ids()], out_root)
+        # the PDFs last, on the --jobs processes (weasyprint takes most of a rendering)
+        render_pdfs(pdfs, jobs=jobs if not scheduler else 1, log=log)
+        for _, pdf_path in pdfs:
+            log(f"wrote {pdf_path}")
     except OSError as exc:
         raise _write_error(exc, out_root) from None
     finally:

@@ -151,6 +151,25 @@ def _stop_pool(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
             p.join(1.0)
 
 
+def map_in_processes(fn, items: list, workers: int) -> list:
+    """``[fn(x) for x in items]`` on up to ``workers`` forked processes (results in the order
+    of ``items``; here, one after the other, when one worker suffices).  The workers are
+    those of the run pool (single-threaded BLAS, death with this process) and are stopped
+    if this process is interrupted or ``fn`` fails.  ``fn`` must be module-level."""
+    workers = max(1, min(int(workers), len(items)))
+    if workers == 1:
+        return [fn(x) for x in items]
+    pool = ProcessPoolExecutor(workers, mp_context=get_context("fork"),
+                               initializer=_worker_init, initargs=(os.getpid(),))
+    try:
+        out = [f.result() for f in [pool.submit(fn, x) for x in items]]
+    except BaseException:
+        _stop_pool(pool)
+        raise
+    pool.shutdown(wait=True)
+    return out
+
+
 MAX_JOBS_PER_CPU = 4
 
 
@@ -216,7 +235,8 @@ class Runner:
 
     def __init__(self, data_dir: Path, tasks: TaskResolver, jobs: int = 1, force: bool = False,
                  cache_only: bool = False, log=print, scheduler: str | None = None,
-                 progress: bool | None = None, threads: int | None = None):
+                 progress: bool | None = None, threads: int | None = None,
+                 expected: dict[str, float] | None = None):
         if int(jobs) < 1:
             raise ReproError(f"--jobs must be at least 1, got {jobs}")
         if threads is not None and int(threads) < 1:
@@ -232,6 +252,10 @@ class Runner:
         self.log = log
         self.scheduler = scheduler
         self.progress = progress          # None: live display when stdout is a terminal
+        # run label → seconds it took last time: pooled runs start longest first (runs
+        # without a time first of all), so that no long run starts last while the other
+        # workers idle; the order changes no result
+        self.expected = dict(expected or {})
 
     def key(self, spec: RunSpec) -> str:
         fp = "synthetic" if spec.dataset == SYNTHETIC else fingerprint(spec.dataset, self.data_dir)
@@ -311,7 +335,8 @@ class Runner:
             # has the same result); timed alone if any of them asks to be
             todo.append((next((s for s in group if s.exclusive), group[0]), key))
         if todo:
-            pooled = [(s, k) for s, k in todo if not s.exclusive]
+            pooled = sorted(((s, k) for s, k in todo if not s.exclusive),
+                            key=lambda sk: -self.expected.get(sk[0].label, float("inf")))
             alone = [(s, k) for s, k in todo if s.exclusive]
             workers = pool_size(self.jobs, len(pooled)) if pooled else 1
             cpus = os.cpu_count() or 1

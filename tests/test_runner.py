@@ -257,3 +257,30 @@ def test_specs_sharing_a_cache_key_run_once(tmp_path):
     assert res[spec].spec == spec and res[timed].spec == timed
     again = runner.run([spec, timed])
     assert again[spec].seconds == res[spec].seconds and again[spec].cached
+
+
+def test_pooled_runs_start_longest_first_from_recorded_times(tmp_path, monkeypatch):
+    """Runs start in decreasing order of the seconds they took at the last rendering (read
+    from its ``*.runs.json``), runs without a recorded time first; the results are those of
+    any order."""
+    from repro import runner as runner_mod
+    from repro.report.build import recorded_run_seconds
+    order = []
+    real = runner_mod.execute
+    monkeypatch.setattr(runner_mod, "execute",
+                        lambda spec, key, d, tasks, log=None: order.append(spec.fold)
+                        or real(spec, key, d, tasks))
+    specs = table1().runs()                       # folds 1, 2, 3
+    reports = tmp_path / "reports" / "fakepaper"
+    reports.mkdir(parents=True)
+    (reports / "table1.runs.json").write_text(json.dumps({"runs": [
+        {"run": specs[0].label, "seconds": 2.0}, {"run": specs[2].label, "seconds": 9.0},
+        {"run": specs[0].label, "seconds": 1.0}]}))
+    (reports / "broken.runs.json").write_text("{not json")
+    hints = recorded_run_seconds(tmp_path / "reports")
+    assert hints == {specs[0].label: 2.0, specs[2].label: 9.0}
+    first = Runner(tmp_path, papers.task, jobs=1, expected=hints).run(specs)
+    assert order == [2, 3, 1]                     # unrecorded, then 9 s, then 2 s
+    plain = Runner(tmp_path, papers.task, jobs=1, force=True).run(specs)
+    assert order[3:] == [1, 2, 3]                 # without hints: declaration order
+    assert [r.output for r in first.values()] == [r.output for r in plain.values()]

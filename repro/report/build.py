@@ -112,6 +112,23 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
                   "finished": r.finished} for r in results]})
 
 
+def recorded_run_seconds(out_root: Path) -> dict[str, float]:
+    """Run label → seconds, from every ``*.runs.json`` under ``out_root`` (the run times of
+    the last rendering; the longest where a run appears more than once).  Unreadable files
+    are skipped: these are only hints for the order in which runs are started."""
+    out: dict[str, float] = {}
+    for path in Path(out_root).glob("**/*.runs.json"):
+        try:
+            runs = json.loads(path.read_text(encoding="utf-8")).get("runs", [])
+            for r in runs:
+                s = r.get("seconds")
+                if isinstance(s, (int, float)) and s > out.get(r["run"], -1.0):
+                    out[r["run"]] = float(s)
+        except (OSError, ValueError, AttributeError, KeyError, TypeError):
+            continue
+    return out
+
+
 def rendering_commit() -> dict:
     """The commit a rendering names (the last commit outside the rendered reports, so that a
     rerun after committing the reports names the same one): {"commit", "short", "date"}."""

@@ -372,14 +372,34 @@ def render_pdf(html_path: Path, pdf_path: Path, log=print) -> bool:
     return True
 
 
-def _write_page(ctx: dict, path: Path, pdf_path: Path, pdf: bool, log) -> Path:
-    """The page, written only if it changed, and its PDF: rendered with ``pdf``; without,
+def _pdf_job(paths: tuple[str, str]) -> str:
+    """:func:`render_pdf` of ``(html, pdf)`` in any process; what it would log, or ""."""
+    said: list[str] = []
+    render_pdf(Path(paths[0]), Path(paths[1]), log=said.append)
+    return "; ".join(said)
+
+
+def render_pdfs(pages: list[tuple[Path, Path]], jobs: int = 1, log=print) -> None:
+    """The PDFs of written pages (``(html, pdf)`` pairs), on up to ``jobs`` processes: a
+    PDF depends on its page only, so the bytes are those of one process."""
+    from ..runner import map_in_processes
+    said = map_in_processes(_pdf_job, [(str(h), str(p)) for h, p in pages], jobs)
+    for text in dict.fromkeys(s for s in said if s):
+        log(text)
+
+
+def _write_page(ctx: dict, path: Path, pdf_path: Path, pdf: bool, log,
+                pdf_later: list | None = None) -> Path:
+    """The page, written only if it changed, and its PDF: rendered with ``pdf`` (or, if
+    ``pdf_later`` is a list, its ``(page, pdf)`` appended for :func:`render_pdfs`); without,
     a PDF left from an earlier render that no longer matches the page is removed (said)."""
     label = ctx["paper"].id + (" timing" if ctx["timing"] else "")
     html = _template("paper.html.j2").render(**ctx, **_common(), footer=footer_css(label))
     path.parent.mkdir(parents=True, exist_ok=True)
     changed = write_if_changed(path, html.encode("utf-8"))
-    if pdf:
+    if pdf and pdf_later is not None:
+        pdf_later.append((path, pdf_path))
+    elif pdf:
         render_pdf(path, pdf_path, log)
     elif changed and pdf_path.is_file():
         pdf_path.unlink()
@@ -388,17 +408,20 @@ def _write_page(ctx: dict, path: Path, pdf_path: Path, pdf: bool, log) -> Path:
     return path
 
 
-def render_paper(paper_mod, out_root: Path, notes: list[str], pdf: bool = True, log=print) -> Path:
+def render_paper(paper_mod, out_root: Path, notes: list[str], pdf: bool = True, log=print,
+                 pdf_later: list | None = None) -> Path:
     """The paper's main page (and PDF), and its timing page when timing artifacts were
-    written; returns the main page's path."""
+    written; returns the main page's path.  ``pdf_later``: a list that receives the pages'
+    ``(page, pdf)`` pairs instead of rendering the PDFs here (:func:`render_pdfs`)."""
     pid = paper_mod.PAPER.id
     out_dir = Path(out_root) / pid
     ctx = paper_context(paper_mod, out_root, notes)
-    path = _write_page(ctx, out_dir / "index.html", out_dir / f"{pid}.pdf", pdf, log)
+    path = _write_page(ctx, out_dir / "index.html", out_dir / f"{pid}.pdf", pdf, log, pdf_later)
     tctx = paper_context(paper_mod, out_root, notes, timing=True)
     if tctx["artifacts"]:
         tdir = out_dir / TIMING_DIR
-        _write_page(tctx, tdir / "index.html", tdir / f"{pid}-timing.pdf", pdf, log)
+        _write_page(tctx, tdir / "index.html", tdir / f"{pid}-timing.pdf", pdf, log,
+                    pdf_later)
     return path
 
 
