@@ -45,6 +45,10 @@ Every method also runs on a range of whole queries (``count_range``, ``sort_quer
 query, so any partition of the queries into ranges — e.g. blocks worked by several threads —
 gives the same values bit for bit.  ``hv_prepare`` / ``hv_range_prepared`` replay the tree's
 sweeps at a fixed point for the Hessian-vector products (same sums, fewer operations).
+``fun_blocks_fused`` / ``hv_blocks_fused`` do whole blocks of a large dense X (the wrapper's
+blocked path) query by query in one pass: Xw or Xd of the query's rows, the sort and counts
+(or the replayed sweeps), u, and Σ u_i x_i into the block's partial sum while the rows are in
+cache — X read once per evaluation, no Python between blocks.
 
 ``sort_within_queries`` is the one sort per function evaluation (stable merge sort of each
 query's indices by z; adaptive: an ``order`` already sorted costs O(l)).
@@ -1004,3 +1008,194 @@ def grad_u(const int64_t[::1] l_plus, const int64_t[::1] l_minus, const double[:
             u[i] = ((<double>(l_plus[i] + l_minus[i]) * z[i] - s_plus[i]) - s_minus[i]
                     - <double>(l_minus[i] - l_plus[i]))
     return 0
+
+
+# --- the blocked Hessian-vector product in one pass over X -------------------------------------
+
+# SSE2 (every x86-64 CPU; elsewhere the same operations on a two-double struct): each lane
+# does exactly its scalar operation (a multiplication, then an addition; no fused
+# multiply-add), so the sums below have one fixed order whatever compiles them.
+cdef extern from *:
+    """
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    typedef __m128d pc2;
+    #define pc2_loadu(p) _mm_loadu_pd(p)
+    #define pc2_storeu(p, a) _mm_storeu_pd(p, a)
+    #define pc2_set1(x) _mm_set1_pd(x)
+    #define pc2_zero() _mm_setzero_pd()
+    #define pc2_add(a, b) _mm_add_pd(a, b)
+    #define pc2_mul(a, b) _mm_mul_pd(a, b)
+    #define pc2_sum(a) (_mm_cvtsd_f64(a) + _mm_cvtsd_f64(_mm_unpackhi_pd(a, a)))
+    #else
+    typedef struct { double v[2]; } pc2;
+    static inline pc2 pc2_make(double a, double b) { pc2 r; r.v[0] = a; r.v[1] = b; return r; }
+    static inline pc2 pc2_loadu(const double* p) { return pc2_make(p[0], p[1]); }
+    static inline void pc2_storeu(double* p, pc2 a) { p[0] = a.v[0]; p[1] = a.v[1]; }
+    static inline pc2 pc2_set1(double x) { return pc2_make(x, x); }
+    static inline pc2 pc2_zero(void) { return pc2_make(0.0, 0.0); }
+    static inline pc2 pc2_add(pc2 a, pc2 b) { return pc2_make(a.v[0] + b.v[0], a.v[1] + b.v[1]); }
+    static inline pc2 pc2_mul(pc2 a, pc2 b) { return pc2_make(a.v[0] * b.v[0], a.v[1] * b.v[1]); }
+    static inline double pc2_sum(pc2 a) { return a.v[0] + a.v[1]; }
+    #endif
+    """
+    ctypedef struct pc2:
+        pass
+    pc2 pc2_loadu(const double*) nogil
+    void pc2_storeu(double*, pc2) nogil
+    pc2 pc2_set1(double) nogil
+    pc2 pc2_zero() nogil
+    pc2 pc2_add(pc2, pc2) nogil
+    pc2 pc2_mul(pc2, pc2) nogil
+    double pc2_sum(pc2) nogil
+
+
+cdef inline double _row_dot(const double* x, const double* d, Py_ssize_t n) noexcept nogil:
+    """x·d in eight partial sums (element i in sum i mod 8 while eight remain; the rest in a
+    scalar tail), added as ((s0+s1) + (s2+s3)) + ((s4+s5) + (s6+s7)) + tail: a fixed order."""
+    cdef pc2 a0 = pc2_zero(), a1 = pc2_zero(), a2 = pc2_zero(), a3 = pc2_zero()
+    cdef Py_ssize_t i = 0
+    cdef double t = 0.0
+    while i + 8 <= n:
+        a0 = pc2_add(a0, pc2_mul(pc2_loadu(&x[i]), pc2_loadu(&d[i])))
+        a1 = pc2_add(a1, pc2_mul(pc2_loadu(&x[i + 2]), pc2_loadu(&d[i + 2])))
+        a2 = pc2_add(a2, pc2_mul(pc2_loadu(&x[i + 4]), pc2_loadu(&d[i + 4])))
+        a3 = pc2_add(a3, pc2_mul(pc2_loadu(&x[i + 6]), pc2_loadu(&d[i + 6])))
+        i = i + 8
+    while i < n:
+        t = t + x[i] * d[i]
+        i = i + 1
+    return ((pc2_sum(a0) + pc2_sum(a1)) + (pc2_sum(a2) + pc2_sum(a3))) + t
+
+
+cdef inline void _row_axpy(double* acc, double u, const double* x, Py_ssize_t n) noexcept nogil:
+    """acc[f] += u·x[f] for every f (two at a time; each element its own sum)."""
+    cdef pc2 uu = pc2_set1(u)
+    cdef Py_ssize_t f = 0
+    while f + 2 <= n:
+        pc2_storeu(&acc[f], pc2_add(pc2_loadu(&acc[f]), pc2_mul(uu, pc2_loadu(&x[f]))))
+        f = f + 2
+    if f < n:
+        acc[f] = acc[f] + u * x[f]
+
+
+def hv_blocks_fused(const double[:, ::1] X, const double[::1] d, const int32_t[::1] n_levels,
+                    const int64_t[::1] query_ptr, const int64_t[::1] order,
+                    const int32_t[::1] lev_sorted, const int64_t[::1] up,
+                    const int64_t[::1] down, const double[::1] lsum,
+                    const int64_t[:, ::1] blocks, Py_ssize_t b0, Py_ssize_t b1,
+                    double[::1] xd, double[::1] s_plus, double[::1] s_minus,
+                    double[::1] work_sum, double[:, ::1] P):
+    """The blocked ∇²f·d of method (c) for blocks ``b0 … b1−1`` (rows ``(a, b, qa, qb)`` of
+    ``blocks``: documents a:b, queries qa:qb), query by query in one pass over X: the query's
+    Xd (:func:`_row_dot`), its α^± by the prepared sweeps (the arithmetic of
+    :func:`hv_range_prepared`), u = (l⁺ + l⁻)∘Xd − α⁺ − α⁻, and Σ_i u_i x_i added to
+    ``P[block]`` row after row from 0 — while the query's rows are still in cache, so X is
+    read from memory once per product and no Python runs between blocks.  Every sum has a
+    fixed order within its block, so any split of the blocks among threads gives the same
+    ``P`` bit for bit.  ``xd``, ``s_plus``, ``s_minus``: ≥ the largest block's documents;
+    ``work_sum`` ≥ max k_q.  Returns 0, or -1 if the shapes are inconsistent."""
+    cdef Py_ssize_t n = order.shape[0], Q = query_ptr.shape[0] - 1, nf = X.shape[1]
+    cdef Py_ssize_t blk, a, b, qa, qb, q, lo, hi, i, f
+    cdef double ui
+    cdef double* acc
+    cdef const double* x
+    if (Q < 0 or n_levels.shape[0] != Q or query_ptr[0] != 0 or query_ptr[Q] != n
+            or X.shape[0] != n or d.shape[0] != nf or lev_sorted.shape[0] != n
+            or up.shape[0] != n or down.shape[0] != n or lsum.shape[0] != n
+            or blocks.shape[1] != 4 or b0 < 0 or b1 > blocks.shape[0] or b0 > b1
+            or P.shape[0] != blocks.shape[0] or P.shape[1] != nf):
+        return -1
+    for blk in range(b0, b1):
+        a, b, qa, qb = blocks[blk, 0], blocks[blk, 1], blocks[blk, 2], blocks[blk, 3]
+        if (qa < 0 or qb > Q or qa > qb or query_ptr[qa] != a or query_ptr[qb] != b
+                or xd.shape[0] < b - a or s_plus.shape[0] < b - a
+                or s_minus.shape[0] < b - a):
+            return -1
+        for q in range(qa, qb):
+            if n_levels[q] > KTAB and n_levels[q] > work_sum.shape[0]:
+                return -1
+    with nogil:
+        for blk in range(b0, b1):
+            a = blocks[blk, 0]
+            acc = &P[blk, 0]
+            for f in range(nf):
+                acc[f] = 0.0
+            for q in range(blocks[blk, 2], blocks[blk, 3]):
+                lo = query_ptr[q]
+                hi = query_ptr[q + 1]
+                for i in range(lo, hi):
+                    xd[i - a] = _row_dot(&X[i, 0], &d[0], nf)
+                _tree_hv_query(&xd[0], &lev_sorted[0], &order[0], &up[0], &down[0], lo, hi - lo,
+                               n_levels[q], a, &s_plus[0], &s_minus[0],
+                               &work_sum[0] if work_sum.shape[0] > 0 else NULL)
+                for i in range(lo, hi):
+                    ui = lsum[i] * xd[i - a] - s_plus[i - a] - s_minus[i - a]
+                    _row_axpy(acc, ui, &X[i, 0], nf)
+    return 0
+
+
+def fun_blocks_fused(int method, const double[:, ::1] X, const double[::1] w,
+                     const int32_t[::1] level, const int32_t[::1] n_levels,
+                     const int64_t[::1] query_ptr, int64_t[::1] order, int64_t[::1] buf,
+                     const int64_t[:, ::1] blocks, Py_ssize_t b0, Py_ssize_t b1,
+                     double[::1] z, int64_t[::1] l_plus, int64_t[::1] l_minus,
+                     double[::1] s_plus, double[::1] s_minus, int64_t[::1] work_cnt,
+                     double[::1] work_sum, double[:, ::1] P):
+    """The blocked f and ∇f of method ``method`` for blocks ``b0 … b1−1`` (rows
+    ``(a, b, qa, qb)`` of ``blocks``), query by query in one pass over X: the query's
+    z = Xw (:func:`_row_dot`), its sort (warm-started from ``order``), l^± and γ^± (the
+    arithmetic of :func:`count_range` per query), the gradient's u (that of :func:`grad_u`)
+    and Σ_i u_i x_i added to ``P[block]`` row after row from 0 — X read from memory once and
+    no Python between blocks; fixed orders, so any split of the blocks among threads gives
+    the same values bit for bit.  ``z``, the counts and sums: whole-set arrays (only the
+    blocks' documents written).  Returns Σ l_i^- over the blocks, or -1 if the shapes are
+    inconsistent (or a query's k_q exceeds the workspaces)."""
+    cdef Py_ssize_t n = order.shape[0], Q = query_ptr.shape[0] - 1, nf = X.shape[1]
+    cdef Py_ssize_t blk, q, lo, hi, i, f
+    cdef Py_ssize_t kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
+    cdef int64_t total = 0, t = 0
+    cdef double ui
+    cdef double* acc
+    if (Q < 0 or not 0 <= method <= 2 or n_levels.shape[0] != Q or query_ptr[0] != 0
+            or query_ptr[Q] != n or X.shape[0] != n or w.shape[0] != nf
+            or level.shape[0] != n or buf.shape[0] != n or z.shape[0] != n
+            or l_plus.shape[0] != n or l_minus.shape[0] != n or s_plus.shape[0] != n
+            or s_minus.shape[0] != n or blocks.shape[1] != 4 or b0 < 0
+            or b1 > blocks.shape[0] or b0 > b1 or P.shape[0] != blocks.shape[0]
+            or P.shape[1] != nf or (method != 1 and kw < 1 and n > 0)):
+        return -1
+    for blk in range(b0, b1):
+        if (blocks[blk, 2] < 0 or blocks[blk, 3] > Q or blocks[blk, 2] > blocks[blk, 3]
+                or query_ptr[blocks[blk, 2]] != blocks[blk, 0]
+                or query_ptr[blocks[blk, 3]] != blocks[blk, 1]):
+            return -1
+    with nogil:
+        for blk in range(b0, b1):
+            acc = &P[blk, 0]
+            for f in range(nf):
+                acc[f] = 0.0
+            for q in range(blocks[blk, 2], blocks[blk, 3]):
+                lo = query_ptr[q]
+                hi = query_ptr[q + 1]
+                if hi == lo:
+                    continue
+                for i in range(lo, hi):
+                    z[i] = _row_dot(&X[i, 0], &w[0], nf)
+                _sort_range(&z[0], &query_ptr[0], &order[0], &buf[0], q, q + 1)
+                t = _count_range(method, &z[0], &z[lo], &level[0], &n_levels[0],
+                                 &query_ptr[0], &order[0], q, q + 1, True, &l_plus[lo],
+                                 &l_minus[lo], &s_plus[lo], &s_minus[lo],
+                                 &work_cnt[0] if kw > 0 else NULL,
+                                 &work_sum[0] if kw > 0 else NULL, kw)
+                if t < 0:
+                    total = -1
+                    break
+                total += t
+                for i in range(lo, hi):
+                    ui = ((<double>(l_plus[i] + l_minus[i]) * z[i] - s_plus[i]) - s_minus[i]
+                          - <double>(l_minus[i] - l_plus[i]))
+                    _row_axpy(acc, ui, &X[i, 0], nf)
+            if total < 0:
+                break
+    return total

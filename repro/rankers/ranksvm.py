@@ -272,6 +272,23 @@ class L2RankSVMObjective:
         c = Counts(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n), np.empty(n), None)
         mid = self.method_id
         P = np.empty((len(blocks), self.n_features))
+        if X.dtype == np.float64 and X.flags.c_contiguous:
+            # one kernel call per thread, query by query (:func:`fun_blocks_fused`)
+            w = np.ascontiguousarray(w)
+            table = self._block_table
+
+            def fused(wk) -> int:
+                t = _kernel.fun_blocks_fused(
+                    mid, X, w, pc.level, pc.n_levels, qp, pc.order, pc._buf, table,
+                    wk["ids"].start, wk["ids"].stop, z, c.l_plus, c.l_minus, c.s_plus,
+                    c.s_minus, wk["wc"], wk["ws"], P)
+                _check_status(t, "fun_blocks_fused")
+                return t
+            totals = self._run(fused)
+            if not np.all(np.isfinite(z)):
+                pc.sort(z)                       # raises, naming the document and query
+            c.n_violations = int(sum(totals))
+            return z, c, P
 
         def job(wk):
             total = 0
@@ -297,17 +314,32 @@ class L2RankSVMObjective:
         c.n_violations = int(sum(totals))
         return z, c, P
 
+    @cached_property
+    def _block_table(self) -> np.ndarray:
+        """The blocks as an int64 array of rows ``(a, b, qa, qb)`` (for the fused kernel)."""
+        return np.array(self._blocks, dtype=np.int64).reshape(-1, 4)
+
     def _hv_blocked(self, d: np.ndarray, st: _State) -> np.ndarray:
         """∇²f(w)d, one block of whole queries at a time: Xd, the sums α_i^± and the block's
         share of Xᵀu are computed while its rows are in cache, so X is read once per product
         instead of twice (the sums are the same; Xᵀu is summed block by block, which changes
-        only its rounding)."""
+        only its rounding).  The tree method does it query by query in one kernel call per
+        thread (:func:`hv_blocks_fused`: no Python, hence no GIL, between blocks)."""
         X, blocks, P = self.X, self._blocks, self._partials()
-        st.lsum_f64()
+        lsum = st.lsum_f64()
         if self.method_id == _kernel.TREE and st.prep is None:
             n = self.counter.n
             st.prep = (np.empty(n, np.int32), np.empty(n, np.int64), np.empty(n, np.int64))
             self._run(lambda wk: self._prepare(st, [blocks[i][2:] for i in wk["ids"]]))
+        if self.method_id == _kernel.TREE and X.dtype == np.float64 and X.flags.c_contiguous:
+            d = np.ascontiguousarray(d, dtype=np.float64)
+            pc, table = self.counter, self._block_table
+            lev, up, down = st.prep
+            self._run(lambda wk: _check_status(_kernel.hv_blocks_fused(
+                X, d, pc.n_levels, self.query_ptr, st.order, lev, up, down, lsum, table,
+                wk["ids"].start, wk["ids"].stop, wk["xd"], wk["sp"], wk["sm"], wk["ws"], P),
+                "hv_blocks_fused"))
+            return d + 2.0 * self.C * self._sum_partials(P)
 
         def job(wk):
             for i in wk["ids"]:
