@@ -61,10 +61,14 @@ def command(tmp_path):
     script = tmp_path / "driver.py"
     script.write_text(DRIVER.format(tests=str(ROOT / "tests")))
     env = dict(os.environ, REPRO_CACHE_DIR=str(tmp_path / "cache"))
+    # SIGINT at its default in the command, as for a command in a terminal: a test runner
+    # started in the background (``nohup … &``) passes SIGINT on ignored, and Python then
+    # installs no KeyboardInterrupt handler
     proc = subprocess.Popen([sys.executable, str(script), "fakepaper.table5", "--jobs", "2",
                              "--no-pdf", "--data-dir", str(tmp_path), "--out",
                              str(tmp_path / "out")], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     workers = []
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and len(workers) < 2:
