@@ -993,6 +993,11 @@ def hv_range_prepared(const double[::1] xd, const int32_t[::1] n_levels,
     return 0
 
 
+cdef inline double _grad_u(int64_t lp, int64_t lm, double z, double sp, double sm) noexcept nogil:
+    """One entry of the gradient's u, in NumPy's order of operations (see :func:`grad_u`)."""
+    return ((<double>(lp + lm) * z - sp) - sm) - <double>(lm - lp)
+
+
 def grad_u(const int64_t[::1] l_plus, const int64_t[::1] l_minus, const double[::1] z,
            const double[::1] s_plus, const double[::1] s_minus, double[::1] u):
     """The vector of the gradient, ``u = (l⁺ + l⁻)·z − γ⁺ − γ⁻ − (l⁻ − l⁺)``, in NumPy's
@@ -1005,8 +1010,7 @@ def grad_u(const int64_t[::1] l_plus, const int64_t[::1] l_minus, const double[:
         return -1
     with nogil:
         for i in range(n):
-            u[i] = ((<double>(l_plus[i] + l_minus[i]) * z[i] - s_plus[i]) - s_minus[i]
-                    - <double>(l_minus[i] - l_plus[i]))
+            u[i] = _grad_u(l_plus[i], l_minus[i], z[i], s_plus[i], s_minus[i])
     return 0
 
 
@@ -1079,6 +1083,23 @@ cdef inline void _row_axpy(double* acc, double u, const double* x, Py_ssize_t n)
         acc[f] = acc[f] + u * x[f]
 
 
+cdef bint _bad_block_table(const int64_t[:, ::1] blocks, Py_ssize_t b0, Py_ssize_t b1,
+                           const int64_t[::1] query_ptr, Py_ssize_t nf,
+                           const double[:, ::1] P) noexcept:
+    """Whether ``blocks[b0:b1]`` are not rows ``(a, b, qa, qb)`` of whole queries (documents
+    a:b = queries qa:qb) or ``P`` is not one row of ``nf`` partial sums per block."""
+    cdef Py_ssize_t blk, Q = query_ptr.shape[0] - 1
+    if (blocks.shape[1] != 4 or b0 < 0 or b1 > blocks.shape[0] or b0 > b1
+            or P.shape[0] != blocks.shape[0] or P.shape[1] != nf):
+        return True
+    for blk in range(b0, b1):
+        if (blocks[blk, 2] < 0 or blocks[blk, 3] > Q or blocks[blk, 2] > blocks[blk, 3]
+                or query_ptr[blocks[blk, 2]] != blocks[blk, 0]
+                or query_ptr[blocks[blk, 3]] != blocks[blk, 1]):
+            return True
+    return False
+
+
 def hv_blocks_fused(const double[:, ::1] X, const double[::1] d, const int32_t[::1] n_levels,
                     const int64_t[::1] query_ptr, const int64_t[::1] order,
                     const int32_t[::1] lev_sorted, const int64_t[::1] up,
@@ -1103,14 +1124,11 @@ def hv_blocks_fused(const double[:, ::1] X, const double[::1] d, const int32_t[:
     if (Q < 0 or n_levels.shape[0] != Q or query_ptr[0] != 0 or query_ptr[Q] != n
             or X.shape[0] != n or d.shape[0] != nf or lev_sorted.shape[0] != n
             or up.shape[0] != n or down.shape[0] != n or lsum.shape[0] != n
-            or blocks.shape[1] != 4 or b0 < 0 or b1 > blocks.shape[0] or b0 > b1
-            or P.shape[0] != blocks.shape[0] or P.shape[1] != nf):
+            or _bad_block_table(blocks, b0, b1, query_ptr, nf, P)):
         return -1
     for blk in range(b0, b1):
         a, b, qa, qb = blocks[blk, 0], blocks[blk, 1], blocks[blk, 2], blocks[blk, 3]
-        if (qa < 0 or qb > Q or qa > qb or query_ptr[qa] != a or query_ptr[qb] != b
-                or xd.shape[0] < b - a or s_plus.shape[0] < b - a
-                or s_minus.shape[0] < b - a):
+        if xd.shape[0] < b - a or s_plus.shape[0] < b - a or s_minus.shape[0] < b - a:
             return -1
         for q in range(qa, qb):
             if n_levels[q] > KTAB and n_levels[q] > work_sum.shape[0]:
@@ -1161,15 +1179,9 @@ def fun_blocks_fused(int method, const double[:, ::1] X, const double[::1] w,
             or query_ptr[Q] != n or X.shape[0] != n or w.shape[0] != nf
             or level.shape[0] != n or buf.shape[0] != n or z.shape[0] != n
             or l_plus.shape[0] != n or l_minus.shape[0] != n or s_plus.shape[0] != n
-            or s_minus.shape[0] != n or blocks.shape[1] != 4 or b0 < 0
-            or b1 > blocks.shape[0] or b0 > b1 or P.shape[0] != blocks.shape[0]
-            or P.shape[1] != nf or (method != 1 and kw < 1 and n > 0)):
+            or s_minus.shape[0] != n or (method != 1 and kw < 1 and n > 0)
+            or _bad_block_table(blocks, b0, b1, query_ptr, nf, P)):
         return -1
-    for blk in range(b0, b1):
-        if (blocks[blk, 2] < 0 or blocks[blk, 3] > Q or blocks[blk, 2] > blocks[blk, 3]
-                or query_ptr[blocks[blk, 2]] != blocks[blk, 0]
-                or query_ptr[blocks[blk, 3]] != blocks[blk, 1]):
-            return -1
     with nogil:
         for blk in range(b0, b1):
             acc = &P[blk, 0]
@@ -1193,8 +1205,7 @@ def fun_blocks_fused(int method, const double[:, ::1] X, const double[::1] w,
                     break
                 total += t
                 for i in range(lo, hi):
-                    ui = ((<double>(l_plus[i] + l_minus[i]) * z[i] - s_plus[i]) - s_minus[i]
-                          - <double>(l_minus[i] - l_plus[i]))
+                    ui = _grad_u(l_plus[i], l_minus[i], z[i], s_plus[i], s_minus[i])
                     _row_axpy(acc, ui, &X[i, 0], nf)
             if total < 0:
                 break

@@ -266,47 +266,22 @@ class L2RankSVMObjective:
         ``counter.order``), and, while the block's rows are in cache, its share of the
         gradient's Xᵀu (u needs only the block's own queries' counts): ∇f at an accepted
         point then costs no further pass over X.  Returns ``(z, counts, partials)``."""
-        pc, X, qp, blocks = self.counter, self.X, self.query_ptr, self._blocks
+        pc, X, qp = self.counter, self.X, self.query_ptr
         n = pc.n
         z = np.empty(n)
         c = Counts(np.empty(n, np.int64), np.empty(n, np.int64), np.empty(n), np.empty(n), None)
         mid = self.method_id
-        P = np.empty((len(blocks), self.n_features))
-        if X.dtype == np.float64 and X.flags.c_contiguous:
-            # one kernel call per thread, query by query (:func:`fun_blocks_fused`)
-            w = np.ascontiguousarray(w)
-            table = self._block_table
+        P = np.empty((len(self._blocks), self.n_features))
+        w = np.ascontiguousarray(w)            # X is C-contiguous float64 (as_matrix)
+        table = self._block_table
 
-            def fused(wk) -> int:
-                t = _kernel.fun_blocks_fused(
-                    mid, X, w, pc.level, pc.n_levels, qp, pc.order, pc._buf, table,
-                    wk["ids"].start, wk["ids"].stop, z, c.l_plus, c.l_minus, c.s_plus,
-                    c.s_minus, wk["wc"], wk["ws"], P)
-                _check_status(t, "fun_blocks_fused")
-                return t
-            totals = self._run(fused)
-            if not np.all(np.isfinite(z)):
-                pc.sort(z)                       # raises, naming the document and query
-            c.n_violations = int(sum(totals))
-            return z, c, P
-
-        def job(wk):
-            total = 0
-            for i in wk["ids"]:
-                a, b, qa, qb = blocks[i]
-                z[a:b] = X[a:b] @ w
-                _check_status(_kernel.sort_query_range(z, qp, pc.order, pc._buf, qa, qb),
-                              "sort_query_range")
-                t = _kernel.count_range(mid, z, z[a:b], pc.level, pc.n_levels, qp, pc.order,
-                                        qa, qb, True, c.l_plus[a:b], c.l_minus[a:b],
-                                        c.s_plus[a:b], c.s_minus[a:b], wk["wc"], wk["ws"])
-                _check_status(t, "count_range")
-                total += t
-                u = wk["u"][:b - a]
-                _check_status(_kernel.grad_u(c.l_plus[a:b], c.l_minus[a:b], z[a:b],
-                                             c.s_plus[a:b], c.s_minus[a:b], u), "grad_u")
-                P[i] = X[a:b].T @ u
-            return total
+        def job(wk) -> int:                    # one kernel call per thread, query by query
+            t = _kernel.fun_blocks_fused(
+                mid, X, w, pc.level, pc.n_levels, qp, pc.order, pc._buf, table,
+                wk["ids"].start, wk["ids"].stop, z, c.l_plus, c.l_minus, c.s_plus,
+                c.s_minus, wk["wc"], wk["ws"], P)
+            _check_status(t, "fun_blocks_fused")
+            return t
 
         totals = self._run(job)
         if not np.all(np.isfinite(z)):
@@ -331,7 +306,7 @@ class L2RankSVMObjective:
             n = self.counter.n
             st.prep = (np.empty(n, np.int32), np.empty(n, np.int64), np.empty(n, np.int64))
             self._run(lambda wk: self._prepare(st, [blocks[i][2:] for i in wk["ids"]]))
-        if self.method_id == _kernel.TREE and X.dtype == np.float64 and X.flags.c_contiguous:
+        if self.method_id == _kernel.TREE:          # X is C-contiguous float64 (as_matrix)
             d = np.ascontiguousarray(d, dtype=np.float64)
             pc, table = self.counter, self._block_table
             lev, up, down = st.prep
