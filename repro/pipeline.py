@@ -240,8 +240,7 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
             log(f"wrote {page}")
         render_index([registry.module(p) for p in registry.paper_ids()], out_root)
         # the PDFs last, on the --jobs processes (weasyprint takes most of a rendering)
-        render_pdfs(pdfs, jobs=jobs if not scheduler else 1, log=log)
-        for _, pdf_path in pdfs:
+        for pdf_path in render_pdfs(pdfs, jobs=jobs if not scheduler else 1, log=log):
             log(f"wrote {pdf_path}")
     except OSError as exc:
         raise _write_error(exc, out_root) from None

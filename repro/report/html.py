@@ -372,20 +372,22 @@ def render_pdf(html_path: Path, pdf_path: Path, log=print) -> bool:
     return True
 
 
-def _pdf_job(paths: tuple[str, str]) -> str:
-    """:func:`render_pdf` of ``(html, pdf)`` in any process; what it would log, or ""."""
+def _pdf_job(paths: tuple[str, str]) -> tuple[bool, str]:
+    """:func:`render_pdf` of ``(html, pdf)`` in any process: (written, what it would log)."""
     said: list[str] = []
-    render_pdf(Path(paths[0]), Path(paths[1]), log=said.append)
-    return "; ".join(said)
+    written = render_pdf(Path(paths[0]), Path(paths[1]), log=said.append)
+    return written, "; ".join(said)
 
 
-def render_pdfs(pages: list[tuple[Path, Path]], jobs: int = 1, log=print) -> None:
-    """The PDFs of written pages (``(html, pdf)`` pairs), on up to ``jobs`` processes: a
-    PDF depends on its page only, so the bytes are those of one process."""
+def render_pdfs(pages: list[tuple[Path, Path]], jobs: int = 1, log=print) -> list[Path]:
+    """The PDFs of written pages (``(html, pdf)`` pairs), on up to ``jobs`` processes (a
+    PDF depends on its page only, so the bytes are those of one process); returns the PDFs
+    written."""
     from ..runner import map_in_processes
-    said = map_in_processes(_pdf_job, [(str(h), str(p)) for h, p in pages], jobs)
-    for text in dict.fromkeys(s for s in said if s):
+    done = map_in_processes(_pdf_job, [(str(h), str(p)) for h, p in pages], jobs)
+    for text in dict.fromkeys(s for _, s in done if s):
         log(text)
+    return [p for (_, p), (ok, _) in zip(pages, done) if ok]
 
 
 def _write_page(ctx: dict, path: Path, pdf_path: Path, pdf: bool, log,
