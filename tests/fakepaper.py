@@ -4,9 +4,11 @@ from pathlib import Path
 
 from repro.data.synthetic import make_queries
 from repro.evidence import Evidence
-from repro.experiment import Artifact, FoldMean, Paper, record
+from repro.spec import Artifact, Paper
+from repro.judge.kinds import FoldMean
+from repro.evidence.record import record
 from repro.metrics import evaluate_data
-from repro.protocol import measured
+from repro.evidence.protocol import measured
 
 PAPER = Paper(id="fakepaper", title="A fake paper", authors="A. Tester", venue="tests",
               text="none.txt")

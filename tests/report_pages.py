@@ -6,7 +6,7 @@ import os
 import types
 from pathlib import Path
 
-from repro.experiment import Artifact, Paper
+from repro.spec import Artifact, Paper
 
 # The committed reports, or another report directory to check (REPRO_CHECK_REPORTS=DIR).
 REPORTS = Path(os.environ.get("REPRO_CHECK_REPORTS")
@@ -58,8 +58,8 @@ def wide_paper(tmp: Path) -> types.ModuleType:
 
 def render_wide_paper(tmp: Path, pdf: bool) -> Path:
     """Write the wide paper's JSON, page (and PDF) into ``tmp/out``; returns the out dir."""
-    from repro.published import load
-    from repro.assemble import build_artifact
+    from repro.judge.published import load
+    from repro.cli.pipeline import build_artifact
     from repro.report.html import render_index, render_paper
     mod = wide_paper(tmp)
     out = tmp / "out"
@@ -133,7 +133,7 @@ def _value(method, dataset, value, published, verdict, ci, n=784):
 def table1_records(second: bool = False) -> list[dict]:
     """The values of table1; ``second``: a later rendering in which one value moved (and its
     verdict with it) and one moved below the 10th significant digit (not a change)."""
-    from repro.published import AGREES, DEVIATES, WITHIN_NOISE
+    from repro.judge.published import AGREES, DEVIATES, WITHIN_NOISE
     beta07 = 0.4191 if second else 0.4302
     return [_value("alpha", "MQ2007", 0.44104, "0.4410", AGREES, [0.4301, 0.4522]),
             _value("alpha", "MQ2008", 0.46912 + (1e-13 if second else 0.0), "0.4720",
@@ -176,7 +176,7 @@ def render_claims_paper(tmp: Path, pdf: bool, second: bool = True) -> Path:
     """Write the claims paper into ``tmp/out``: a first rendering, then (``second``) a later
     one in which one value moved — what changed is recorded — and its page (and PDF) and the
     index; returns the out dir."""
-    from repro.published import load
+    from repro.judge.published import load
     from repro.report.build import write_artifact
     from repro.report.html import render_index, render_paper
     mod = claims_paper(tmp)

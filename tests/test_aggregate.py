@@ -5,8 +5,9 @@ import math
 import numpy as np
 import pytest
 
-from repro.aggregate import apply
-from repro.experiment import Artifact, Custom, FoldMean, MicroAverage
+from repro.judge.kinds import apply
+from repro.spec import Artifact
+from repro.judge.kinds import Custom, FoldMean, MicroAverage
 
 
 def rec(ds, fold, value, method="m", metric="MAP", **extra):

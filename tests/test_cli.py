@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from repro.cli import main
+from repro.cli.main import main
 from repro.data.catalog import catalog
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import repro
-from repro.codekey import closure, code_key
+from repro.run.codekey import closure, code_key
 
 TASKS = "repro.papers.pahikkala2010.tasks"
 
@@ -33,7 +33,7 @@ def test_changing_a_helper_a_task_uses_changes_its_key(tree):
     edit(tree / "rankers" / "lqo.py")                           # imported through rankrls
     k1 = code_key(TASKS, tree)
     assert k1 != k0
-    edit(tree / "timing.py")                                    # the scaling sweep
+    edit(tree / "run" / "timing.py")                            # the scaling sweep
     assert code_key(TASKS, tree) != k1
 
 
@@ -56,7 +56,7 @@ def test_modules_not_imported_leave_the_key_alone(tree):
 def test_closure_follows_relative_and_nested_imports():
     mods = set(closure(TASKS))
     # tasks → protocol → metrics → letor_eval → its kernel; tasks → rankrls → lqo → kernel
-    assert {"repro.protocol", "repro.metrics", "repro.metrics.letor_eval",
+    assert {"repro.evidence.protocol", "repro.metrics", "repro.metrics.letor_eval",
             "repro._kernels.letor_eval", "repro.rankers.rankrls", "repro.rankers.lqo",
             "repro._kernels.lqo", "repro.data.queries", "repro.errors"} <= mods
 
@@ -90,7 +90,7 @@ def test_a_rebuilt_extension_changes_the_key_of_runs_that_load_it(tree):
 
 def test_the_loaded_extension_is_the_one_hashed():
     from repro._kernels import lqo
-    from repro.codekey import built_extension
+    from repro.run.codekey import built_extension
     assert built_extension("lqo") == Path(lqo.__file__)
 
 

@@ -10,7 +10,7 @@ from repro.errors import DataError
 from repro.rankers import deltas
 from repro.rankers.conditional import (OBJECTIVES, ConditionalObjective, ConditionalRanker,
                                        draw_sample, good_first)
-from repro.timing import single_thread_blas
+from repro.run.timing import single_thread_blas
 
 
 @pytest.fixture(autouse=True)

@@ -2,7 +2,7 @@
 output is not a terminal; a live display otherwise."""
 import io
 
-from repro.console import RunProgress
+from repro.run.progress import RunProgress
 
 
 def test_plain_lines_when_not_a_terminal():

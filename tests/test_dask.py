@@ -7,8 +7,8 @@ from dataclasses import replace
 import pytest
 
 from repro import papers
-from repro.pipeline import run_artifacts
-from repro.runner import Runner
+from repro.cli.pipeline import run_artifacts
+from repro.run.runner import Runner
 
 distributed = pytest.importorskip("distributed", reason="the `cluster` extra (dask) is needed")
 

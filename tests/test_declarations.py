@@ -4,8 +4,8 @@ import pytest
 
 from repro import papers
 from repro.data import catalog as cat
-from repro.experiment import Custom
-from repro.published import load
+from repro.judge.kinds import Custom
+from repro.judge.published import load
 
 PAPERS = papers.paper_ids()
 
@@ -108,7 +108,7 @@ def test_declared_names_are_produced_by_the_tasks(paper):
 
 
 def test_the_name_check_catches_a_typo():
-    from repro.experiment import Artifact
+    from repro.spec import Artifact
     art = Artifact("p", "t", "T", select={"method": ["RankRSL"]})
     recs = [{"artifact": "t", "dataset": "d", "method": "RankRLS", "metric": "MAP",
              "fold": "1", "value": 0.4, "verdict": "no published value"},

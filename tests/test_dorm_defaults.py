@@ -13,7 +13,7 @@ from repro.rankers.svmperf import PrecisionAtKSVM
 
 
 def _map(data, scores) -> float:
-    from repro.protocol import measures
+    from repro.evidence.protocol import measures
     return float(measures(data, scores, ("MAP",), version=4)["MAP"])
 
 

@@ -13,22 +13,23 @@ import pytest
 from scipy import stats
 
 import reference_swap_sampler as rss
-from repro import aggregate
+from repro.judge import kinds as aggregate
 from repro import papers
-from repro import published as pub
-from repro.assemble import build_artifact
+from repro.judge import published as pub
+from repro.cli.pipeline import build_artifact
 from repro.bench.sampler import PythonFig2, python_chain
 from repro.data.load import load_letor_fold
 from repro.data.queries import QueryData
 from repro.evidence import Evidence, TableIndex
-from repro.experiment import Custom, MicroAverage, RunSpec
+from repro.judge.kinds import Custom, MicroAverage
+from repro.spec import RunSpec
 from repro.metrics import family
 from repro.papers import dubey2009 as paper
 from repro.papers.dubey2009 import (claims, claims_sampler, figure3, figures, names,
                                     protocol, sampling)
 from repro.rankers import swap_sampler as ss
-from repro.runner import Runner
-from repro.timing import single_thread_blas
+from repro.run.runner import Runner
+from repro.run.timing import single_thread_blas
 
 
 @pytest.fixture(autouse=True)
@@ -73,7 +74,7 @@ def test_declarations():
 
 
 def test_modules_are_small_and_runs_do_not_import_claims():
-    from repro.codekey import closure
+    from repro.run.codekey import closure
     pkg = Path(paper.__file__).parent
     for f in pkg.glob("*.py"):
         assert len(f.read_text().splitlines()) <= 400, f.name
@@ -259,7 +260,7 @@ def test_cells_by_hand():
     assert "context" not in cell[(names.FLOOR, "MAP")]["note"]
     assert "paper_cleaned_test" not in cell[("RankSVM", "MAP")]
     # the artifact's select keeps the cells and drops the per-fold inputs
-    from repro.experiment import matches
+    from repro.evidence.record import matches
     assert all(matches(ART["figure3"].select, r) for r in got)
     assert not any(matches(ART["figure3"].select, r) for r in recs)
     # a missing fold: no cell (the declared folds are incomplete)

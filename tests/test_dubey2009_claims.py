@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from repro import aggregate
-from repro import published as pub
-from repro import stats as st
-from repro.experiment import RunSpec
+from repro.judge import kinds as aggregate
+from repro.judge import published as pub
+from repro.judge import stats as st
+from repro.spec import RunSpec
 from repro.papers import dubey2009 as paper
 from repro.papers.dubey2009 import claim_tests, claims, figures, gap, names
 from repro.papers.dubey2009.claims_sampler import STATEMENTS_53 as S

@@ -11,7 +11,7 @@ import pytest
 
 from repro.data.letor import parse_letor
 from repro.errors import DataError
-from repro.eval_command import run
+from repro.cli.eval import run
 
 FIX = Path(__file__).parent / "fixtures" / "official"
 

@@ -8,11 +8,11 @@ import pytest
 
 import fakepaper
 from repro import papers
-from repro.assemble import build_artifact
+from repro.cli.pipeline import build_artifact
 from repro.evidence import (SIDECAR_SUFFIX, Evidence, QueryTable, TableIndex, decode_sidecar,
                             encode_sidecar, table_mean)
-from repro.published import load
-from repro.runner import Runner
+from repro.judge.published import load
+from repro.run.runner import Runner
 
 
 pytestmark = pytest.mark.usefixtures("fake_paper")     # conftest: registered, own cache

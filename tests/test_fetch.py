@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from repro.cli import main
+from repro.cli.main import main
 from repro.data import catalog as cat
 from repro.data.fetch import MIRROR_ENV, fetch
 

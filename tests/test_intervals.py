@@ -1,14 +1,14 @@
 """Intervals on every reproduced value, the verdict rule that uses them, and claims judged by
-paired tests (repro.intervals, repro.published.judge, repro.aggregate.Claim)."""
+paired tests (repro.judge.intervals, repro.judge.published.judge, repro.judge.kinds.Claim)."""
 import numpy as np
 import pytest
 from scipy import stats
 
-from repro import intervals
-from repro.aggregate import Claim, claim
-from repro.experiment import Artifact
-from repro.published import (AGREES, DEVIATES, STAND_IN, STAND_IN_DIFFERS, STAND_IN_SAYS,
-                             WITHIN_NOISE, PublishedValue, judge)
+from repro.judge import intervals
+from repro.judge.kinds import Claim, claim
+from repro.spec import Artifact
+from repro.judge.published import (AGREES, DEVIATES, STAND_IN, STAND_IN_DIFFERS, STAND_IN_SAYS,
+                                   WITHIN_NOISE, PublishedValue, judge)
 from repro.report.verdicts import Tally, bucket
 
 

@@ -33,7 +33,7 @@ def test_rankers_refuse_labels_outside_the_contract(bad, why):
 
 
 def test_eval_names_the_file_and_line_of_a_bad_label(tmp_path):
-    from repro.eval_command import load_for_eval
+    from repro.cli.eval import load_for_eval
     f = tmp_path / "test.txt"
     f.write_bytes(b"1 qid:1 1:0.5\n0 qid:1 1:0.2\n-1 qid:2 1:0.1\n")
     s = tmp_path / "scores.txt"

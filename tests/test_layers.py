@@ -1,34 +1,35 @@
-"""The layering rule: a module imports only from its own layer or below.
+"""The layering rule: a module imports only from its own layer or below.  The layers are the
+stages of the pipeline (``docs/architecture.md`` draws them):
 
-    errors/experiment/cache/published (+ codekey, aggregate, evidence, kernels)  →  data
-    →  metrics  →  rankers  →  protocol/timing/plotting/runner/console/reference  →  papers
-    →  report  →  bench/pipeline/assemble/eval_command  →  cli
+    base (errors, files, spec)  →  data  →  metrics  →  rankers  →  evidence  →  run
+    →  judge (stats, intervals, published values, verdicts, kinds, claims)  →  papers
+    →  judge.assemble  →  report  →  bench, cli
 
 The report layer renders what was computed and stored: it imports no data loader, metric,
-ranker, aggregation or protocol (assembling values is :mod:`repro.assemble`'s job).
+ranker, aggregation or protocol (assembling values is :mod:`repro.judge.assemble`'s job, and
+:mod:`repro.cli.pipeline` hands what it assembled to the report).
 
 Imports are read from the source (every ``import`` statement, also inside functions) by
-:func:`repro.codekey.imports_of`, the same reader that derives the cache's code keys.
+:func:`repro.run.codekey.imports_of`, the same reader that derives the cache's code keys.
 """
 import pkgutil
 
 import repro
-from repro.codekey import imports_of
+from repro.run.codekey import imports_of
 
+#: the stages, lowest first; a module's layer is that of its longest declared prefix
 LAYERS = [
-    ("repro", "repro.errors", "repro.experiment", "repro.cache", "repro.published",
-     "repro.codekey", "repro.aggregate", "repro.provenance", "repro._kernels",
-     "repro.evidence", "repro.stats", "repro.intervals", "repro.run_files"),
+    ("repro", "repro.errors", "repro.files", "repro._kernels", "repro.spec"),
     ("repro.data",),
     ("repro.metrics",),
     ("repro.rankers",),
-    ("repro.protocol", "repro.timing", "repro.plotting", "repro.runner", "repro.console",
-     "repro.reference"),
+    ("repro.evidence",),
+    ("repro.run",),
+    ("repro.judge",),
     ("repro.papers",),
+    ("repro.judge.assemble",),
     ("repro.report",),
-    ("repro.bench", "repro.pipeline", "repro.eval_command", "repro.assemble",
-     "repro.runs_command"),
-    ("repro.cli", "repro.__main__"),
+    ("repro.bench", "repro.cli", "repro.__main__"),
 ]
 
 
@@ -65,12 +66,16 @@ def test_every_module_imports_only_downward():
 
 
 def test_the_rule_catches_an_upward_import():
-    # a plotting helper importing the bench command, a runner importing the paper registry
-    graph = {"repro.plotting": {"repro.bench.command"}, "repro.runner": {"repro.papers"},
-             "repro.papers.x.tasks": {"repro.rankers.lqo", "repro.protocol"}}
+    # a plotting helper importing the bench command, a runner importing the paper registry,
+    # an aggregation kind importing the assembly
+    graph = {"repro.papers.plotting": {"repro.bench.command"},
+             "repro.run.runner": {"repro.papers"},
+             "repro.judge.kinds": {"repro.judge.assemble"},
+             "repro.papers.x.tasks": {"repro.rankers.lqo", "repro.evidence.protocol"}}
     got = violations(graph)
-    assert got == ["repro.plotting (layer 4) imports repro.bench.command (layer 7)",
-                   "repro.runner (layer 4) imports repro.papers (layer 5)"]
+    assert got == ["repro.judge.kinds (layer 6) imports repro.judge.assemble (layer 8)",
+                   "repro.papers.plotting (layer 7) imports repro.bench.command (layer 10)",
+                   "repro.run.runner (layer 5) imports repro.papers (layer 7)"]
 
 
 def test_imports_inside_functions_are_read(tmp_path):
@@ -79,8 +84,8 @@ def test_imports_inside_functions_are_read(tmp_path):
 
 
 #: what the report layer must not import: it renders stored values, it computes none
-COMPUTING = ("repro.data", "repro.metrics", "repro.rankers", "repro.reference",
-             "repro.aggregate", "repro.protocol", "repro.assemble")
+COMPUTING = ("repro.data", "repro.metrics", "repro.rankers", "repro.evidence.reference",
+             "repro.judge.kinds", "repro.evidence.protocol", "repro.judge.assemble")
 
 
 def computing_imports(graph: dict[str, set[str]]) -> list[str]:
@@ -97,10 +102,10 @@ def test_the_report_layer_imports_no_data_ranker_or_aggregation():
 
 
 def test_the_report_rule_catches_a_computing_import():
-    graph = {"repro.report.build": {"repro.data.catalog", "repro.cache"},
-             "repro.report.html": {"repro.reference"}, "repro.pipeline": {"repro.data"}}
+    graph = {"repro.report.build": {"repro.data.catalog", "repro.files"},
+             "repro.report.html": {"repro.evidence.reference"}, "repro.cli.pipeline": {"repro.data"}}
     assert computing_imports(graph) == ["repro.report.build imports repro.data.catalog",
-                                        "repro.report.html imports repro.reference"]
+                                        "repro.report.html imports repro.evidence.reference"]
 
 
 def paper_package_imports(graph: dict[str, set[str]]) -> list[str]:

@@ -8,10 +8,10 @@ import pytest
 from repro.metrics import yahoo_ndcg10
 
 from repro.data import catalog as cat
-from repro.experiment import RunContext, RunSpec, canonical
+from repro.spec import RunContext, RunSpec, canonical
 from repro.papers import leelin2014 as decl
 from repro.papers.leelin2014 import figures, table_i, tasks as mod
-from repro.published import load as load_published
+from repro.judge.published import load as load_published
 
 PUB = load_published("leelin2014")
 
@@ -117,7 +117,7 @@ def test_table_i_labels_and_no_pairs(monkeypatch):
     """Method labels carry params["C"] (the published key at the default); a training set
     without pairs gives a NaN percentage (stored as null); no timing in the records."""
     from repro.data.queries import QueryData
-    from repro.runner import jsonable
+    from repro.run.runner import jsonable
     assert mod.c_label("2^20") == "2^20" and mod.c_label(2.0 ** 20) == "2^20"
     assert mod.c_label(0.5) == "2^-1" and mod.c_label(3.0) == "3"
     table = decl.ARTIFACTS[1]

@@ -8,19 +8,19 @@ import numpy as np
 import pytest
 from scipy.stats import ttest_rel
 
-from repro import aggregate
+from repro.judge import kinds as aggregate
 from repro import papers as registry
-from repro.assemble import build_artifact
+from repro.cli.pipeline import build_artifact
 from repro.data import catalog as cat
 from repro.data.uci import uci_queries
 from repro.errors import DataError, DataMissing
 from repro.evidence import SIDECAR_SUFFIX, TableIndex, decode_sidecar, table_mean
-from repro.experiment import matches
+from repro.evidence.record import matches
 from repro.metrics.family import ndcg
 from repro.papers import lesmola2007 as paper
 from repro.papers.lesmola2007 import names, tasks, uci, web
-from repro.published import load
-from repro.runner import Runner
+from repro.judge.published import load
+from repro.run.runner import Runner
 
 DATA = cat.data_dir()
 
@@ -61,14 +61,14 @@ def test_declarations():
 def test_modules_are_small_and_run_code_imports_no_declaration():
     from pathlib import Path
 
-    from repro.codekey import closure
+    from repro.run.codekey import closure
     pkg = Path(paper.__file__).parent
     for f in pkg.glob("*.py"):
         assert len(f.read_text().splitlines()) <= 400, f.name
     run = closure("repro.papers.lesmola2007.folds")
     assert "repro.papers.lesmola2007.uci" in run and "repro.papers.lesmola2007.web" in run
     for other in ("repro.papers.lesmola2007", "repro.papers.lesmola2007.choices",
-                  "repro.papers.lesmola2007.figures", "repro.aggregate"):
+                  "repro.papers.lesmola2007.figures", "repro.judge.kinds"):
         assert other not in run             # editing a claim or a label reruns nothing
 
 

@@ -6,18 +6,18 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from repro import aggregate
+from repro.judge import kinds as aggregate
 from repro import papers as registry
-from repro.assemble import build_artifact
+from repro.cli.pipeline import build_artifact
 from repro.data import catalog as cat
 from repro.data.load import load_letor_fold
 from repro.data.uci import uci_queries
 from repro.evidence import SIDECAR_SUFFIX, TableIndex, decode_sidecar, table_mean
-from repro.experiment import matches
+from repro.evidence.record import matches
 from repro.papers import lesmola2007 as paper
 from repro.papers.lesmola2007 import figures, names, uci, web
-from repro.published import load
-from repro.runner import Runner
+from repro.judge.published import load
+from repro.run.runner import Runner
 
 DATA = cat.data_dir()
 SMALL = {"queries": {"page-blocks": 12}, "docs": 40, "folds": 3, "grid": [0.01, 10.0],

@@ -3,16 +3,16 @@ import numpy as np
 import pytest
 
 from repro import papers
-from repro import published as pub
+from repro.judge import published as pub
 from repro.bench.lqo import numpy_greedy_path
-from repro.codekey import closure
+from repro.run.codekey import closure
 from repro.data.synthetic import make_queries
-from repro.experiment import REFERENCE_TASK, RunContext
+from repro.spec import REFERENCE_TASK, RunContext
 from repro.papers import pahikkala2010 as paper
 from repro.papers.pahikkala2010 import figures, folds, tasks
 from repro.rankers.lqo import GreedyLQO, greedy_path
-from repro.assemble import gather_records
-from repro.runner import Runner
+from repro.judge.assemble import gather_records
+from repro.run.runner import Runner
 
 PUB = pub.load("pahikkala2010")
 
@@ -147,7 +147,7 @@ def test_bad_grid_is_refused():
 def test_code_key_covers_every_module_the_tasks_use():
     mods = set(closure("repro.papers.pahikkala2010.tasks"))
     assert {"repro.rankers.lqo", "repro._kernels.lqo", "repro.rankers.rankrls",
-            "repro.rankers.base", "repro.data.synthetic", "repro.timing", "repro.protocol",
+            "repro.rankers.base", "repro.data.synthetic", "repro.run.timing", "repro.evidence.protocol",
             "repro.metrics.letor_eval", "repro._kernels.letor_eval"} <= mods
     assert not any(m.startswith(("repro.papers.leelin2014", "repro.report", "repro.bench"))
                    for m in mods)

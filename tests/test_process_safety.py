@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 import fakepaper
-from repro import papers, runner as runner_mod
-from repro.runner import MAX_JOBS_PER_CPU, Runner, pool_size
+from repro import papers
+from repro.run import runner as runner_mod
+from repro.run.runner import MAX_JOBS_PER_CPU, Runner, pool_size
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -26,7 +27,7 @@ for art in fakepaper.ARTIFACTS:
     if art.name == "table5":
         art.params = dict(art.params, sleep=60.0)
 papers.register(fakepaper)
-from repro.cli import main
+from repro.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 

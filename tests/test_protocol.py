@@ -1,4 +1,4 @@
-"""repro.protocol: measures by name equal the LETOR-exact evaluation; selection on validation
+"""repro.evidence.protocol: measures by name equal the LETOR-exact evaluation; selection on validation
 goes through fit_grid, maximises the criterion and breaks ties by the declared rule."""
 import numpy as np
 import pytest
@@ -7,7 +7,7 @@ from repro.data.queries import QueryData
 from repro.data.synthetic import make_queries
 from repro.errors import DataError
 from repro.metrics import evaluate
-from repro.protocol import measures, select
+from repro.evidence.protocol import measures, select
 from repro.rankers.base import Ranker
 
 

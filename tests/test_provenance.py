@@ -5,7 +5,7 @@ import subprocess
 import pytest
 
 import repro
-from repro import provenance as prov
+from repro.run import provenance as prov
 
 
 def git(*args, cwd):

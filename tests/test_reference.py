@@ -4,13 +4,13 @@ hint when LightGBM is absent."""
 import pytest
 
 from repro import papers
-from repro import published as pub
-from repro.experiment import REFERENCE_TASK
+from repro.judge import published as pub
+from repro.spec import REFERENCE_TASK
 from repro.papers import pahikkala2010
 from repro.rankers import lambdamart
-from repro.reference import METHOD
-from repro.assemble import gather_records
-from repro.runner import Runner
+from repro.evidence.reference import METHOD
+from repro.judge.assemble import gather_records
+from repro.run.runner import Runner
 
 pytest.importorskip("lightgbm", reason="the `modern` extra (lightgbm) is needed")
 

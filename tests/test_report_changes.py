@@ -9,8 +9,8 @@ import json
 import os
 from pathlib import Path
 
-from repro.experiment import Artifact
-from repro.provenance import source_state
+from repro.spec import Artifact
+from repro.run.provenance import source_state
 from repro.report import changes
 from repro.report.build import record_changes
 from report_pages import CLAIMS_PAPER, claims_paper, render_claims_paper, table1_records
@@ -110,7 +110,7 @@ def test_write_artifact_records_the_change_and_a_rerun_is_byte_identical(tmp_pat
     snapshot = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in paper_dir.iterdir()
                 if p.name in (changes.FILE, "index.html")}
     # the same command again: the later rendering compared with itself
-    from repro.published import load
+    from repro.judge.published import load
     from repro.report.build import write_artifact
     from repro.report.html import render_paper
     mod = claims_paper(tmp_path)

@@ -16,10 +16,11 @@ import pytest
 
 import fakepaper
 from repro import papers
-from repro.experiment import Artifact, record
-from repro.pipeline import run_artifacts
-from repro.published import (AGREES, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT, WITHIN,
-                             PublishedValue, compare, judge, load)
+from repro.spec import Artifact
+from repro.evidence.record import record
+from repro.cli.pipeline import run_artifacts
+from repro.judge.published import (AGREES, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT, WITHIN,
+                                   PublishedValue, compare, judge, load)
 from repro.report.verdicts import BUCKETS, Tally, bucket, headline
 from report_pages import REPORTS
 
@@ -247,7 +248,7 @@ def test_fresh_out_directory_index_links_only_what_exists(tmp_path):
 
 def test_unrun_artifact_shows_no_stand_in_and_no_time(tmp_path):
     from dataclasses import replace
-    from repro.assemble import build_artifact
+    from repro.cli.pipeline import build_artifact
     art = replace(papers.resolve("fakepaper.table3")[0], datasets=("synthetic",),
                   stand_ins={"synthetic": "MQ2007"})
     build_artifact(art, [], load("fakepaper", fakepaper.PUBLISHED_PATH), tmp_path / "fakepaper",

@@ -94,7 +94,7 @@ def test_change_list_when_nothing_moved_and_when_long(tmp_path):
     assert "No value or verdict change recorded" in page
     from repro.report.html import render_paper
     from report_pages import claims_paper, table1_records
-    from repro.published import load
+    from repro.judge.published import load
     from repro.report.build import write_artifact
     mod = claims_paper(tmp_path / "one")
     published = load(CLAIMS_PAPER, mod.PUBLISHED_PATH)
@@ -134,7 +134,7 @@ def test_column_blocks_are_balanced_never_one_column():
 def _three_tables(tmp_path):
     """Three published tables of ten long-named methods (as stevens2010 Figure 4), one row
     not run: lettered notes shared by all three tables."""
-    from repro.published import AGREES, load
+    from repro.judge.published import AGREES, load
     methods = [f"method-num-{i:02d}x" for i in range(10)]
     lines = ["[tolerance]", "default = 0.0", ""]
     for m in ("m1", "m2", "m3"):
@@ -159,7 +159,7 @@ def _three_tables(tmp_path):
 
 
 def test_split_tables_print_each_note_once_per_artifact(tmp_path):
-    from repro.report.build import natural_key
+    from repro.evidence.record import natural_key
     layouts, flat = _three_tables(tmp_path)
     tables, _ = artifact_tables("fig", flat, layouts, natural_key)
     assert len(tables) == 6                         # three tables, two blocks each
@@ -186,8 +186,8 @@ def test_a_table_that_fits_keeps_its_notes():
 def test_never_public_data_is_said_not_not_implemented(tmp_path):
     import types
     from repro import papers
-    from repro.assemble import build_artifact
-    from repro.published import load
+    from repro.cli.pipeline import build_artifact
+    from repro.judge.published import load
     from repro.report.html import render_paper
     mod = papers.module("stevens2010")
     art = [a for a in mod.ARTIFACTS if a.name == "figure10"][0]

@@ -1,5 +1,5 @@
-"""``python -m repro runs``: TREC run files and per-query metrics (repro.run_files,
-repro.runs_command).
+"""``python -m repro runs``: TREC run files and per-query metrics (repro.evidence.run_files,
+repro.cli.runs).
 
 The run files of ``pahikkala2010.table7 --quick`` (MQ2008 fold 1), re-scored with the suite's
 own LETOR evaluation, must give the per-query values of the artifact's tables exactly; the
@@ -19,17 +19,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from repro import cli, papers, run_files
-from repro.assemble import gather_records
+from repro.cli import main as cli
+from repro import papers
+from repro.evidence import run_files
+from repro.judge.assemble import gather_records
 from repro.data.load import load_letor
 from repro.data.queries import QueryData
 from repro.data.synthetic import make_queries
-from repro.eval_command import run as repro_eval
+from repro.cli.eval import run as repro_eval
 from repro.evidence import Evidence, encode_sidecar, key_text, table_key
-from repro.experiment import Artifact, Paper
-from repro.pipeline import tasks
-from repro.protocol import measured
-from repro.runner import Runner
+from repro.spec import Artifact, Paper
+from repro.cli.pipeline import tasks
+from repro.evidence.protocol import measured
+from repro.run.runner import Runner
 
 # --- a small paper on synthetic data (registered by the ``mini`` fixture) ----------------------
 

@@ -6,10 +6,10 @@ import pytest
 
 import fakepaper
 from repro import papers
-from repro.experiment import RunSpec
-from repro.pipeline import run_artifacts
-from repro.published import load, parse_number
-from repro.runner import Runner
+from repro.spec import RunSpec
+from repro.cli.pipeline import run_artifacts
+from repro.judge.published import load, parse_number
+from repro.run.runner import Runner
 
 
 pytestmark = pytest.mark.usefixtures("fake_paper")     # conftest: registered, own cache
@@ -118,7 +118,7 @@ def test_quick_overrides_folds():
 
 
 def test_powers_are_compared_exactly_and_decimals_by_rounding():
-    from repro.published import AGREES, DEVIATES, PublishedValue, judge
+    from repro.judge.published import AGREES, DEVIATES, PublishedValue, judge
     pv = lambda text: PublishedValue("t", None, None, None, None, text, "src")
     assert judge(256.0, pv("2^8"), 0.0)[1] == AGREES
     assert judge(0.5, pv("2^0"), 0.0)[1] == DEVIATES        # 2^-1 must not "agree" with 2^0
@@ -130,9 +130,9 @@ def test_powers_are_compared_exactly_and_decimals_by_rounding():
 def test_dataset_not_run_without_published_values_still_gets_a_row(tmp_path):
     from dataclasses import replace
     art = replace(papers.resolve("fakepaper.table2")[0], datasets=("MQ2007", "TD2003"))
-    from repro.published import load
-    from repro.assemble import build_artifact
-    from repro.runner import Runner
+    from repro.judge.published import load
+    from repro.cli.pipeline import build_artifact
+    from repro.run.runner import Runner
     res = list(Runner(tmp_path, papers.task).run(art.runs()).values())
     unavailable = {"MQ2007": "data missing: MQ2007", "TD2003": "data missing: TD2003"}
     flat = build_artifact(art, res, load("fakepaper", fakepaper.PUBLISHED_PATH), tmp_path / "o",
@@ -150,7 +150,7 @@ def test_quick_mode_says_why_values_are_missing(tmp_path):
 
 
 def test_nan_value_is_undefined_not_not_run():
-    from repro.published import compare, load
+    from repro.judge.published import compare, load
     pub = load("fakepaper", fakepaper.PUBLISHED_PATH)
     rec = {"artifact": "table1", "dataset": "synthetic", "method": "const", "metric": "x",
            "fold": "1", "value": float("nan"), "why": "no pairs"}
@@ -162,9 +162,9 @@ def test_nan_value_is_undefined_not_not_run():
 def test_real_data_wins_over_its_stand_in():
     from dataclasses import replace
 
-    from repro.experiment import RunSpec
-    from repro.assemble import gather_records
-    from repro.runner import RunResult
+    from repro.spec import RunSpec
+    from repro.judge.assemble import gather_records
+    from repro.run.runner import RunResult
     art = replace(papers.resolve("fakepaper.table4")[0], datasets=("MQ2007", "synthetic"),
                   stand_ins={"synthetic": "MQ2007"})
     spec = lambda ds: RunSpec("fakepaper", "task_map", ds, None, 0, "{}")
@@ -184,7 +184,7 @@ def test_cache_key_follows_params_code_and_data_but_not_the_quick_flag(tmp_path,
     import importlib.util
     import shutil as sh
 
-    from repro import runner as runner_mod
+    from repro.run import runner as runner_mod
     src = tmp_path / "fakecopy.py"
     sh.copy(fakepaper.__file__, src)
     spec_ = importlib.util.spec_from_file_location("fakecopy", src)
@@ -217,8 +217,8 @@ def test_nan_survives_the_cache_and_reaches_the_report_as_undefined(tmp_path, mo
     spec = art.runs()[0]
     Runner(tmp_path, papers.task).run([spec])
     cached = Runner(tmp_path, papers.task, cache_only=True).run([spec])[spec]     # read back from disk
-    from repro.published import load
-    from repro.assemble import build_artifact
+    from repro.judge.published import load
+    from repro.cli.pipeline import build_artifact
     flat = build_artifact(art, [cached], load("fakepaper", fakepaper.PUBLISHED_PATH),
                           tmp_path / "o", False)
     rec = [r for r in flat if r["metric"] == "x" and r["fold"] == "1"][0]
@@ -229,7 +229,7 @@ def test_nan_survives_the_cache_and_reaches_the_report_as_undefined(tmp_path, mo
 def test_timing_runs_execute_alone_after_the_others(tmp_path, monkeypatch):
     from dataclasses import replace
 
-    from repro import runner as runner_mod
+    from repro.run import runner as runner_mod
     order = []
     real = runner_mod.execute
     monkeypatch.setattr(runner_mod, "execute",
@@ -263,7 +263,7 @@ def test_pooled_runs_start_longest_first_from_recorded_times(tmp_path, monkeypat
     """Runs start in decreasing order of the seconds they took at the last rendering (read
     from its ``*.runs.json``), runs without a recorded time first; the results are those of
     any order."""
-    from repro import runner as runner_mod
+    from repro.run import runner as runner_mod
     from repro.report.build import recorded_run_seconds
     order = []
     real = runner_mod.execute

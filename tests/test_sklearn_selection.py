@@ -13,7 +13,7 @@ from repro.data.synthetic import make_queries
 from repro.errors import DataError
 
 from repro.metrics.scorer import letor_measure, letor_scorer
-from repro.protocol import measures
+from repro.evidence.protocol import measures
 
 EXPORTED = [n for n in repro.rankers.__all__ if n not in ("Ranker", "group_by_query")]
 # small, fast settings per ranker, and the parameter searched over (a declared grid)

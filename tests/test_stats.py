@@ -1,10 +1,10 @@
-"""Intervals and paired tests on per-query evidence (repro.stats): checked against direct
+"""Intervals and paired tests on per-query evidence (repro.judge.stats): checked against direct
 computations with scipy.stats and against hand-computed values."""
 import numpy as np
 import pytest
 from scipy import stats as st
 
-from repro.stats import holm, interval, paired, reproduction_measures, trend
+from repro.judge.stats import holm, interval, paired, reproduction_measures, trend
 
 
 def test_interval_is_seeded_and_covers_the_mean_of_fold_means():
@@ -62,7 +62,7 @@ def test_reproduction_measures_by_hand():
 
 
 def test_paired_values_equal_up_to_rounding_are_not_a_difference():
-    from repro.stats import paired
+    from repro.judge.stats import paired
     rng = np.random.default_rng(5)
     a = rng.random(50)
     b = a + rng.normal(0, 1e-17, 50)          # the same values summed in another order

@@ -6,21 +6,23 @@ import dataclasses
 import numpy as np
 import pytest
 
-from repro import aggregate, papers
-from repro import published as pub
+from repro.judge import kinds as aggregate
+from repro import papers
+from repro.judge import published as pub
 from repro.bench.domination import numpy_sweep
-from repro.codekey import closure
+from repro.run.codekey import closure
 from repro.data.load import load_letor_fold
-from repro.experiment import Custom, RunContext, RunSpec, canonical
+from repro.judge.kinds import Custom
+from repro.spec import RunContext, RunSpec, canonical
 from repro.papers import stevens2010 as paper
 from repro.papers.stevens2010 import figures, tasks
 from repro.data.synthetic import domination_problem
 from repro.papers.stevens2010.keywords import query_measures
 from repro.papers.stevens2010.letor import lambda_grid
-from repro.protocol import measures
+from repro.evidence.protocol import measures
 from repro.rankers.domination import DominationProblem, DominationRank
-from repro.assemble import gather_records
-from repro.runner import Runner
+from repro.judge.assemble import gather_records
+from repro.run.runner import Runner
 
 PUB = pub.load("stevens2010")
 
@@ -228,6 +230,6 @@ def test_code_keys_separate_the_studies():
     for study in ("letor", "corel", "google", "reuters", "complexity"):
         run = set(closure(f"repro.papers.stevens2010.{study}"))
         assert not run & {"repro.papers.stevens2010.pooled", "repro.papers.stevens2010.notes",
-                          "repro.papers.stevens2010", "repro.aggregate",
+                          "repro.papers.stevens2010", "repro.judge.kinds",
                           "repro.papers.stevens2010.figures"}, study
     assert "repro.papers" not in set(closure("repro.bench.domination"))

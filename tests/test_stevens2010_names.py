@@ -4,10 +4,12 @@ paper's runs (and declared aggregations) produce — checked on tiny runs of eve
 the method labels of the declared parameters."""
 import pytest
 
-from repro import aggregate, papers
-from repro import published as pub
-from repro.aggregate import NotCheckable, RanksWithPublished
-from repro.experiment import Custom, RunContext, RunSpec, canonical
+from repro.judge import kinds as aggregate
+from repro import papers
+from repro.judge import published as pub
+from repro.judge.kinds import NotCheckable, RanksWithPublished
+from repro.judge.kinds import Custom
+from repro.spec import RunContext, RunSpec, canonical
 from repro.papers import stevens2010 as paper
 from repro.papers.stevens2010 import names, reuters, tasks
 

@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 
 from repro import papers
-from repro import published as pub
-from repro.assemble import build_artifact
+from repro.judge import published as pub
+from repro.cli.pipeline import build_artifact
 from repro.evidence import SIDECAR_SUFFIX, TableIndex, decode_sidecar
 from repro.papers import stevens2010 as paper
-from repro.runner import Runner
+from repro.run.runner import Runner
 
 PUB = pub.load("stevens2010")
 

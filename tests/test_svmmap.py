@@ -8,7 +8,7 @@ from repro.data.synthetic import make_queries
 from repro.errors import DataError
 from repro.rankers import deltas
 from repro.rankers.svmmap import SVMMAP, most_violated_ap
-from repro.timing import single_thread_blas
+from repro.run.timing import single_thread_blas
 
 
 @pytest.fixture(autouse=True)

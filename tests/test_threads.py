@@ -16,8 +16,8 @@ import json, sys
 sys.path.insert(0, {tests!r})
 import fakepaper
 from repro import papers
-from repro.experiment import RunSpec
-from repro.runner import Runner
+from repro.spec import RunSpec
+from repro.run.runner import Runner
 papers.register(fakepaper)
 specs = [RunSpec("fakepaper", "task_blas", "synthetic", f, 0, "{{}}") for f in (1, 2)]
 res = Runner({tmp!r}, papers.task, jobs={jobs}, force=True, progress=False,

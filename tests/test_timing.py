@@ -1,10 +1,10 @@
-"""repro.timing: exponent fits and the scaling sweep's bookkeeping (not speed: no test times
+"""repro.run.timing: exponent fits and the scaling sweep's bookkeeping (not speed: no test times
 anything against a threshold)."""
 import math
 
 import numpy as np
 
-from repro.timing import fit_exponent, scaling_sweep
+from repro.run.timing import fit_exponent, scaling_sweep
 
 
 def test_fit_exponent_recovers_a_power_law_and_skips_missing_points():

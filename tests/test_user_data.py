@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from repro import cli
+from repro.cli import main as cli
 from repro.data import catalog as cat
 from repro.data import user
 from repro.data.load import load_letor, load_letor_fold

@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 
 from repro import papers
-from repro.cache import atomic_write_bytes, atomic_write_json
-from repro.cli import main
+from repro.files import atomic_write_bytes, atomic_write_json
+from repro.cli.main import main
 from repro.data import load as data_load
 from repro.data.letor import format_letor
 from repro.data.synthetic import make_queries
 from repro.errors import DataError
 from repro.report.terminal import compact_table
-from repro.runner import Runner
+from repro.run.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -245,7 +245,7 @@ def test_report_only_with_an_empty_cache_keeps_computed_values(fake, tmp_path, m
 
 
 def test_missing_data_keeps_the_values_of_a_data_artifact(fake, tmp_path, capsys):
-    from repro.pipeline import lost_values
+    from repro.cli.pipeline import lost_values
     old = [{"artifact": "t", "dataset": "MQ2008", "method": "m", "metric": "MAP", "fold": "1",
             "value": 0.4, "verdict": "agrees"},
            {"artifact": "t", "dataset": "MQ2008", "method": "m", "metric": "MAP", "fold": "2",
@@ -315,8 +315,8 @@ def test_unreachable_scheduler_is_a_clear_error(fake, tmp_path, monkeypatch, cap
 
 
 def test_bad_input_inside_a_run_is_its_message_without_a_traceback(capsys):
-    from repro.experiment import RunSpec
-    from repro.runner import compute
+    from repro.spec import RunSpec
+    from repro.run.runner import compute
 
     def task(ctx):
         raise DataError("queries.txt, line 3: expected 'qid:<id>', got 'q:1'")
@@ -328,7 +328,7 @@ def test_bad_input_inside_a_run_is_its_message_without_a_traceback(capsys):
 
 # 7. smaller
 def test_quick_fold_mean_figures_keep_their_values():
-    from repro.pipeline import _quick_view
+    from repro.cli.pipeline import _quick_view
     art = papers.resolve("dubey2009.figure4")[0]
     assert art.select["fold"] == "avg"
     assert _quick_view(art, False) is art

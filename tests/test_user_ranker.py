@@ -8,11 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from repro import cli, reference
+from repro.cli import main as cli
+from repro.evidence import reference
 from repro import papers as registry
 from repro.data import catalog as cat
-from repro.experiment import REFERENCE_TASK, USER_RANKER_TASK
-from repro.stats import paired
+from repro.spec import REFERENCE_TASK, USER_RANKER_TASK
+from repro.judge.stats import paired
 from repro.evidence import decode_sidecar
 
 from test_user_data import write_folds, letor_lines

@@ -15,12 +15,12 @@ import json
 from pathlib import Path
 
 from .. import __version__
-from ..cache import atomic_write_json
+from ..files import atomic_write_json
 from ..data import catalog as cat
-from ..provenance import machine
+from ..run.provenance import machine
 from .common import cpu_model, load_average
 from ..report.html import render_benchmarks
-from ..timing import single_thread_blas
+from ..run.timing import single_thread_blas
 from . import assignment, domination, letor, lqo, sampler, scale, tron
 
 GROUPS = {"letor": letor.bench, "lqo": lqo.bench, "tron": tron.bench, "scale": scale.bench,

@@ -1,5 +1,5 @@
 """What every benchmark group shares: the timing protocol that holds on a busy machine, and a
-case row (the machine description is :func:`repro.provenance.machine`, as on every page).
+case row (the machine description is :func:`repro.run.provenance.machine`, as on every page).
 
 Protocol (:func:`interleaved`): after a warm-up call of each contender, ``repeats`` rounds;
 in each round every contender runs once, back to back (ours, peer, …; the order rotates from

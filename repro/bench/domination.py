@@ -16,7 +16,7 @@ from ..data.load import load_letor
 from ..data.synthetic import domination_problem
 from ..errors import DataCorrupt, DataMissing
 from ..rankers.domination import DominationProblem, check_lambda, relevance_rank
-from ..timing import best_time, fit_exponent
+from ..run.timing import best_time, fit_exponent
 from .common import case, interleaved
 
 

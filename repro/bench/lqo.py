@@ -9,7 +9,7 @@ from ..data.queries import check_query_ptr
 from ..data.synthetic import make_documents
 from ..errors import DataCorrupt, DataMissing
 from ..rankers.lqo import GreedyLQO, centre_by_query, check_lambda, greedy_path
-from ..timing import best_time, fit_exponent
+from ..run.timing import best_time, fit_exponent
 from .common import case, interleaved
 
 

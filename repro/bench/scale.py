@@ -33,14 +33,14 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cache import atomic_writer, cache_root
+from ..files import atomic_writer, cache_root
 from ..data import catalog as cat
 from ..data.io import file_checksums
 from ..data.letor import LetorStream, default_threads
 from ..errors import ReproError
-from ..experiment import RunContext
-from ..provenance import machine
-from ..timing import single_thread_blas
+from ..spec import RunContext
+from ..run.provenance import machine
+from ..run.timing import single_thread_blas
 from .common import case, cpu_model, interleaved, load_average, spread
 
 try:                                  # a peer (the `peers` extra), not a dependency

@@ -14,7 +14,7 @@ from ..rankers.pair_counting import count_pairs
 from ..rankers.ranksvm import (HV_BLOCK_BYTES, ExplicitPairObjective, L2RankSVMObjective,
                                all_pairs)
 from ..rankers.tron import tron
-from ..timing import best_time, fit_exponent, fun_grad_hv
+from ..run.timing import best_time, fit_exponent, fun_grad_hv
 from .common import case, interleaved
 
 try:                                  # the peer (the `peers` extra), not a dependency

@@ -31,7 +31,7 @@ from urllib.parse import urlsplit
 
 import pooch
 
-from ..cache import atomic_writer
+from ..files import atomic_writer
 from ..errors import DataCorrupt, DataError, ReproError
 from . import catalog as cat
 from .io import find_file, matches

@@ -14,7 +14,7 @@ import lzma
 import zlib
 from pathlib import Path
 
-from ..cache import atomic_write_json, cache_root
+from ..files import atomic_write_json, cache_root
 from ..errors import DataCorrupt, DataError, DataMissing
 
 COMPRESSED_SUFFIXES = (".xz", ".gz")

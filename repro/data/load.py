@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..cache import atomic_write_bytes, atomic_writer, cache_root
+from ..files import atomic_write_bytes, atomic_writer, cache_root
 from ..errors import DataCorrupt, DataError
 from . import catalog as cat
 from . import letor, user

@@ -25,9 +25,9 @@ import pkgutil
 from functools import lru_cache
 from pathlib import Path
 
-from .. import reference
+from ..evidence import reference
 from ..errors import ReproError
-from ..experiment import REFERENCE_TASK, USER_RANKER_TASK
+from ..spec import REFERENCE_TASK, USER_RANKER_TASK
 
 ENTRY_POINTS = "repro.papers"
 _HERE = Path(__file__).resolve().parent

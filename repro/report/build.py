@@ -1,4 +1,4 @@
-"""Writing an artifact's outputs from values already assembled (:mod:`repro.assemble`):
+"""Writing an artifact's outputs from values already assembled (:mod:`repro.judge.assemble`):
 ``reports/<paper>/<artifact>.json`` (flat records, reproduced beside published), the per-query
 sidecar ``<artifact>.per-query.json.gz``, its figures (SVG), ``<artifact>.meta.json`` (what the
 report page needs besides the records: title, notes, data used, seeds) and
@@ -21,21 +21,15 @@ import re
 from pathlib import Path
 
 from .. import papers as registry
-from ..cache import atomic_write_bytes, atomic_write_json
-from ..provenance import source_state
+from ..files import atomic_write_bytes, atomic_write_json
+from ..run.provenance import source_state
 from ..evidence import SIDECAR_SUFFIX, encode_sidecar
-from ..experiment import Artifact
-from ..plotting import plt, style
-from ..published import PublishedSet
-from ..runner import RunResult, jsonable
+from ..evidence.record import natural_key
+from ..spec import Artifact
+from ..papers.plotting import plt, style
+from ..judge.published import PublishedSet
+from ..run.runner import RunResult, jsonable
 from . import changes
-
-
-def natural_key(value) -> tuple:
-    """Sort key ordering "selected_2" before "selected_10" and "fold 9" before "avg"."""
-    text = "" if value is None else str(value)
-    return tuple((0, int(t), "") if t.isdigit() else (1, 0, t)
-                 for t in re.split(r"(\d+)", text) if t != "")
 
 
 TIMING_DIR = "timing"
@@ -69,7 +63,7 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
                    results: list[RunResult], published: PublishedSet, out_dir: Path,
                    quick: bool) -> None:
     """Write the artifact's JSON, its per-query sidecar (where its values have query tables),
-    meta and figures, from values already assembled (:mod:`repro.assemble`).  Where
+    meta and figures, from values already assembled (:mod:`repro.judge.assemble`).  Where
     ``out_dir`` holds a previous rendering, what changed is recorded first
     (:func:`record_changes`)."""
     out_dir.mkdir(parents=True, exist_ok=True)

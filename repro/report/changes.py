@@ -24,7 +24,7 @@ import math
 import re
 from pathlib import Path
 
-from ..cache import write_if_changed
+from ..files import write_if_changed
 
 FILE = "changes.json"
 #: significant digits at which two values are the same value

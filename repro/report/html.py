@@ -8,7 +8,7 @@ the same command to the next (no run or render times, no cache flags): those are
 ``<artifact>.runs.json`` sidecars, which pages link to.  Timing artifacts (measured times) are
 on the paper's timing page (``<paper>/timing/index.html``), so that the main page and its JSON
 stay byte-identical.  Every page names its origin: version, commit, commit date and machine
-(:func:`repro.provenance.describe`).
+(:func:`repro.run.provenance.describe`).
 
 Every page starts with a scoreboard of the papers' claims (records with ``claim``: each judged
 by a paired test, its outcome, effect, 95% interval and p-value; on the index the ``key``
@@ -30,11 +30,12 @@ from pathlib import Path
 from jinja2 import Environment, FunctionLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
-from ..cache import write_if_changed
-from ..provenance import describe
-from ..published import load as load_published
+from ..files import write_if_changed
+from ..run.provenance import describe
+from ..judge.published import load as load_published
 from . import changes
-from .build import TIMING_DIR, natural_key, read_artifact
+from .build import TIMING_DIR, read_artifact
+from ..evidence.record import natural_key
 from .tables import _general, artifact_tables, fmt_value, record_rows
 from .verdicts import (BUCKETS, HEADERS, LABELS, OUTCOMES, Tally, headline, shown_buckets,
                        verdict_class)
@@ -383,7 +384,7 @@ def render_pdfs(pages: list[tuple[Path, Path]], jobs: int = 1, log=print) -> lis
     """The PDFs of written pages (``(html, pdf)`` pairs), on up to ``jobs`` processes (a
     PDF depends on its page only, so the bytes are those of one process); returns the PDFs
     written."""
-    from ..runner import map_in_processes
+    from ..run.runner import map_in_processes
     done = map_in_processes(_pdf_job, [(str(h), str(p)) for h, p in pages], jobs)
     for text in dict.fromkeys(s for _, s in done if s):
         log(text)

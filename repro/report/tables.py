@@ -24,7 +24,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from ..published import KEY_FIELDS, TableLayout, decimals_of
+from ..judge.published import KEY_FIELDS, TableLayout, decimals_of
 from .verdicts import SHORT, bucket, not_run_reason, verdict_class
 
 # Widths in em of the table font: a portrait A4 text block (18 cm at 7.5 pt), a landscape one

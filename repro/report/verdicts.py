@@ -14,7 +14,7 @@ Buckets (every record is in exactly one):
 * not comparable: ``baseline`` (copied by the paper from elsewhere, not rerun), ``unreadable``
   (the source's value cannot be read), ``ours only`` (our values without a published
   counterpart), ``modern`` (the modern reference beside the paper's methods,
-  :mod:`repro.reference`), ``user`` (a user's ranker beside them, ``--ranker``, and its paired
+  :mod:`repro.evidence.reference`), ``user`` (a user's ranker beside them, ``--ranker``, and its paired
   tests), ``empty`` (a dataset not run that has no published values: a placeholder saying why),
   ``not compared`` (a published value shown beside ours whose meaning the paper does not
   state, e.g. a "±"), ``claims`` (a claim judged by a paired test: its outcome is its verdict).
@@ -27,28 +27,18 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .. import stats
-from ..published import (AGREES, BASELINE, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT, MODERN,
-                         NO_PUBLISHED, SHOWN, STAND_IN, STAND_IN_DIFFERS, STAND_IN_SAYS, UNDEFINED, UNREADABLE,
-                         WITHIN, WITHIN_NOISE)
+from ..judge import stats
+from ..judge.published import (AGREES, BASELINE, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT,
+                               MODERN, NO_PUBLISHED, SHOWN, STAND_IN, STAND_IN_DIFFERS,
+                               STAND_IN_SAYS, UNDEFINED, UNREADABLE, UNVERIFIED_COPY,
+                               USER_METHOD, WITHIN, WITHIN_NOISE, mark_verdict)
 
 COMPARABLE = ("agrees", "noise", "within", "deviates", "stand-in", "unverified", "check",
               "derived", "undefined", "not run")
 NOT_COMPARABLE = ("baseline", "unreadable", "not compared", "claims", "ours only", "modern",
                   "user", "empty")
-#: the outcomes of a claim judged by a paired test (``repro.aggregate`` Claim, paper claims)
+#: the outcomes of a claim judged by a paired test (``repro.judge.kinds`` Claim, paper claims)
 OUTCOMES = stats.OUTCOMES
-#: prefix of the verdict of a value computed on an unverified copy of a catalogued set
-UNVERIFIED_COPY = "unverified copy: "
-#: the verdict of a user's ranker's values (``--ranker``)
-USER_METHOD = "user method (not in the paper)"
-
-
-def mark_verdict(verdict: str) -> str:
-    """The verdict of a value computed on an unverified copy ("not run" verdicts stay)."""
-    if verdict.startswith(UNVERIFIED_COPY) or verdict.startswith("not run"):
-        return verdict
-    return UNVERIFIED_COPY + verdict
 
 BUCKETS = COMPARABLE + NOT_COMPARABLE
 LABELS = {"agrees": "agrees", "noise": "within noise (published value inside our 95% interval)",

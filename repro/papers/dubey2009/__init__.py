@@ -16,7 +16,7 @@ Protocol (§5.1, :mod:`.protocol`): one run per (dataset, fold) — task ``task_
 validation MAP), evaluates it on the test split with the paper's definitions and with the
 official LETOR 3.0 script, ties in file order and at random, with every query's value
 (:mod:`.figure3`), and runs the Sec. 5.3 studies (Figures 4–8, :mod:`.sampling`) on the datasets
-of those figures.  Figure 3's cells are declared (:class:`repro.aggregate.Cells`: fold means of
+of those figures.  Figure 3's cells are declared (:class:`repro.judge.kinds.Cells`: fold means of
 the paper's measure, the other conventions as fields and notes; each note also says where the
 published cell lies against ours, :mod:`.gap`), the microaverage is the suite's MicroAverage
 (LETOR 3.0 query counts as weights), Figures 4–8 are FoldMeans; the claims of Sec. 5.2–5.3 are
@@ -68,9 +68,10 @@ say the same to the reader):
 13. Each Figure 3 cell's note says on which side of ours the published cell lies, by how much
     (:mod:`.gap`): the OHSUMED column is above ours in most cells, not in all.
 """
-from ... import published as _published
-from ...aggregate import Cells
-from ...experiment import Artifact, Custom, FoldMean, MicroAverage, Paper
+from ...judge import published as _published
+from ...judge.kinds import Cells
+from ...spec import Artifact, Paper
+from ...judge.kinds import Custom, FoldMean, MicroAverage
 from .gap import CellsWithGap
 from .names import (CLAIMS, CLEANED, FIGURE3, FIGURE4, FIGURE5, FIGURE6, FIGURE7, FIGURE8, FLOOR,
                     LETOR3, LETOR3_RANDOM, METHODS, METRICS, PAPER_DEF, PAPER_RANDOM, PER_FOLD,

@@ -5,7 +5,7 @@ record contract of the suite), never a comparison of two means.
   :mod:`repro.evidence`), keyed by (dataset as run, part, method, metric, convention) and fold;
   two methods are paired by query id within each fold and pooled over the artifact's declared
   folds (a dataset with a missing fold is not testable);
-* :func:`compare` — one paired comparison (:func:`repro.stats.paired`: t-test of the per-query
+* :func:`compare` — one paired comparison (:func:`repro.judge.stats.paired`: t-test of the per-query
   differences, ``scipy.stats.ttest_rel``, with a bootstrap interval of the mean difference);
 * :func:`judge` — a claim made of several comparisons: "V (its best variant) beats every X"
   holds when some variant beats every X, each comparison significant after Holm's adjustment
@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ... import stats as st
+from ...judge import stats as st
 from ...evidence import table_mean
-from ...experiment import record
+from ...evidence.record import record
 from .names import CLAIMS
 
 HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE = (

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import published as _published
-from ... import stats as st
-from ...aggregate import Cells, cells as _cells
-from ...experiment import record
+from ...judge import published as _published
+from ...judge import stats as st
+from ...judge.kinds import Cells, cells as _cells
+from ...evidence.record import record
 from .claim_tests import (NOT_TESTABLE, QueryTables, Judgement, claim_record, describe_test,
                           judge_all, summary_record)
 from .claims_sampler import claims_53

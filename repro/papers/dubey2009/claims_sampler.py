@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ... import stats as st
+from ...judge import stats as st
 from ...rankers.deltas import KINDS as DELTA_KINDS
 from .claim_tests import (NOT_TESTABLE, QueryTables, claim_record, compare, describe_test,
                           judge, judge_all, summary_record)

@@ -7,7 +7,7 @@ import numpy as np
 from ...data.synthetic import make_queries
 from ...evidence import Evidence
 from ...rankers.conditional import ConditionalObjective, draw_sample, good_first
-from ...timing import fit_exponent, scaling_sweep, single_thread_blas
+from ...run.timing import fit_exponent, scaling_sweep, single_thread_blas
 
 
 def task_complexity(ctx) -> dict:

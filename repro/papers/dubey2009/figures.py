@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...plotting import figure, legend_outside, loglog_with_slopes, runs_done
+from ..plotting import figure, legend_outside, loglog_with_slopes, runs_done
 from .names import FLOOR, METRICS as _METRICS
 
 

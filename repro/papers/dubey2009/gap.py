@@ -6,8 +6,8 @@ for the whole column would be wrong on those cells, so each cell's note says, wi
 number, on which side the published value lies (:func:`gap_text`), and the TOML's
 explanation only points to these notes and to the computed context in 'claims'.
 
-:class:`CellsWithGap` is the suite's :class:`~repro.aggregate.Cells` followed by that note: a
-declaration kind registered with :func:`repro.aggregate.kind`, which annotates only the cells
+:class:`CellsWithGap` is the suite's :class:`~repro.judge.kinds.Cells` followed by that note: a
+declaration kind registered with :func:`repro.judge.kinds.kind`, which annotates only the cells
 it has just made (no other record is touched).
 """
 from __future__ import annotations
@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ... import aggregate
-from ... import published as _published
+from ...judge import kinds as aggregate
+from ...judge import published as _published
 
 #: the note part that points to the computed context of the column (the 'claims' artifact)
 CONTEXT = "see 'claims', rows 'context'"
@@ -37,7 +37,7 @@ def gap_text(ours: float, published: float, decimals: int, metric: str) -> str:
 
 @dataclass(frozen=True)
 class CellsWithGap:
-    """Aggregation: the cells of ``cells`` (a :class:`~repro.aggregate.Cells`), each with a
+    """Aggregation: the cells of ``cells`` (a :class:`~repro.judge.kinds.Cells`), each with a
     readable, rerun published counterpart (same dataset, method, metric and fold label)
     getting :func:`gap_text` appended to its note."""
     cells: aggregate.Cells

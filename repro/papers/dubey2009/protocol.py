@@ -24,7 +24,7 @@ from ...data.load import load_letor_fold
 from ...data.queries import QueryData, remove_conflicts
 from ...metrics import evaluate
 from ...metrics.family import ap_from_good_ranks, good_ranks_from_scores, ndcg_from_good_ranks
-from ...protocol import select
+from ...evidence.protocol import select
 from ...rankers import RankSVM
 from ...rankers.conditional import ConditionalRanker
 from ...rankers.rankboost import RankBoost

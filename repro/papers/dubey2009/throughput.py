@@ -6,7 +6,7 @@ from ...data.load import load_letor_fold
 from ...data.queries import QueryData
 from ...evidence import Evidence
 from ...rankers import swap_sampler as ss
-from ...timing import best_time, single_thread_blas
+from ...run.timing import best_time, single_thread_blas
 from .names import THRESHOLD
 
 

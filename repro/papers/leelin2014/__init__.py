@@ -17,8 +17,8 @@ and NDCG against iterations) and ``complexity`` (our figure: time of f, ∇f and
 """
 from __future__ import annotations
 
-from ...experiment import Artifact, Paper
-from ...published import load as load_published
+from ...spec import Artifact, Paper
+from ...judge.published import load as load_published
 
 PAPER = Paper(
     order=3,

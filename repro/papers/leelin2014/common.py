@@ -9,7 +9,7 @@ import numpy as np
 from ...data import catalog as cat
 from ...data.load import load_letor
 from ...data.queries import QueryData
-from ...published import parse_number
+from ...judge.published import parse_number
 from ...rankers.ranksvm import L2RankSVMObjective
 from ...rankers.tron import tron
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...data.synthetic import cell_rng, one_query
-from ...experiment import record
+from ...evidence.record import record
 from ...rankers.pair_counting import count_pairs
 from ...rankers.ranksvm import ExplicitPairObjective, L2RankSVMObjective
-from ...timing import fit_exponent, fun_grad_hv, scaling_sweep, single_thread_blas
+from ...run.timing import fit_exponent, fun_grad_hv, scaling_sweep, single_thread_blas
 
 def _max_rel_diff(a: dict, b: dict) -> float:
     """Largest relative difference between two evaluations' f, ∇f and ∇²f·d."""
@@ -23,7 +23,7 @@ def task_complexity(ctx) -> dict:
     """One query of l documents with k equiprobable relevance levels (``"l"``: every document
     its own level, as in the -list sets), n features: time of f(w), ∇f(w) and ∇²f(w)d for the
     three counting methods and for explicit pairs (formed once, outside the timing), by
-    :func:`repro.timing.scaling_sweep` (the fastest of ``repeats`` or more calls), all thread
+    :func:`repro.run.timing.scaling_sweep` (the fastest of ``repeats`` or more calls), all thread
     pools limited to one thread.  The data of each (k, l) cell come from their own stream
     (:func:`repro.data.synthetic.cell_rng`).
 

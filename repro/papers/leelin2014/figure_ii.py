@@ -8,10 +8,10 @@ import numpy as np
 
 from ...data.queries import QueryData
 from ...evidence import Evidence
-from ...experiment import record
+from ...evidence.record import record
 from ...metrics import pair_counts, pairwise_accuracy, yahoo_ndcg10
 from ...metrics.family import ndcg as family_ndcg
-from ...protocol import measured, measures
+from ...evidence.protocol import measured, measures
 from ...rankers.cutting_plane import L1RankRisk, bundle_method
 from .common import NO_NDCG, SCALED, _power, _solve, load_split, scale_like
 

@@ -1,8 +1,8 @@
 """Figures of leelin2014: Figure (II) and the complexity figure."""
 from __future__ import annotations
 
-from ...plotting import figure, legend_outside, size_ticks
-from ...timing import fit_exponent
+from ..plotting import figure, legend_outside, size_ticks
+from ...run.timing import fit_exponent
 
 
 def figure_ii(art, results, flat, published):

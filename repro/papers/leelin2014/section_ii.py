@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...experiment import record
+from ...evidence.record import record
 from ...rankers.pair_counting import METHODS, direct_count_trace, sv_counts
 
 EXAMPLE_Z = [-0.9, -0.7, -0.1, 0.15, 0.2, 1.6]

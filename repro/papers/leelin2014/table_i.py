@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...data.queries import QueryData
-from ...experiment import record
+from ...evidence.record import record
 from .common import SCALED, _power, _solve, c_label, load_split, scale_like
 
 def task_table_i(ctx) -> dict:

@@ -80,8 +80,9 @@ Open questions of the paper (each decided in ``CHOICES`` below and shown in the 
   (2006) and are not restated. Also open: which items count as "the rest" predicted, and
   whether NDCG is over all predicted items.
 """
-from ...aggregate import Claim, PairedTest, Spread
-from ...experiment import Artifact, Best, FoldMean, FoldSpread, Paper
+from ...judge.kinds import Claim, PairedTest, Spread
+from ...spec import Artifact, Paper
+from ...judge.kinds import Best, FoldMean, FoldSpread
 from .choices import CHOICES_DORM, CHOICES_TIME, CHOICES_UCI, CHOICES_WEB, NOTES
 from .kinds import Difference, SettingMeans
 from .names import (C_LABEL, C_SERIES, CHOSEN_C, CLAIM_63, CLAIM_64, CLAIM_65, CLAIM_T1,

@@ -7,7 +7,7 @@ import time
 from ...data.synthetic import make_queries
 from ...evidence import Evidence
 from ...rankers import DORM
-from ...timing import fit_exponent, single_thread_blas
+from ...run.timing import fit_exponent, single_thread_blas
 
 
 def task_complexity(ctx) -> dict:

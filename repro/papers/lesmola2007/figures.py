@@ -9,7 +9,7 @@ import textwrap
 
 import numpy as np
 
-from ...plotting import figure, legend_outside, loglog_with_slopes, runs_done, size_ticks
+from ..plotting import figure, legend_outside, loglog_with_slopes, runs_done, size_ticks
 from .names import (C_SERIES, CHOSEN_C, FIGURE2_METHODS, NDCG10, NDCG_AT, OPTIMISM,
                     SCHEMES_LABEL, SHORT, TEST_QUERIES, UCI_METHODS, UCI_REFERENCE, nested,
                     ndcg_long, shown_as)

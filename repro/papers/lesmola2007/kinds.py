@@ -1,6 +1,6 @@
 """Two aggregation kinds first used by lesmola2007 (Table 1), declared in ``__init__`` and
-registered with :func:`repro.aggregate.kind` (generic: they name no method or data set of the
-paper; they belong in :mod:`repro.aggregate` when that module is next edited).
+registered with :func:`repro.judge.kinds.kind` (generic: they name no method or data set of the
+paper; they belong in :mod:`repro.judge.kinds` when that module is next edited).
 
 * :class:`SettingMeans` — the fold mean at every value of a grid field, each as its own record
   (a curve: Table 1's NDCG@10 at every C), its fold label naming the setting, so that the curve
@@ -12,16 +12,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ... import intervals
-from ...aggregate import _defined, compare_paired, fold_mean, kind, with_tables
-from ...stats import seed_from
-from ...experiment import Artifact, FoldMean, matches
+from ...judge import intervals
+from ...judge.kinds import _defined, compare_paired, fold_mean, kind, with_tables
+from ...judge.stats import seed_from
+from ...spec import Artifact
+from ...judge.kinds import FoldMean
+from ...evidence.record import matches
 
 
 @dataclass(frozen=True)
 class SettingMeans:
     """Aggregation: the mean over the declared folds of the records matched by ``select``,
-    per (dataset, method, metric, value of ``over``) — as :class:`~repro.experiment.FoldMean`
+    per (dataset, method, metric, value of ``over``) — as :class:`~repro.spec.FoldMean`
     with ``by=(over,)`` — each emitted with ``fold = label.format(**{over: value})``, the field
     ``over`` removed (the other fields common to its folds kept, e.g. the key of their
     per-query tables) and ``series``."""
@@ -52,7 +54,7 @@ class Difference:
     ``minuend_value``, ``subtrahend_value``).  A group without exactly one of each emits
     nothing; an undefined value gives NaN with a ``why``.  Where both values are means over
     the same test queries, the difference gets a paired interval
-    (:func:`repro.aggregate.compare_paired`: a bootstrap over the per-query differences,
+    (:func:`repro.judge.kinds.compare_paired`: a bootstrap over the per-query differences,
     pooled over folds, and the paired t-test's p-value)."""
     metric: str
     method: str

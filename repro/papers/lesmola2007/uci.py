@@ -7,8 +7,8 @@ the dataset's name, so every fold sees the same queries); fold k tests on querie
 ``"lesmola2007"`` convention) stored per C, with each test query's value.  The choice of C by
 the mean over the same 10 folds (the literal reading of "10-fold cross validation was used to
 adjust C", Sec. 6.1), the ± and the paired t-tests are declared in ``__init__``
-(:class:`~repro.experiment.FoldMean` by C, :class:`~repro.experiment.Best`,
-:class:`~repro.experiment.FoldSpread`, ``PairedTest``).
+(:class:`~repro.spec.FoldMean` by C, :class:`~repro.spec.Best`,
+:class:`~repro.spec.FoldSpread`, ``PairedTest``).
 
 Beside it, nested cross-validation (ours; :func:`inner_cv`): in each outer fold C is chosen
 from the fold's training queries alone — ``inner_folds`` contiguous blocks of them (by query,

@@ -17,7 +17,7 @@ import numpy as np
 from ...data.load import load_letor_fold
 from ...evidence import Evidence
 from ...metrics import mrr, wta
-from ...protocol import measured, measures, select_each
+from ...evidence.protocol import measured, measures, select_each
 from ...rankers import (DORM, LinearSVM, PrecisionAtKSVM, RankSVM, ROCAreaSVM,
                         SingleFeature)
 from .names import (BLOCK, BY_SIZE, C_SCHEMES, CRITERIA, FIGURE2_METHODS, NDCG_AT, SECONDS,

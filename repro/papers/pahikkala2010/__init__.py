@@ -24,8 +24,9 @@ for the ``complexity`` figure; the benchmark against a vectorised NumPy implemen
 """
 from __future__ import annotations
 
-from ... import published as _published
-from ...experiment import Artifact, Best, FoldMean, Paper
+from ...judge import published as _published
+from ...spec import Artifact, Paper
+from ...judge.kinds import Best, FoldMean
 from .names import CURVE, CURVE_K, CURVE_LAMBDA, CURVE_MAX, CURVE_METRICS, METHODS, METRICS
 
 PAPER = Paper(
@@ -52,7 +53,7 @@ PARAMS = _protocol_params()
 FOLDS = (1, 2, 3, 4, 5)
 QUICK = {"folds": (1,), "params": {"lambda_exponents": [0, 3], "k_max": 8,
                                    "rankrls_lambda_exponents": [-2, 2]}}
-# the modern reference (LambdaMART, repro.reference) under the same protocol: LETOR 4.0
+# the modern reference (LambdaMART, repro.evidence.reference) under the same protocol: LETOR 4.0
 # evaluation, parameters chosen by validation MAP
 REFERENCE = {"version": 4, "criterion": "MAP", "metrics": list(METRICS)}
 # computed when records are gathered: fold averages of the test measures, and the maxima of
@@ -196,7 +197,7 @@ ARTIFACTS = (
                  "Timed single-threaded (BLAS and OpenMP thread pools limited to one thread "
                  "with threadpoolctl, like our kernel).",
                  "Each time is the fastest of at least 3 calls (more for fast cases: until 0.5 s in "
-                 "total, at most 50 calls; repro.timing.best_time) after a warm-up call — the least disturbed by other processes — "
+                 "total, at most 50 calls; repro.run.timing.best_time) after a warm-up call — the least disturbed by other processes — "
                  "and includes the query-wise centring and the allocation of the O(mn) "
                  "caches: the time is O(mn) + O(kmn).  The exponent in k is therefore fitted "
                  "to the time of the steps, t(k) − t(1) against k − 1 (the sweep starts at "

@@ -3,14 +3,14 @@ synthetic data (the O(kmn) claim of §3), single-threaded."""
 from __future__ import annotations
 
 from ...data.synthetic import make_documents
-from ...experiment import record
+from ...evidence.record import record
 from ...rankers.lqo import greedy_path
-from ...timing import fit_exponent, scaling_sweep, single_thread_blas
+from ...run.timing import fit_exponent, scaling_sweep, single_thread_blas
 
 
 def task_complexity(ctx) -> dict:
     """Training time of greedy RankRLS against m, n and k (synthetic data, 50 docs/query),
-    by :func:`repro.timing.scaling_sweep`, single-threaded."""
+    by :func:`repro.run.timing.scaling_sweep`, single-threaded."""
     p = ctx.params
     out, recs = {}, []
     with single_thread_blas():

@@ -4,7 +4,7 @@ from __future__ import annotations
 import matplotlib
 import numpy as np
 
-from ...plotting import figure, legend_outside, loglog_with_slopes, size_ticks
+from ..plotting import figure, legend_outside, loglog_with_slopes, size_ticks
 
 FIGURE_METRIC = {"figure1": "MAP", "figure2": "MeanNDCG", "figure3": "MAP", "figure4": "MeanNDCG"}
 

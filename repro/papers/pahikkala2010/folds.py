@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ...data.load import load_letor_fold
 from ...evidence import Evidence
-from ...protocol import measured, select
+from ...evidence.protocol import measured, select
 from ...rankers.rankrls import GreedyRankRLS, RankRLS
 from .names import CURVE, CURVE_METRICS, METHODS, METRICS
 

@@ -36,8 +36,9 @@ of the earlier declaration is decided in the artifacts' ``choices``.
 Figures 10–12 (the 1,000-query Google comparison) have no task: their Layers and Margin
 variants need the Google set's feedback counts, which no stand-in has.
 """
-from ...aggregate import NotCheckable, RanksWithPublished
-from ...experiment import Artifact, Custom, FoldMean, Paper, Ranks
+from ...judge.kinds import NotCheckable, RanksWithPublished
+from ...spec import Artifact, Paper
+from ...judge.kinds import Custom, FoldMean, Ranks
 from .names import (COREL_SPLITS, DETAIL_METRICS, LETOR8, LETOR_AVERAGE, LETOR_MEASURES,
                     RANK_METRIC, RANKED)
 from .notes import NOTES
@@ -369,7 +370,7 @@ ARTIFACTS = [
                       "One sweep = 500 single-coordinate ℓ2² updates (every update non-zero) "
                       "from the current state; its cost is O(nnz + d·m) with m the dominating "
                       "instances (here d·m = 10·n, nnz = 20·n).",
-                      "Each time is the fastest of at least 5 sweeps (repro.timing.best_time), "
+                      "Each time is the fastest of at least 5 sweeps (repro.run.timing.best_time), "
                       "single-threaded; the run executes alone. The comparison with NumPy "
                       "recomputing the margins at every update is the benchmark's "
                       "(`python -m repro bench domination`).")),

@@ -9,7 +9,7 @@ import numpy as np
 from ...data.synthetic import domination_problem
 from ...evidence import Evidence
 from ...rankers.domination import DominationProblem
-from ...timing import fit_exponent, scaling_sweep, single_thread_blas
+from ...run.timing import fit_exponent, scaling_sweep, single_thread_blas
 
 
 METHOD = "DR (ours)"

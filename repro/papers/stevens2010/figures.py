@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...plotting import figure, loglog_with_slopes, size_ticks
+from ..plotting import figure, loglog_with_slopes, size_ticks
 
 REG_LABEL = {"l1": "ℓ1", "l2": "ℓ2²"}
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from ...data.load import load_letor_fold
 from ...evidence import Evidence
-from ...protocol import measured, select
+from ...evidence.protocol import measured, select
 from ...rankers.domination import DominationRank
 from .keywords import lambda_grid
 from .names import LETOR_MEASURES as MEASURES

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...experiment import record
-from ...intervals import pooled_interval
+from ...evidence.record import record
+from ...judge.intervals import pooled_interval
 from .names import COREL_LARGE, COREL_VARIANTS
 
 
@@ -15,7 +15,7 @@ def corel_means(art, outputs) -> list[dict]:
     of every shard, in shard order (the declaration's), keywords in each shard's order; a
     method that ran once (PAMIR, in shard 1) is read by keyword.  Corel-Large-All has no
     stand-in: its values are records without a value.  Each mean carries its 95% percentile
-    bootstrap interval over the pooled keywords (:func:`repro.intervals.pooled_interval`)."""
+    bootstrap interval over the pooled keywords (:func:`repro.judge.intervals.pooled_interval`)."""
     tables = [t for _, out in outputs for t in out.get("per_query", [])]
     if not any(t["method"] in COREL_VARIANTS for t in tables):
         return []

@@ -19,16 +19,17 @@ from pathlib import Path
 
 from dataclasses import replace
 
-from . import __version__, eval_command, runs_command
-from . import papers as registry
-from .bench import command as bench_command
-from .data import catalog as cat
-from .data import user as user_data
-from .data.fetch import fetch
-from .errors import ReproError
-from .metrics.family import CONVENTIONS
+from .. import __version__
+from . import eval as eval_command, runs as runs_command
+from .. import papers as registry
+from ..bench import command as bench_command
+from ..data import catalog as cat
+from ..data import user as user_data
+from ..data.fetch import fetch
+from ..errors import ReproError
+from ..metrics.family import CONVENTIONS
 from .pipeline import on_dataset, run_artifacts
-from .reference import parse_ranker
+from ..evidence.reference import parse_ranker
 
 COMMANDS = ("list", "data", "eval", "bench", "runs")
 

@@ -2,11 +2,11 @@
 method and fold of an artifact, so that a reader can re-score them with any tool.
 
 The run cache holds no document scores, so the artifact's runs are executed again, in this
-process, with a score sink active (:mod:`repro.run_files`): every test scoring that a task
-evaluates through :func:`repro.protocol.measured` and records with
+process, with a score sink active (:mod:`repro.evidence.run_files`): every test scoring that a task
+evaluates through :func:`repro.evidence.protocol.measured` and records with
 :meth:`repro.evidence.Evidence.measured` is collected with its method, fold and key fields.
 The per-query values are the runs' own query tables, selected as the artifact's sidecar
-selects them (:func:`repro.assemble.gather_records`).  Where the cache already holds a run,
+selects them (:func:`repro.judge.assemble.gather_records`).  Where the cache already holds a run,
 its per-query tables are compared with the re-executed run's, and the command says whether
 they are the same; where it does not, the re-executed run is cached (its output carries no
 scores: with or without the sink it is the same).
@@ -39,19 +39,20 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__, run_files
-from .assemble import dataset_label, gather_records
-from .data import catalog as cat
-from .data.queries import QueryData
-from .errors import ReproError
-from .evidence import key_text, table_key
-from .experiment import Artifact, RunSpec
+from .. import __version__
+from ..evidence import run_files
+from ..judge.assemble import dataset_label, gather_records
+from ..data import catalog as cat
+from ..data.queries import QueryData
+from ..errors import ReproError
+from ..evidence import key_text, table_key
+from ..spec import Artifact, RunSpec
 from .pipeline import tasks
-from .runner import RunResult, Runner, compute
+from ..run.runner import RunResult, Runner, compute
 
 MARKER = ".repro-runs"                 # in every artifact directory this command wrote
 COMMITTED_REPORTS = Path("reports")
-PACKAGE_REPORTS = Path(__file__).resolve().parent.parent / "reports"
+PACKAGE_REPORTS = Path(__file__).resolve().parents[2] / "reports"
 NOT_MEASURED = ("these runs record their per-query values with Evidence.per_query (a paper's "
                 "own metric code, or values the paper module rescales or combines), not with "
                 "Evidence.measured, so their document scores never reach the score sink")
@@ -450,7 +451,7 @@ Re-scoring (from inside an artifact directory)
     python -m repro eval MQ2008/fold1.letor MQ2008/GRankRLS/fold1.scores --letor 4 --per-query
     (--letor: the run's conventions, runs.tsv column letor_version). This prints the values
     of per-query.tsv to the scripts' 4 decimals; re-scoring the run file with the suite's
-    LETOR evaluation (repro.protocol.measured) gives them to the last bit.
+    LETOR evaluation (repro.evidence.protocol.measured) gives them to the last bit.
   other conventions on the same scores (repro.metrics.family):
     python -m repro eval MQ2008/fold1.letor MQ2008/GRankRLS/fold1.scores --convention NAME
 

@@ -180,7 +180,7 @@ class Evidence:
     def measured(self, method: str, m: "Measured", fold=None, names: Iterable[str] | None = None,
                  **extra) -> list[dict]:
         """Records and tables of every measure of ``m`` (a :class:`Measured`).  While a score
-        sink is active (:mod:`repro.run_files`), the scoring behind ``m`` is handed to it with
+        sink is active (:mod:`repro.evidence.run_files`), the scoring behind ``m`` is handed to it with
         ``method``, ``fold`` and the key fields of ``extra``; with none, nothing is."""
         names = list(m.summary if names is None else names)
         recs = [self.per_query(method, name, m.qids, m.per_query[name], fold,
@@ -201,7 +201,7 @@ class Evidence:
 class Measured:
     """Measures of one scoring of a data set: the summary (as the evaluation averages them)
     and the per-query values in the data's query order.  While a score sink is active,
-    :func:`repro.protocol.measured` also sets ``scored`` (:class:`repro.run_files.Scored`: the
+    :func:`repro.evidence.protocol.measured` also sets ``scored`` (:class:`repro.evidence.run_files.Scored`: the
     data and scores behind it) — an attribute of the object, not a field: never compared,
     shown or serialised."""
     qids: list

@@ -10,7 +10,7 @@ every record carries, e.g. the table part a paper's ``select`` filters on): its 
 fold, and its fold averages are added when records are gathered.  Without the ``modern`` extra
 these runs are "not run" and say how to install it.
 
-The mechanism is general (:class:`repro.experiment.ReferenceRanker`): :func:`run_reference`
+The mechanism is general (:class:`repro.spec.ReferenceRanker`): :func:`run_reference`
 runs any ranker with ``fit_grid``/``predict`` under an artifact's reference protocol, and a
 user's ranker (``--ranker``, :mod:`repro.user_rankers`) is another instance of it, labelled
 "user method (not in the paper)".  Under ``--on`` the per-dataset conventions are those of the
@@ -23,11 +23,11 @@ fewer leaves.
 """
 from __future__ import annotations
 
-from .data.load import load_letor_fold
-from .errors import ReproError
-from .evidence import Evidence
+from ..data.load import load_letor_fold
+from ..errors import ReproError
+from . import Evidence
 from .protocol import measured, select
-from .rankers.lambdamart import LambdaMART
+from ..rankers.lambdamart import LambdaMART
 
 METHOD = "LambdaMART (modern reference, not in the paper)"
 GRID = {"n_estimators": [100, 300, 500], "learning_rate": [0.1], "num_leaves": [15, 63]}
@@ -47,7 +47,7 @@ def run_reference(ctx, ranker, grid, prefer, method: str) -> dict:
     """One fold of ``ctx.dataset`` under the reference protocol ``ctx.params`` (``version``,
     ``criterion``, ``metrics``, ``fields``): ``ranker`` (``fit_grid``/``predict``) fitted on
     ``train`` for every candidate of ``grid``, the candidate chosen on ``vali`` by the
-    criterion (ties by ``prefer``, :func:`repro.protocol.select`), the chosen model's test
+    criterion (ties by ``prefer``, :func:`repro.evidence.protocol.select`), the chosen model's test
     measures stored with each query's value under ``method`` (records marked ``modern``: a
     method beside the paper's)."""
     p = ctx.params
@@ -88,7 +88,7 @@ def user_method(label: str) -> str:
 class _UserGrid:
     """A user's scikit-learn-style ranker (``fit(X, y, qid)`` / ``predict(X)``; any class,
     not necessarily a :class:`repro.rankers.base.Ranker`) seen by
-    :func:`repro.protocol.select`: one fresh instance per grid candidate, fitted on the
+    :func:`repro.evidence.protocol.select`: one fresh instance per grid candidate, fitted on the
     training split with one query id per document."""
 
     def __init__(self, cls, params: dict):
@@ -98,7 +98,7 @@ class _UserGrid:
         return dict(self.params)
 
     def fit_grid(self, data, grid):
-        from .rankers.base import expand_grid
+        from ..rankers.base import expand_grid
         for cand in expand_grid(grid):
             model = self.cls(**{**self.params, **cand})
             fitted = model.fit(data.X, data.y, data.qid_per_doc)
@@ -148,11 +148,11 @@ def entry_point_rankers() -> dict[str, str]:
 
 def parse_ranker(text: str):
     """``LABEL=module:Class[:json-params]`` (or ``LABEL`` alone for an entry point of group
-    ``repro.rankers``) → a :class:`repro.experiment.ReferenceRanker`.  The grid: the class's
+    ``repro.rankers``) → a :class:`repro.spec.ReferenceRanker`.  The grid: the class's
     ``param_grid`` attribute, or ``"param_grid"`` in the JSON parameters (which wins); every
     other JSON parameter is passed to the constructor."""
     import json
-    from .experiment import ReferenceRanker
+    from ..spec import ReferenceRanker
     label, sep, rest = text.partition("=")
     label = label.strip()
     if not sep:

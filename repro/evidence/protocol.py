@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import run_files
-from .errors import DataError
-from .evidence import Measured
-from .metrics import evaluate
-from .metrics.scorer import parse_measure
+from ..errors import DataError
+from . import Measured
+from ..metrics import evaluate
+from ..metrics.scorer import parse_measure
 
 
 def measured(data, scores, names, version: int = 4) -> Measured:
@@ -34,7 +34,7 @@ def measured(data, scores, names, version: int = 4) -> Measured:
     queries as the official scripts compute them (``summary``) and each query's value
     (``per_query``, in the data's query order; ``qids``) — the same numbers, so that a mean,
     an interval or a paired test downstream starts from the evaluation's own values.
-    While a score sink is active (``python -m repro runs``, :mod:`repro.run_files`), the
+    While a score sink is active (``python -m repro runs``, :mod:`repro.evidence.run_files`), the
     scored data and scores are attached to the result (``scored``, never serialised); with
     none, nothing is."""
     names = (names,) if isinstance(names, str) else tuple(names)

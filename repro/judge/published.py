@@ -47,7 +47,7 @@ A value is a *reproduction* unless a ``[[kind]]`` entry says otherwise:
 
 The verdict of a reproduction is the same rule for every method and paper (:func:`judge`):
 "agrees" at the paper's rounding; "within noise" when the published value lies inside the 95%
-interval of our value (``ci95``, from :mod:`repro.intervals`; widened by half a unit of the
+interval of our value (``ci95``, from :mod:`repro.judge.intervals`; widened by half a unit of the
 published value's last printed digit, since the paper's own value is known only to that
 rounding); "within tolerance" only under a
 declared tolerance rule whose reason is computed in the project; "deviates" otherwise.  A value
@@ -97,6 +97,17 @@ BASELINE = "published baseline (not rerun)"
 UNREADABLE = "published value unreadable"
 UNDEFINED = "undefined (NaN)"
 MODERN = "modern reference (not in the paper)"
+#: prefix of the verdict of a value computed on an unverified copy of a catalogued set
+UNVERIFIED_COPY = "unverified copy: "
+#: the verdict of a user's ranker's values (``--ranker``)
+USER_METHOD = "user method (not in the paper)"
+
+
+def mark_verdict(verdict: str) -> str:
+    """The verdict of a value computed on an unverified copy ("not run" verdicts stay)."""
+    if verdict.startswith(UNVERIFIED_COPY) or verdict.startswith("not run"):
+        return verdict
+    return UNVERIFIED_COPY + verdict
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """From finished runs to an artifact's values: its records gathered from the runs' outputs,
-its declared aggregations applied (:mod:`repro.aggregate`), the comparison with the published
-numbers (:mod:`repro.published`) and the per-query tables behind every value
+its declared aggregations applied (:mod:`repro.judge.kinds`), the comparison with the published
+numbers (:mod:`repro.judge.published`) and the per-query tables behind every value
 (:mod:`repro.evidence`).  This is computation; :mod:`repro.report.build` only writes and draws
 what it returns, and the report pages only render those files."""
 from __future__ import annotations
@@ -8,14 +8,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import aggregate, intervals, reference
-from . import papers as registry
-from .data import catalog as cat
-from .experiment import REFERENCE_TASK, REFERENCE_TASKS, Artifact, matches
+from . import kinds as aggregate, intervals
+from ..evidence import reference
+from .. import papers as registry
+from ..data import catalog as cat
+from ..spec import REFERENCE_TASK, REFERENCE_TASKS, Artifact
+from ..evidence.record import matches, natural_key
 from .published import KEY_FIELDS, PublishedSet, compare
-from .report.build import natural_key, write_artifact
-from .report.verdicts import OUTCOMES, UNVERIFIED_COPY, USER_METHOD, mark_verdict
-from .runner import SYNTHETIC, RunResult, jsonable
+from .published import UNVERIFIED_COPY, USER_METHOD, mark_verdict
+from .stats import OUTCOMES
+from ..run.runner import SYNTHETIC, RunResult, jsonable
 from .stats import paired, seed_from
 
 
@@ -178,7 +180,7 @@ def apply_marks(art: Artifact, flat: list[dict], marks: dict[str, str]) -> None:
 
 
 def paired_records(art: Artifact, tables: list[dict], users: list[str]) -> list[dict]:
-    """Paired tests of each user method against each paper method (:func:`repro.stats.paired`:
+    """Paired tests of each user method against each paper method (:func:`repro.judge.stats.paired`:
     paired t-test, bootstrap 95% interval of the mean difference user − paper): per-query
     tables paired by (dataset, fold, metric, further key fields) and query id, pooled over
     folds; one record per (dataset, paper method, metric, further key fields)."""
@@ -222,17 +224,6 @@ def paired_records(art: Artifact, tables: list[dict], users: list[str]) -> list[
                             "95% percentile bootstrap interval of the mean difference",
                     **fields})
     return out
-
-
-def build_artifact(art: Artifact, results: list[RunResult], published: PublishedSet,
-                   out_dir: Path, quick: bool,
-                   unavailable: dict[str, str] | None = None,
-                   marks: dict[str, str] | None = None) -> list[dict]:
-    """Assemble the artifact and write its files (JSON, per-query sidecar, meta, figures);
-    return its flat records."""
-    got = assemble_artifact(art, results, published, quick, unavailable, marks)
-    write_artifact(art, got.flat, got.tables, got.datasets, results, published, out_dir, quick)
-    return got.flat
 
 
 def datasets_used(art: Artifact, results: list[RunResult], not_run: dict,

@@ -22,10 +22,10 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
-from . import __version__
+from .. import __version__
 
 PACKAGE = "repro"
-ROOT = Path(__file__).resolve().parent          # the installed (or checked-out) package
+ROOT = Path(__file__).resolve().parents[1]      # the installed (or checked-out) package
 
 
 def module_file(name: str, root: Path = ROOT) -> Path | None:

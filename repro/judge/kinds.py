@@ -1,6 +1,6 @@
 """Values computed across runs, from an artifact's declared aggregations
-(:class:`~repro.experiment.FoldMean`, :class:`~repro.experiment.MicroAverage`,
-:class:`~repro.experiment.Custom`), applied in declaration order when its records are gathered.
+(:class:`~repro.spec.FoldMean`, :class:`~repro.spec.MicroAverage`,
+:class:`~repro.spec.Custom`), applied in declaration order when its records are gathered.
 
 * fold mean: per (dataset, method, metric), the mean over the folds the artifact declares for
   that dataset, in declaration order (as ``numpy.mean`` of the fold values) — only when every
@@ -27,14 +27,100 @@ from typing import Callable
 
 import numpy as np
 
-from .experiment import (Artifact, Best, Custom, FoldMean, FoldSpread, MicroAverage, Ranks,
-                         matches)
+from ..spec import Artifact
+from ..evidence.record import matches
 from . import intervals
 from .published import load as load_published
 from .stats import (CONTRADICTED, HOLDS, NOT_SIGNIFICANT, NOT_TESTABLE, paired,
                     reproduction_measures, seed_from)
 
 _SKIP = ("value", "fold", "dataset", "why")
+
+
+@dataclass(frozen=True)
+class FoldMean:
+    """Aggregation: the mean over folds of every record matched by ``select``, as a record with
+    ``fold = label`` — only where the record exists for every fold the artifact declares (a
+    --quick run on fewer folds gets none).  Folds are averaged in declaration order.  Records
+    are grouped by (dataset, method, metric) and the further fields ``by`` (e.g. ``("C",)``
+    for one mean per grid value)."""
+    select: dict = field(default_factory=dict)
+    label: str | None = "avg"
+    by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class FoldSpread:
+    """Aggregation: the sample standard deviation (``ddof``) over the declared folds of every
+    record matched by ``select``, as a record with metric ``metric + suffix`` and ``fold =
+    label`` (grouped like :class:`FoldMean`)."""
+    select: dict = field(default_factory=dict)
+    label: str | None = "avg"
+    suffix: str = " ±"
+    ddof: int = 1
+    by: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Best:
+    """Aggregation: best-of-grid selection.  Among the records matched by ``select``, group by
+    ``within``; in each group the setting (the value of the field ``over``, or the tuple of
+    values of several fields) whose *criterion* record (the group's record matching
+    ``criterion``, e.g. ``{"fold": "avg"}``) is largest wins — ties by ``prefer`` ("smaller"
+    or "larger" setting, compared field by field; an undefined criterion never wins).
+    Emitted: every record of the group at the chosen setting, without the ``over`` fields (so
+    it takes the cell of the paper's table; ``metric_format`` renames its metric, e.g.
+    ``"maximum of {metric}"``), and, per entry of ``chosen_metric`` (one metric name, or
+    ``{field: metric name}``), a record of the chosen value at the criterion's fold.
+    ``emit="criterion"`` emits only the criterion record of the chosen setting.
+    ``within`` defaults to (dataset, method, metric)."""
+    over: str | tuple
+    select: dict = field(default_factory=dict)
+    criterion: dict = field(default_factory=lambda: {"fold": "avg"})
+    within: tuple[str, ...] = ("dataset", "method", "metric")
+    prefer: str = "smaller"
+    chosen_metric: str | dict | None = None
+    metric_format: str = "{metric}"
+    emit: str = "all"               # "all" records at the chosen setting, or the "criterion" one
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return (self.over,) if isinstance(self.over, str) else tuple(self.over)
+
+
+@dataclass(frozen=True)
+class Ranks:
+    """Aggregation: per group ``within`` (default dataset and metric), the records matched by
+    ``select`` ranked by value over the field ``over`` (default method): competition ranking,
+    1 = the largest (``descending``) value, equal values share the best rank; then, if
+    ``average_over`` is a field (e.g. "dataset"), each entity's mean rank over it, as a record
+    with ``metric = metric_format.format(metric=...)`` and that field set to ``label``."""
+    select: dict = field(default_factory=dict)
+    over: str = "method"
+    within: tuple[str, ...] = ("dataset", "metric")
+    descending: bool = True
+    average_over: str | None = "dataset"
+    label: str = "average"
+    metric_format: str = "average rank ({metric})"
+
+
+@dataclass(frozen=True)
+class MicroAverage:
+    """Aggregation: a query-weighted average over datasets of every record matched by
+    ``select`` (records carry their number of queries in the field ``weight``), as a record
+    with ``dataset = label`` — only where every dataset of the artifact contributed."""
+    select: dict = field(default_factory=dict)
+    weight: str = "queries"
+    label: str = "microaverage"
+
+
+@dataclass(frozen=True)
+class Custom:
+    """Aggregation by a function of the paper's ``tasks`` module:
+    ``function(artifact, outputs) -> records``, with ``outputs`` the outputs of the artifact's
+    finished runs as ``(RunSpec, output)`` pairs in declaration order."""
+    function: str
+
 
 
 def _defined(v) -> bool:
@@ -127,7 +213,7 @@ def _setting_key(value, sign: float) -> tuple:
 
 
 def best(art: Artifact, records: list[dict], agg: Best) -> list[dict]:
-    """Best-of-grid selection (see :class:`~repro.experiment.Best`)."""
+    """Best-of-grid selection (see :class:`~repro.spec.Best`)."""
     fields = agg.fields
     groups: dict[tuple, dict] = {}
     for r in records:
@@ -162,7 +248,7 @@ def best(art: Artifact, records: list[dict], agg: Best) -> list[dict]:
 
 
 def ranks(art: Artifact, records: list[dict], agg: Ranks) -> list[dict]:
-    """Competition ranks within groups, averaged (see :class:`~repro.experiment.Ranks`)."""
+    """Competition ranks within groups, averaged (see :class:`~repro.spec.Ranks`)."""
     groups: dict[tuple, dict] = {}
     for r in records:
         if not matches(agg.select, r) or not _defined(r.get("value")):
@@ -451,7 +537,7 @@ class Claim:
     """Aggregation: a claim of the paper judged by paired tests, per group ``within``
     (default dataset).  With ``subject`` (a select matching one record per group): "the
     subject is larger (``prefer="smaller"``: smaller) than every record matching ``others``" —
-    each comparison is a paired test (:func:`repro.stats.paired`, t-test) over the test
+    each comparison is a paired test (:func:`repro.judge.stats.paired`, t-test) over the test
     queries behind both records (their per-query tables, paired by fold and query id, pooled
     over folds) or, where the records are not means over queries, over their fold values; the
     claim **holds** when every comparison is significant (p < 0.05) with the claimed sign (an
@@ -465,7 +551,7 @@ class Claim:
     and the claims of ``requires`` hold; its effect and interval are those of the first
     required claim.  ``requires``: statements of claims already made in the group that must
     hold as well.  Where the paper publishes both compared values, the record adds Breuer et
-    al.'s effect ratio and ΔRI (:func:`repro.stats.reproduction_measures`).  Numbers shown:
+    al.'s effect ratio and ΔRI (:func:`repro.judge.stats.reproduction_measures`).  Numbers shown:
     ``shown`` = "best" (the subject and the best of the others), "all" or a select; names by
     ``subject_name`` / ``other_name``; values rounded to ``digits`` decimals or ``significant``
     figures.  ``key``: a headline claim of the paper (the index's scoreboard)."""
@@ -658,7 +744,7 @@ KINDS[Claim].wants_tables = True
 
 @dataclass(frozen=True)
 class RanksWithPublished:
-    """Aggregation: :class:`~repro.experiment.Ranks` over a table of which only some cells were
+    """Aggregation: :class:`~repro.spec.Ranks` over a table of which only some cells were
     run — the published values of ``artifact`` stand in for the records no run produced (a
     derived table, e.g. the average rank of methods over datasets that were not all run, or of
     baselines never rerun).  Per (dataset, method, metric) key, a record matching

@@ -3,7 +3,7 @@
 For each record with a defined numeric value (:func:`attach`), the first basis that applies:
 
 1. **its own query table** (a value on one fold: the mean over that fold's test queries) — a
-   percentile bootstrap over the queries (:func:`repro.stats.interval`; a weighted mean, e.g.
+   percentile bootstrap over the queries (:func:`repro.judge.stats.interval`; a weighted mean, e.g.
    pairwise accuracy averaged over pairs, resamples (value, weight) pairs);
 2. **the query tables of its folds** (a mean over the artifact's declared folds) — the same
    bootstrap stratified by fold: each fold's queries resampled apart, the statistic being the
@@ -21,7 +21,7 @@ spread, a p-value, a microaverage) never gets an interval of the wrong statistic
 Each record gets ``ci95`` ([low, high] or None), ``n_queries`` (test queries behind it, or None),
 ``n_folds`` and ``ci_basis`` (words).  Seeds derive from the artifact and the record's key, so
 the same evidence always gives the same interval.  ≥ 2,000 resamples
-(:data:`repro.stats.N_RESAMPLES`).
+(:data:`repro.judge.stats.N_RESAMPLES`).
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ import math
 import numpy as np
 from scipy import stats as sstats
 
-from .evidence import TableIndex, table_key, table_mean
+from ..evidence import TableIndex, table_key, table_mean
 from .stats import LEVEL, N_RESAMPLES, interval, seed_from
 
 #: fields that never identify a record for a seed

@@ -24,13 +24,12 @@ from pathlib import Path
 
 import numpy as np
 
-from .data.io import read_bytes
-from .data.labels import check_labels
-from .data.letor import tokenize
-from .errors import DataError
-from .metrics.family import (average_precision, get_convention, ndcg, precision,
-                             script_mean)
-from .metrics.letor_eval import MAX_K, evaluate
+from ..data.io import read_bytes
+from ..data.labels import check_labels
+from ..data.letor import tokenize
+from ..errors import DataError
+from ..metrics.family import average_precision, get_convention, ndcg, precision, script_mean
+from ..metrics.letor_eval import MAX_K, evaluate
 
 
 def read_scores(path: Path, n_lines: int) -> np.ndarray:

@@ -3,7 +3,7 @@
 
 A run's cache key hashes (1) its identity and parameters, (2) the content fingerprint of its
 dataset's files and (3) the code key of the module defining its task: the package version and
-the source of every module in that module's import closure (:mod:`repro.codekey`).  Editing a
+the source of every module in that module's import closure (:mod:`repro.run.codekey`).  Editing a
 ranker thus invalidates exactly the results it produced.
 
 Runs execute in workers (pool processes or Dask workers) that return their output; only this
@@ -39,14 +39,14 @@ from typing import Callable
 
 import numpy as np
 
-from . import __version__
-from .cache import atomic_write_json, cache_root, stable_hash
+from .. import __version__
+from ..files import atomic_write_json, cache_root, stable_hash
 from .codekey import cached_code_key, function_file
-from .console import RunProgress
-from .data.catalog import SYNTHETIC, data_state
-from .data.load import fingerprint
-from .errors import DataCorrupt, DataMissing, ReproError, Unavailable
-from .experiment import RunContext, RunSpec
+from .progress import RunProgress
+from ..data.catalog import SYNTHETIC, data_state
+from ..data.load import fingerprint
+from ..errors import DataCorrupt, DataMissing, ReproError, Unavailable
+from ..spec import RunContext, RunSpec
 from .timing import single_thread_blas
 
 try:                                   # the `cluster` extra

@@ -21,19 +21,20 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from . import papers as registry
-from . import published as pubmod
-from .assemble import build_artifact
-from .cache import write_if_changed
-from .data import catalog as cat
-from .data.catalog import data_state
-from .errors import ReproError
-from .experiment import Artifact
-from .published import KEY_FIELDS
-from .report.build import artifact_dir, read_artifact, record_changes, recorded_run_seconds
-from .report.html import render_index, render_paper, render_pdfs
-from .report.terminal import compact_table
-from .runner import Runner
+from .. import papers as registry
+from ..judge import published as pubmod
+from ..judge.assemble import assemble_artifact
+from ..files import write_if_changed
+from ..data import catalog as cat
+from ..data.catalog import data_state
+from ..errors import ReproError
+from ..spec import Artifact
+from ..judge.published import KEY_FIELDS, PublishedSet
+from ..report.build import (artifact_dir, read_artifact, record_changes, recorded_run_seconds,
+                            write_artifact)
+from ..report.html import render_index, render_paper, render_pdfs
+from ..report.terminal import compact_table
+from ..run.runner import Runner, RunResult
 
 STAGING_PREFIX = "repro-staging-"
 
@@ -260,3 +261,14 @@ def _write_error(exc: OSError, out_root: Path) -> ReproError:
                       f"there were kept as they were (each is replaced whole or not at all); "
                       f"finished runs are cached. Free space or choose another directory with "
                       f"--out DIR, then rerun")
+
+
+def build_artifact(art: Artifact, results: list[RunResult], published: PublishedSet,
+                   out_dir: Path, quick: bool,
+                   unavailable: dict[str, str] | None = None,
+                   marks: dict[str, str] | None = None) -> list[dict]:
+    """Assemble the artifact and write its files (JSON, per-query sidecar, meta, figures);
+    return its flat records."""
+    got = assemble_artifact(art, results, published, quick, unavailable, marks)
+    write_artifact(art, got.flat, got.tables, got.datasets, results, published, out_dir, quick)
+    return got.flat

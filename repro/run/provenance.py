@@ -22,9 +22,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import __version__
+from .. import __version__
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = Path(__file__).resolve().parents[1]
 REPORT_DIRS = ("reports", "reports-quick")
 
 

@@ -4,7 +4,7 @@ Root: ``$REPRO_CACHE_DIR``, else ``./.repro-cache``.  Two caches share it:
 
 * ``data/``  parsed arrays, keyed by the checksums of the files they were parsed from;
 * ``runs/``  results of experiment runs, keyed by a hash of the run's spec, the data
-  checksums and the code version (see :mod:`repro.runner`).
+  checksums and the code version (see :mod:`repro.run.runner`).
 
 Every entry is written to a temporary file in the same directory and moved into place with
 ``os.replace`` (atomic on POSIX), so an interrupted process never leaves a half-written entry

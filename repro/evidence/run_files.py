@@ -1,10 +1,10 @@
 """Document scores of a run, on request: the *score sink*, and the TREC files written from it.
 
 The run cache holds no document scores (it would grow by the size of every test set times
-every method).  ``python -m repro runs`` (:mod:`repro.runs_command`) re-executes an
+every method).  ``python -m repro runs`` (:mod:`repro.cli.runs`) re-executes an
 artifact's runs in this process with a sink active (:func:`collecting`): while it is,
 
-* :func:`repro.protocol.measured` attaches what it scored — the data, a copy of the scores,
+* :func:`repro.evidence.protocol.measured` attaches what it scored — the data, a copy of the scores,
   the LETOR conventions — to the :class:`~repro.evidence.Measured` it returns
   (:func:`attach`: a transient attribute ``scored``, never serialised);
 * :meth:`repro.evidence.Evidence.measured` hands it to the sink with the method, the fold and
@@ -43,7 +43,7 @@ __all__ = ["ScoreSink", "Scoring", "collecting", "active", "attach", "offer", "o
 
 @dataclass
 class Scored:
-    """What :func:`repro.protocol.measured` scored: the data (a QueryData), the scores (a
+    """What :func:`repro.evidence.protocol.measured` scored: the data (a QueryData), the scores (a
     copy, float64) and the LETOR conventions (3 or 4)."""
     data: object
     scores: np.ndarray

@@ -11,7 +11,7 @@ seed is derived from its identity, never from global state or execution order.
 
 Values computed across runs — fold averages, a query-weighted microaverage over datasets, the
 maxima of validation curves averaged over folds — are declared in ``Artifact.aggregate`` and
-computed when the records are gathered (:mod:`repro.aggregate`), never inside a task.
+computed when the records are gathered (:mod:`repro.judge.kinds`), never inside a task.
 """
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ class Paper:
     order: int = 100                # where the paper stands among the others (then by id)
 
 
-REFERENCE_TASK = "task_modern_reference"     # repro.reference: the modern reference runs
+REFERENCE_TASK = "task_modern_reference"     # repro.evidence.reference: the modern reference runs
 USER_RANKER_TASK = "task_user_ranker"        # repro.user_rankers: a user's ranker beside them
 REFERENCE_TASKS = (REFERENCE_TASK, USER_RANKER_TASK)
 
@@ -45,98 +45,13 @@ class ReferenceRanker:
     """A ranker run beside a paper's methods under an artifact's reference protocol
     (``Artifact.reference``: the table's folds, its validation criterion, its measures and
     LETOR conventions): one run of ``task`` per dataset and fold.  The modern reference
-    (:mod:`repro.reference`, LambdaMART) is the built-in one — its runs keep their
+    (:mod:`repro.evidence.reference`, LambdaMART) is the built-in one — its runs keep their
     parameters, so their cache keys and records are unchanged; a user's ranker
     (``--ranker``, :mod:`repro.user_rankers`) adds ``{"ranker": params}`` to the run's
     parameters, ``params`` being its label, class, parameters, grid and source digest."""
     label: str                              # the method name of its records
     task: str = USER_RANKER_TASK
     params: dict = field(default_factory=dict, hash=False, compare=False)
-
-
-@dataclass(frozen=True)
-class FoldMean:
-    """Aggregation: the mean over folds of every record matched by ``select``, as a record with
-    ``fold = label`` — only where the record exists for every fold the artifact declares (a
-    --quick run on fewer folds gets none).  Folds are averaged in declaration order.  Records
-    are grouped by (dataset, method, metric) and the further fields ``by`` (e.g. ``("C",)``
-    for one mean per grid value)."""
-    select: dict = field(default_factory=dict)
-    label: str | None = "avg"
-    by: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class FoldSpread:
-    """Aggregation: the sample standard deviation (``ddof``) over the declared folds of every
-    record matched by ``select``, as a record with metric ``metric + suffix`` and ``fold =
-    label`` (grouped like :class:`FoldMean`)."""
-    select: dict = field(default_factory=dict)
-    label: str | None = "avg"
-    suffix: str = " ±"
-    ddof: int = 1
-    by: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Best:
-    """Aggregation: best-of-grid selection.  Among the records matched by ``select``, group by
-    ``within``; in each group the setting (the value of the field ``over``, or the tuple of
-    values of several fields) whose *criterion* record (the group's record matching
-    ``criterion``, e.g. ``{"fold": "avg"}``) is largest wins — ties by ``prefer`` ("smaller"
-    or "larger" setting, compared field by field; an undefined criterion never wins).
-    Emitted: every record of the group at the chosen setting, without the ``over`` fields (so
-    it takes the cell of the paper's table; ``metric_format`` renames its metric, e.g.
-    ``"maximum of {metric}"``), and, per entry of ``chosen_metric`` (one metric name, or
-    ``{field: metric name}``), a record of the chosen value at the criterion's fold.
-    ``emit="criterion"`` emits only the criterion record of the chosen setting.
-    ``within`` defaults to (dataset, method, metric)."""
-    over: str | tuple
-    select: dict = field(default_factory=dict)
-    criterion: dict = field(default_factory=lambda: {"fold": "avg"})
-    within: tuple[str, ...] = ("dataset", "method", "metric")
-    prefer: str = "smaller"
-    chosen_metric: str | dict | None = None
-    metric_format: str = "{metric}"
-    emit: str = "all"               # "all" records at the chosen setting, or the "criterion" one
-
-    @property
-    def fields(self) -> tuple[str, ...]:
-        return (self.over,) if isinstance(self.over, str) else tuple(self.over)
-
-
-@dataclass(frozen=True)
-class Ranks:
-    """Aggregation: per group ``within`` (default dataset and metric), the records matched by
-    ``select`` ranked by value over the field ``over`` (default method): competition ranking,
-    1 = the largest (``descending``) value, equal values share the best rank; then, if
-    ``average_over`` is a field (e.g. "dataset"), each entity's mean rank over it, as a record
-    with ``metric = metric_format.format(metric=...)`` and that field set to ``label``."""
-    select: dict = field(default_factory=dict)
-    over: str = "method"
-    within: tuple[str, ...] = ("dataset", "metric")
-    descending: bool = True
-    average_over: str | None = "dataset"
-    label: str = "average"
-    metric_format: str = "average rank ({metric})"
-
-
-@dataclass(frozen=True)
-class MicroAverage:
-    """Aggregation: a query-weighted average over datasets of every record matched by
-    ``select`` (records carry their number of queries in the field ``weight``), as a record
-    with ``dataset = label`` — only where every dataset of the artifact contributed."""
-    select: dict = field(default_factory=dict)
-    weight: str = "queries"
-    label: str = "microaverage"
-
-
-@dataclass(frozen=True)
-class Custom:
-    """Aggregation by a function of the paper's ``tasks`` module:
-    ``function(artifact, outputs) -> records``, with ``outputs`` the outputs of the artifact's
-    finished runs as ``(RunSpec, output)`` pairs in declaration order."""
-    function: str
 
 
 @dataclass
@@ -159,7 +74,7 @@ class Artifact:
     methods: tuple[str, ...] = ()   # the rankers compared (shown in the report)
     select: dict = field(default_factory=dict)      # record filter: field -> allowed values
     aggregate: tuple = ()           # FoldMean / MicroAverage / Custom, applied in order
-    reference: dict = field(default_factory=dict)   # modern reference runs (repro.reference):
+    reference: dict = field(default_factory=dict)   # modern reference runs (repro.evidence.reference):
     #                                 {"version": 3|4, "criterion": "MAP", "metrics": [...]}
     figure: str | None = None       # function of the paper's figures module drawing the figure
     description: str = ""
@@ -299,20 +214,3 @@ class RunContext:
     def rng(self, stream: int = 0) -> np.random.Generator:
         """Independent generator for sub-stream ``stream`` of this run's seed."""
         return np.random.default_rng([self.spec.seed, stream])
-
-
-def record(method: str, metric: str, value, fold=None, **extra) -> dict:
-    """One reproduced value as a task returns it (the runner adds paper/artifact/dataset)."""
-    out = {"method": method, "metric": metric, "value": value,
-           "fold": None if fold is None else str(fold)}
-    out.update(extra)
-    return out
-
-
-def matches(select: dict, rec: dict) -> bool:
-    """Whether a record passes a filter ``{field: allowed value or values}``."""
-    for k, allowed in select.items():
-        allowed = allowed if isinstance(allowed, (list, tuple, set, frozenset)) else [allowed]
-        if rec.get(k) not in allowed:
-            return False
-    return True
