@@ -37,6 +37,11 @@ NOTES = PROSE.notes
 
 # --- declarations --------------------------------------------------------------------------------
 
+#: the run ``python -m repro bench scale`` times on the largest set, when the data is present
+#: (:func:`repro.bench.scale.paper_runs`): Figure (II)'s task on MSLR-WEB30K Fold1
+SCALE_RUNS = ({"artifact": "figureII", "label": "Figure (II)", "dataset": "MSLR-WEB30K",
+               "fold": 1},)
+
 _FIG_SETS = ("MQ2007", "MQ2008", "MSLR-WEB30K", "Yahoo-set1", "Yahoo-set2", "MQ2007-list",
              "MQ2008-list")
 _TABLE_SETS = ("MQ2007", "MQ2008", "Yahoo-set2", "MQ2007-list", "MQ2008-list")
