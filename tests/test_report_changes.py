@@ -126,9 +126,8 @@ def test_write_artifact_records_the_change_and_a_rerun_is_byte_identical(tmp_pat
 def test_page_entries_format_old_and_new(tmp_path):
     _previous(tmp_path, [_rec(0.3)], {"provenance": {"short": "dddddddddddd"}})
     changes.record(tmp_path, "t", [_rec(0.41, verdict="deviates")], "p")
-    from repro.report.pages import _where
-    from repro.report.tables import fmt_value
-    got = changes.page_entries(tmp_path, ["t"], fmt_value, _where)
+    from repro.report.format import fmt_value, where
+    got = changes.page_entries(tmp_path, ["t"], fmt_value, where)
     (a,) = got["artifacts"]
     assert got["n"] == 1 and a["since"] == "dddddddddddd"
     assert a["rows"][0]["value"] == "0.300 → 0.410"

@@ -4,43 +4,13 @@ from their keys (a key's unit — ``_s``, ``_MB_s``, ``_pct`` … — goes with 
 of the key becomes the label), and the machine and load it was measured under."""
 from __future__ import annotations
 
-import math
 import re
 from pathlib import Path
 
 from ..evidence.record import natural_key
 from ..files import write_if_changed
+from .format import fmt_loads, fmt_ratio, fmt_ratio_range, fmt_seconds, fmt_sig
 from .render import common, footer_css, template
-
-
-def _sig(v, digits: int = 4) -> str:
-    """A number for a reader: ``digits`` significant digits, integers as integers."""
-    if isinstance(v, bool) or v is None:
-        return str(v)
-    if isinstance(v, int):
-        return f"{v:,}"
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "NaN"
-        if v == 0 or float(v).is_integer() and abs(v) < 1e12:
-            return f"{int(v):,}"
-        a = abs(v)
-        if 1e-3 <= a < 1e6:
-            d = max(0, digits - 1 - int(math.floor(math.log10(a))))
-            text = f"{v:,.{d}f}"
-            return text.rstrip("0").rstrip(".") if "." in text else text
-        return f"{v:.{digits - 1}e}"
-    return str(v)
-
-
-def _seconds(v) -> str:
-    if v is None:
-        return "—"
-    if v >= 1:
-        return f"{v:.3g} s"
-    if v >= 1e-3:
-        return f"{v * 1e3:.3g} ms"
-    return f"{v * 1e6:.3g} µs"
 
 
 def _number_first(key) -> tuple:
@@ -109,17 +79,21 @@ def _is_seconds(k: str) -> bool:
 
 
 def _other(k: str, v) -> str:
+    """A measurement's value as words: with its key's unit, times in s, ms or µs."""
     seconds = _is_seconds(k)
     unit = "" if seconds else _unit(k)
     if isinstance(v, dict):            # "times n: 46; 92; 184": sizes in numeric order
-        return "; ".join(f"{a}: {_seconds(b) if seconds and isinstance(b, (int, float)) else _sig(b)}"
-                         + ("" if seconds or isinstance(b, str) else unit)
+        def one(b):
+            if seconds and isinstance(b, (int, float)):
+                return fmt_seconds(b)
+            return fmt_sig(b) + ("" if seconds or isinstance(b, str) else unit)
+        return "; ".join(f"{a}: {one(b)}"
                          for a, b in sorted(v.items(), key=lambda kv: _number_first(kv[0])))
     if isinstance(v, (int, float)) and not isinstance(v, bool) and seconds:
-        return _seconds(float(v))
+        return fmt_seconds(float(v))
     if isinstance(v, list) and all(isinstance(x, (int, float)) for x in v):
-        return " / ".join(_sig(x) for x in v) + unit
-    return _sig(v) + unit if not isinstance(v, str) else v
+        return " / ".join(fmt_sig(x) for x in v) + unit
+    return fmt_sig(v) + unit if not isinstance(v, str) else v
 
 
 #: shown elsewhere on the row or in the page's header (the protocol's fields)
@@ -128,10 +102,6 @@ _CASE_KEYS = ("name", "params", "ours_s", "peers_s", "ratios", "group", "ratio_n
               "protocol", "cpu_model", "load_average_before", "load_average_after", "repeats")
 SLOWER = ("below 1: the peer is faster than ours on this case (the benchmark gives no reason; "
           "see the case's other measurements)")
-
-
-def _load(v) -> str:
-    return "—" if not v else " / ".join(f"{x:.2f}" for x in v)
 
 
 def benchmarks_context(results: dict) -> dict:
@@ -145,20 +115,19 @@ def benchmarks_context(results: dict) -> dict:
             if slower and not why.startswith("below 1"):
                 why = "below 1: the peer is faster here — " + why
             lo, hi = (c.get("ratio_min") or {}).get(peer), (c.get("ratio_max") or {}).get(peer)
-            spread = (f"{lo:.2f}–{hi:.2f} over {c.get('repeats')} rounds"
+            spread = (f"{fmt_ratio_range(lo, hi)} over {c.get('repeats')} rounds"
                       if lo is not None and hi is not None else "one timing, no spread")
-            peers.append({"name": peer, "seconds": _seconds(secs),
-                          "ratio": "—" if ratio is None else f"×{ratio:.2f}",
+            peers.append({"name": peer, "seconds": fmt_seconds(secs), "ratio": fmt_ratio(ratio),
                           "spread": spread if ratio is not None else "",
                           "slower": slower, "why": why})
         load = ""
         if c.get("load_average_before") or c.get("load_average_after"):
-            load = (f"load {_load(c.get('load_average_before'))} before, "
-                    f"{_load(c.get('load_average_after'))} after")
+            load = (f"load {fmt_loads(c.get('load_average_before'))} before, "
+                    f"{fmt_loads(c.get('load_average_after'))} after")
         cases.append({"group": c.get("group", ""), "name": c.get("name", ""),
                       "params": [f"{_label(k)} = {_other(k, v)}"
                                  for k, v in c.get("params", {}).items()],
-                      "ours": _seconds(c.get("ours_s")), "load": load, "peers": peers or [
+                      "ours": fmt_seconds(c.get("ours_s")), "load": load, "peers": peers or [
                           {"name": "—", "seconds": "", "ratio": "", "spread": "",
                            "slower": False, "why": ""}],
                       "other": [(_label(k), _other(k, v)) for k, v in c.items()
@@ -175,8 +144,8 @@ def benchmarks_context(results: dict) -> dict:
                          if x)
     load = ""
     if m.get("load_average_before") or m.get("load_average_after"):
-        load = (f"load average (1, 5, 15 min) {_load(m.get('load_average_before'))} before the "
-                f"run, {_load(m.get('load_average_after'))} after")
+        load = (f"load average (1, 5, 15 min) {fmt_loads(m.get('load_average_before'))} before "
+                f"the run, {fmt_loads(m.get('load_average_after'))} after")
     return {"cases": cases, "measured_on": measured, "machine_load": load,
             "cpu_model": m.get("cpu_model") or "not recorded",
             "bench_version": results.get("version", "")}

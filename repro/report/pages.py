@@ -25,10 +25,11 @@ from ..judge.published import load as load_published
 from . import changes
 from .build import TIMING_DIR, read_artifact
 from .commands import commands
+from .format import fmt_value, where
 from .pdf import render_pdf
 from .render import common, footer_css, template
 from .scoreboard import REPRODUCED_MEANS, claim_row, claims_of, counts_in_words, scoreboard
-from .tables import artifact_tables, fmt_value, record_rows
+from .tables import artifact_tables, record_rows
 from .verdicts import Tally, headline, verdict_class
 
 
@@ -88,12 +89,6 @@ def not_run_reason(meta: dict) -> str:
         why = whys.pop()
         return "" if why.startswith("not implemented") else why
     return ""
-
-
-def _where(c: dict) -> str:
-    return ", ".join(f"fold {c[f]}" if f == "fold" else str(c[f])
-                     for f in ("artifact", "dataset", "method", "metric", "fold")
-                     if c.get(f) not in (None, ""))
 
 
 def artifact_context(art, out_dir: Path, layouts, seen_choices: dict) -> dict | None:
@@ -158,7 +153,7 @@ def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = Fa
     claims = [claim_row(r, f"#{a['name']}") for a in arts for r in a["claims"]]
     board = scoreboard(claims, key_only=False)
     moved = None if timing else changes.page_entries(
-        out_dir, [a["name"] for a in arts], fmt_value, _where)
+        out_dir, [a["name"] for a in arts], fmt_value, where)
     return {"paper": paper, "artifacts": arts, "quick": quick, "notes": [] if timing else notes,
             "scoreboard": board, "changes": moved, "words": counts_in_words(total),
             "reproduced_means": REPRODUCED_MEANS, "collapse_after": COLLAPSE_AFTER,
@@ -175,8 +170,9 @@ COLLAPSE_AFTER = 12
 def _write_page(ctx: dict, path: Path, pdf_path: Path, pdf: bool, log,
                 pdf_later: list | None = None) -> Path:
     """The page, written only if it changed, and its PDF: rendered with ``pdf`` (or, if
-    ``pdf_later`` is a list, its ``(page, pdf)`` appended for :func:`.pdf.render_pdfs`); without,
-    a PDF left from an earlier render that no longer matches the page is removed (said)."""
+    ``pdf_later`` is a list, its ``(page, pdf)`` appended for :func:`.pdf.render_pdfs`);
+    without, a PDF left from an earlier render that no longer matches the page is removed
+    (said)."""
     label = ctx["paper"].id + (" timing" if ctx["timing"] else "")
     html = template("paper.html.j2").render(**ctx, **common(), footer=footer_css(label))
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -4,10 +4,8 @@ of each paper), and a page's counts in words ("reproduced" = agrees at the paper
 or within noise)."""
 from __future__ import annotations
 
-import math
-
 from .commands import commands
-from .tables import _general
+from .format import fmt_count, fmt_effect, fmt_effect_ci, fmt_general, fmt_p
 from .verdicts import OUTCOMES, Tally, verdict_class
 
 
@@ -21,29 +19,20 @@ def claim_outcome(r: dict) -> str:
     return "not testable here"
 
 
-def _p(p) -> str:
-    if not isinstance(p, (int, float)) or isinstance(p, bool) or math.isnan(p):
-        return "—"
-    return "< 0.0001" if p < 1e-4 else f"{p:.4f}" if p < 0.01 else f"{p:.3f}"
-
-
 def claim_row(r: dict, href: str = "") -> dict:
     """A scoreboard row of one claim record."""
     out = claim_outcome(r)
     eff = r.get("effect", r.get("value")) if out != "not testable here" else None
-    effect = "—" if not isinstance(eff, (int, float)) or isinstance(eff, bool) or (
-        isinstance(eff, float) and math.isnan(eff)) else f"{eff:+.4g}"
-    ci95 = r.get("ci95")
-    ci = (f"[{ci95[0]:+.4g}, {ci95[1]:+.4g}]" if isinstance(ci95, (list, tuple)) and len(ci95) == 2
-          and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in ci95) else "")
-    n = (f"{r['n_queries']:,} queries" if r.get("n_queries") else
+    effect = fmt_effect(eff)
+    ci = fmt_effect_ci(r.get("ci95"))
+    n = (f"{fmt_count(r['n_queries'])} queries" if r.get("n_queries") else
          f"{r['n_folds']} folds" if r.get("n_folds") else "")
     extra = []
     if isinstance(r.get("effect_ratio"), (int, float)):
-        extra.append(f"effect ratio {_general(float(r['effect_ratio']))}")
+        extra.append(f"effect ratio {fmt_general(float(r['effect_ratio']))}")
     if isinstance(r.get("delta_ri"), (int, float)):
-        extra.append(f"ΔRI {_general(float(r['delta_ri']))}")
-    numbers = "; ".join(f"{k}: {_general(float(v)) if isinstance(v, (int, float)) else v}"
+        extra.append(f"ΔRI {fmt_general(float(r['delta_ri']))}")
+    numbers = "; ".join(f"{k}: {fmt_general(float(v)) if isinstance(v, (int, float)) else v}"
                         for k, v in (r.get("numbers") or {}).items())
     cmd = commands(r.get("paper", ""), r.get("artifact", ""))
     return {"statement": r.get("statement") or r.get("metric") or r.get("method") or "",
@@ -51,7 +40,7 @@ def claim_row(r: dict, href: str = "") -> dict:
                 f" (stand-in: {r['data_used']})" if r.get("stand_in") and r.get("data_used")
                 else ""), "outcome": out,
             "css": verdict_class(out) if out in OUTCOMES else "not-testable",
-            "effect": effect, "ci": ci, "p": _p(r.get("p_value")), "n": n,
+            "effect": effect, "ci": ci, "p": fmt_p(r.get("p_value")), "n": n,
             "test": r.get("test") or "", "why": r.get("why") or "",
             "numbers": numbers, "extra": ", ".join(extra), "key": bool(r.get("key")),
             "artifact": r.get("artifact", ""), "href": href, "command": cmd["recompute"]}
@@ -109,3 +98,4 @@ REPRODUCED_MEANS = ("“Reproduced” means our value agrees with the published 
                     "paper's rounding, or the published value lies inside the 95% interval "
                     "of ours (“within noise”: the difference is no larger than the sampling "
                     "noise of the test queries or folds).")
+
