@@ -60,7 +60,8 @@ def render_wide_paper(tmp: Path, pdf: bool) -> Path:
     """Write the wide paper's JSON, page (and PDF) into ``tmp/out``; returns the out dir."""
     from repro.judge.published import load
     from repro.cli.pipeline import build_artifact
-    from repro.report.html import render_index, render_paper
+    from repro.report.index import render_index
+    from repro.report.pages import render_paper
     mod = wide_paper(tmp)
     out = tmp / "out"
     published = load("widepaper", mod.PUBLISHED_PATH)
@@ -75,7 +76,7 @@ def overwide_page(tmp: Path) -> Path:
     """A hand-made page with the suite's style and a table of 60 long numbers per row in one
     unbreakable line (what the old renderer produced for wide tables), a missing image and a
     broken link: every checker must report it."""
-    from repro.report.html import _css
+    from repro.report.render import css as _css
     cells = "".join(f"<td>{1234567.891 + i:.3f}</td>" for i in range(60))
     html = (f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{_css()}'
             f"table.bad td {{ white-space: nowrap; }}</style></head><body>"
@@ -178,7 +179,8 @@ def render_claims_paper(tmp: Path, pdf: bool, second: bool = True) -> Path:
     index; returns the out dir."""
     from repro.judge.published import load
     from repro.report.build import write_artifact
-    from repro.report.html import render_index, render_paper
+    from repro.report.index import render_index
+    from repro.report.pages import render_paper
     mod = claims_paper(tmp)
     out = tmp / "out"
     published = load(CLAIMS_PAPER, mod.PUBLISHED_PATH)

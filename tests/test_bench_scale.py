@@ -82,10 +82,16 @@ def test_children_measure_the_same_parse_and_fit(tmp_path, monkeypatch):
     json.dumps(rows)                                              # benchmarks.json-ready
 
 
-def test_figure_ii_child_runs_the_papers_task(data_root):
+def test_the_papers_declare_the_runs_bench_scale_times():
+    """The benchmark knows no paper: leelin2014 declares Figure (II) on MSLR-WEB30K Fold1."""
+    assert scale.paper_runs() == [("leelin2014", {"artifact": "figureII", "label": "Figure (II)",
+                                                  "dataset": "MSLR-WEB30K", "fold": 1})]
+
+
+def test_paper_run_child_runs_the_papers_task(data_root):
     """The task `bench scale` runs on a user's MSLR-WEB30K, here on MQ2008 (quick grid)."""
-    out = scale._child_figure_ii(str(data_root), "MQ2008", True)
-    assert out["run"].startswith("leelin2014/") and "MQ2008" in out["run"]
+    out = scale._child_paper_run(str(data_root), "leelin2014", "figureII", "MQ2008", 1, True)
+    assert out["run"] == "leelin2014/task_figure_ii/MQ2008/fold1 (quick)"
     metrics = {r["metric"] for r in out["records"]}
     assert "CG iterations" in metrics and out["seconds"] > 0 and out["peak_rss"] > 0
 

@@ -48,7 +48,7 @@ def test_changing_a_kernel_source_changes_the_key(tree):
 def test_modules_not_imported_leave_the_key_alone(tree):
     k0 = code_key(TASKS, tree)
     edit(tree / "papers" / "leelin2014" / "tasks.py")          # another paper
-    edit(tree / "report" / "html.py")                           # rendering
+    edit(tree / "report" / "pages.py")                          # rendering
     edit(tree / "papers" / "pahikkala2010" / "figures.py")     # drawing, not computing
     assert code_key(TASKS, tree) == k0
 

@@ -2,6 +2,7 @@
 choice of C of Table 1 (fold means per C, best C, ±, paired t-tests) and the claims, short
 protocol runs on real data (UCI and MQ2008) with their per-query sidecars, and the EachMovie
 tables' reason."""
+import zlib
 from dataclasses import replace
 
 import numpy as np
@@ -180,17 +181,22 @@ def test_ndcg_of_eq14():
 
 @pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")
 def test_uci_queries_follow_the_protocol():
-    d = uci_queries("page-blocks", DATA, 20, 100)
+    d = uci.table1_queries("page-blocks", DATA, 20, 100)
     assert d.n_queries == 20 and np.all(d.query_sizes == 100)
     assert d.X.min() >= 0.0 and d.X.max() <= 1.0
     assert set(np.unique(d.y)) <= {0.0, 1.0, 2.0, 3.0, 4.0}
     for q in range(d.n_queries):                   # no document twice within a query
         Xq = d.X[d.query_ptr[q]:d.query_ptr[q + 1]]
         assert np.unique(Xq, axis=0).shape[0] >= 95        # (the file has duplicate rows)
-    again = uci_queries("page-blocks", DATA, 20, 100)
+    again = uci.table1_queries("page-blocks", DATA, 20, 100)
     np.testing.assert_array_equal(d.X, again.X)    # seeded by the dataset's name
+    # the data module takes its seed from the caller: a text stands for its CRC-32
+    same = uci_queries("page-blocks", DATA, 20, 100, seed=zlib.crc32(b"lesmola2007/uci/page-blocks"))
+    np.testing.assert_array_equal(d.X, same.X)
+    other = uci_queries("page-blocks", DATA, 20, 100, seed="another draw")
+    assert not np.array_equal(d.X, other.X)
     with pytest.raises(DataError, match="n_docs = 100000 exceeds"):
-        uci_queries("page-blocks", DATA, 2, 100000)
+        uci.table1_queries("page-blocks", DATA, 2, 100000)
 
 
 @pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")

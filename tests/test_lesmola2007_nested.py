@@ -11,7 +11,6 @@ from repro import papers as registry
 from repro.cli.pipeline import build_artifact
 from repro.data import catalog as cat
 from repro.data.load import load_letor_fold
-from repro.data.uci import uci_queries
 from repro.evidence import SIDECAR_SUFFIX, TableIndex, decode_sidecar, table_mean
 from repro.evidence.record import matches
 from repro.papers import lesmola2007 as paper
@@ -38,7 +37,7 @@ def _by(ev):
 
 @pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")
 def test_nested_selection_never_sees_the_outer_test_fold():
-    data = uci_queries("page-blocks", DATA, 12, 40)
+    data = uci.table1_queries("page-blocks", DATA, 12, 40)
     fold, per = 2, 12 // 3
     a = _by(uci.uci_fold(data, "page-blocks", fold, SMALL, lambda m: None))
     # the outer test fold's grades reversed: its test values move, the nested choice must not
@@ -81,7 +80,7 @@ class _Stub:
 
 @pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")
 def test_inner_cv_splits_by_query_and_breaks_ties_to_the_smaller_c(monkeypatch):
-    data = uci_queries("page-blocks", DATA, 9, 30)
+    data = uci.table1_queries("page-blocks", DATA, 9, 30)
     monkeypatch.setattr(uci, "uci_ranker", lambda method: _Stub())
     _Stub.seen = []
     chosen, means = uci.inner_cv(data, "SVM", [10.0, 0.1, 1.0], 3)

@@ -112,7 +112,7 @@ def test_write_artifact_records_the_change_and_a_rerun_is_byte_identical(tmp_pat
     # the same command again: the later rendering compared with itself
     from repro.judge.published import load
     from repro.report.build import write_artifact
-    from repro.report.html import render_paper
+    from repro.report.pages import render_paper
     mod = claims_paper(tmp_path)
     published = load(CLAIMS_PAPER, mod.PUBLISHED_PATH)
     write_artifact(mod.ARTIFACTS[0], table1_records(True), [], [], [], published, paper_dir,
@@ -126,9 +126,8 @@ def test_write_artifact_records_the_change_and_a_rerun_is_byte_identical(tmp_pat
 def test_page_entries_format_old_and_new(tmp_path):
     _previous(tmp_path, [_rec(0.3)], {"provenance": {"short": "dddddddddddd"}})
     changes.record(tmp_path, "t", [_rec(0.41, verdict="deviates")], "p")
-    from repro.report.html import _where
-    from repro.report.tables import fmt_value
-    got = changes.page_entries(tmp_path, ["t"], fmt_value, _where)
+    from repro.report.format import fmt_value, where
+    got = changes.page_entries(tmp_path, ["t"], fmt_value, where)
     (a,) = got["artifacts"]
     assert got["n"] == 1 and a["since"] == "dddddddddddd"
     assert a["rows"][0]["value"] == "0.300 → 0.410"

@@ -255,7 +255,7 @@ def test_unrun_artifact_shows_no_stand_in_and_no_time(tmp_path):
                    False)
     meta = json.loads((tmp_path / "fakepaper" / "table3.meta.json").read_text())
     assert meta["datasets"][0]["status"] == "not run" and meta["datasets"][0]["stand_in_for"] is None
-    from repro.report.html import render_paper
+    from repro.report.pages import render_paper
     page = render_paper(types.SimpleNamespace(PAPER=fakepaper.PAPER, ARTIFACTS=[art],
                                               PUBLISHED_PATH=fakepaper.PUBLISHED_PATH),
                         tmp_path, [], pdf=False, **QUIET).read_text()
@@ -280,7 +280,7 @@ def test_caption_says_published_values_are_overlaid_only_where_they_are(tmp_path
 # --- the benchmarks page ------------------------------------------------------------------------
 
 def test_benchmarks_page_is_a_readable_table(tmp_path):
-    from repro.report.html import render_benchmarks
+    from repro.report.benchmarks import render_benchmarks
     results = {"version": "0.1.0", "machine": {"platform": "Linux-x", "cpus": 2, "python": "3.11",
                                                "numpy": "2.0", "processor": "x86_64"},
                "cases": [{"group": "tron", "name": "case A", "params": {"l": 64000, "eps": 1e-6},

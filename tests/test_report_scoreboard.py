@@ -92,7 +92,7 @@ def test_change_list_when_nothing_moved_and_when_long(tmp_path):
     out = render_claims_paper(tmp_path / "one", pdf=False, second=False)
     page = (out / CLAIMS_PAPER / "index.html").read_text()
     assert "No value or verdict change recorded" in page
-    from repro.report.html import render_paper
+    from repro.report.pages import render_paper
     from report_pages import claims_paper, table1_records
     from repro.judge.published import load
     from repro.report.build import write_artifact
@@ -113,7 +113,7 @@ def test_change_list_when_nothing_moved_and_when_long(tmp_path):
     (out / CLAIMS_PAPER / changes.FILE).write_text(json.dumps(data))
     render_paper(mod, out, [], pdf=False, log=lambda *a, **k: None)
     page = (out / CLAIMS_PAPER / "index.html").read_text()
-    from repro.report.html import COLLAPSE_AFTER
+    from repro.report.pages import COLLAPSE_AFTER
     assert f"<summary>{len(many) - COLLAPSE_AFTER} more changes</summary>" in page
     assert len(re.findall(r"0\.10 → 0\.20", page)) == len(many)
 
@@ -188,7 +188,7 @@ def test_never_public_data_is_said_not_not_implemented(tmp_path):
     from repro import papers
     from repro.cli.pipeline import build_artifact
     from repro.judge.published import load
-    from repro.report.html import render_paper
+    from repro.report.pages import render_paper
     mod = papers.module("stevens2010")
     art = [a for a in mod.ARTIFACTS if a.name == "figure10"][0]
     build_artifact(art, [], load("stevens2010"), tmp_path / "stevens2010", False)
@@ -214,7 +214,7 @@ def _case(**kw):
 
 
 def test_benchmark_units_read_as_units(tmp_path):
-    from repro.report.html import render_benchmarks
+    from repro.report.benchmarks import render_benchmarks
     results = {"version": "0.1.0",
                "machine": {"cpu_model": "AMD EPYC 7B13", "platform": "Linux x86_64", "cpus": 2},
                "cases": [_case(throughput_MB_s={"ours": 899.8, "peer": 14.6},
@@ -240,7 +240,7 @@ def test_benchmark_units_read_as_units(tmp_path):
 def test_committed_benchmarks_read_as_units():
     """Every measurement of the committed benchmarks.json, as the page words it: no unit
     left in a name, the CPU model named, every ratio with its spread where the file has one."""
-    from repro.report.html import benchmarks_context
+    from repro.report.benchmarks import benchmarks_context
     results = json.loads((REPORTS / "benchmarks.json").read_text())
     ctx = benchmarks_context(results)
     assert ctx["cpu_model"] and ctx["cpu_model"] != "not recorded"

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from ..data.uci import uci_queries
+from .. import papers as registry
 from ..errors import DataCorrupt, DataMissing
 from ..rankers.assignment import linear_assignment, rank2_assignment
 from ..rankers.dorm import DORM
@@ -69,7 +69,7 @@ class _Recorder:
 
 def dorm_problems(data_dir) -> list[tuple]:
     """The assignment problems of one DORM fit on PenDigits (Table 1 protocol, fold 1)."""
-    data = uci_queries("pendigits", data_dir, 50, 100)
+    data = registry.module("lesmola2007").table1_queries("pendigits", data_dir, 50, 100)
     train = data.subset(np.arange(5, 50), data.source)
     model = DORM(C=10.0)
     X = dense_matrix(train.X)

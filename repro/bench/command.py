@@ -19,7 +19,7 @@ from ..files import atomic_write_json
 from ..data import catalog as cat
 from ..run.provenance import machine
 from .common import cpu_model, load_average
-from ..report.html import render_benchmarks
+from ..report.benchmarks import render_benchmarks
 from ..run.timing import single_thread_blas
 from . import assignment, domination, letor, lqo, sampler, scale, tron
 

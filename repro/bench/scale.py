@@ -15,8 +15,9 @@ atomically, reused while its recorded size and sha256 match), then:
 * one Tree-TRON fit (:class:`repro.rankers.RankSVM`, ``method="tree"``) at C = 1 with the
   default ε = 0.001, single-threaded: time, Newton and CG iterations, peak memory.
 
-When the catalog's MSLR-WEB30K is in the data directory, the same command also runs
-leelin2014's Figure (II) task on its Fold1 (in a child, timed, with its peak memory).
+The same command also runs, when their data is in the data directory, the runs the papers
+declare for it (``SCALE_RUNS`` of a paper module, :func:`paper_runs`: leelin2014's Figure (II)
+task on MSLR-WEB30K Fold1), each in a child, timed, with its peak memory.
 Every row records the CPU model and the load averages before and after it.
 """
 from __future__ import annotations
@@ -263,12 +264,23 @@ def _child_tron(path: str, n_features: int, C: float, eps: float, threads: int =
             "matrix_bytes": int(d.X.nbytes), "read_bytes_per_s": bandwidth}
 
 
-def _child_figure_ii(data_dir: str, dataset: str = "MSLR-WEB30K", quick: bool = False) -> dict:
-    """leelin2014's Figure (II) task on Fold1 of ``dataset`` (as the artifact declares it)."""
+def paper_runs() -> list[tuple[str, dict]]:
+    """``(paper, run)`` of every run a paper declares for this benchmark: its module's
+    ``SCALE_RUNS``, each ``{"artifact", "label", "dataset", "fold"}`` (a run of the artifact
+    as declared, on a large set the paper uses)."""
+    from .. import papers as registry
+    return [(pid, dict(run)) for pid in registry.paper_ids()
+            for run in getattr(registry.module(pid), "SCALE_RUNS", ())]
+
+
+def _child_paper_run(data_dir: str, paper: str, artifact: str, dataset: str, fold,
+                     quick: bool = False) -> dict:
+    """The run of ``paper``'s ``artifact`` on ``fold`` of ``dataset`` (its task, as the
+    artifact declares it; a dataset without folds: its one run)."""
     from ..papers import artifacts, task
-    art = next(a for a in artifacts("leelin2014") if a.name == "figureII")
+    art = next(a for a in artifacts(paper) if a.name == artifact)
     spec_ = next(s for s in art.runs(quick) if s.dataset == dataset
-                 and s.fold in (None, 1, "1"))
+                 and s.fold in (None, fold, str(fold)))
     ctx = RunContext(spec_, Path(data_dir), log=lambda *a, **k: None)
     with single_thread_blas():
         t0 = time.perf_counter()
@@ -278,7 +290,7 @@ def _child_figure_ii(data_dir: str, dataset: str = "MSLR-WEB30K", quick: bool = 
             "records": out["records"], "tron_status": out.get("tron_status")}
 
 
-CHILDREN = {"parse": _child_parse, "tron": _child_tron, "figure_ii": _child_figure_ii}
+CHILDREN = {"parse": _child_parse, "tron": _child_tron, "paper_run": _child_paper_run}
 
 
 def run_child(name: str, *args, timeout: float = 3600) -> dict:
@@ -415,14 +427,17 @@ def bench(data_dir, quick: bool, sp: dict | None = None, runs: int = 3) -> list[
                        "(see the load averages)"),
         **where, "load_average_after": load_average()})
     root = cat.data_dir(data_dir)
-    ok, _ = cat.data_state("MSLR-WEB30K", root)
-    if ok and not quick:
-        fig = run_child("figure_ii", str(root.resolve()), timeout=6 * 3600)
+    for paper, run in paper_runs() if not quick else []:
+        if not cat.data_state(run["dataset"], root)[0]:
+            continue
+        got = run_child("paper_run", str(root.resolve()), paper, run["artifact"],
+                        run["dataset"], run["fold"], timeout=6 * 3600)
         rows.append({
-            "name": "leelin2014 Figure (II) on MSLR-WEB30K Fold1 (the user's copy)",
-            "params": {"run": fig["run"]}, "ours_s": fig["seconds"], "peers_s": {},
-            "ratios": {}, "peak_rss_GiB": _gib(fig["peak_rss"]),
-            "records": fig["records"], **where})
+            "name": f"{paper} {run['label']} on {run['dataset']} Fold{run['fold']} "
+                    f"(the user's copy)",
+            "params": {"run": got["run"]}, "ours_s": got["seconds"], "peers_s": {},
+            "ratios": {}, "peak_rss_GiB": _gib(got["peak_rss"]),
+            "records": got["records"], **where})
     return rows
 
 

@@ -32,7 +32,9 @@ from ..spec import Artifact
 from ..judge.published import KEY_FIELDS, PublishedSet
 from ..report.build import (artifact_dir, read_artifact, record_changes, recorded_run_seconds,
                             write_artifact)
-from ..report.html import render_index, render_paper, render_pdfs
+from ..report.index import render_index
+from ..report.pages import render_paper
+from ..report.pdf import render_pdfs
 from ..report.terminal import compact_table
 from ..run.runner import Runner, RunResult
 

@@ -7,8 +7,8 @@
 Each returns :class:`Classification` with float64 ``X`` and integer ``y``.  A malformed line
 (wrong field count, a non-number, NaN) is an error naming the file and the line.
 
-:func:`uci_queries` turns a set into ranking queries (Le & Smola 2007, Sec. 6.2): the query
-sampler of Table 1, also used by the assignment benchmark.
+:func:`uci_queries` turns a set into ranking queries (the construction of Le & Smola 2007,
+Sec. 6.2), seeded by its caller.
 """
 from __future__ import annotations
 
@@ -95,14 +95,15 @@ def load_uci(name: str, data_dir=None) -> dict[str, Classification]:
     return out
 
 
-def uci_queries(dataset: str, data_dir, n_queries: int, n_docs: int) -> QueryData:
+def uci_queries(dataset: str, data_dir, n_queries: int, n_docs: int,
+                seed: int | str) -> QueryData:
     """Queries from a UCI set (Le & Smola 2007, Sec. 6.2): the official splits pooled, every
     attribute min–max scaled to [0, 1] over the pooled set, relevance = the class index as a
     grade (Page Blocks 1..5 → 0..4, digits 0..9); ``n_queries`` queries of ``n_docs``
     documents, each drawn without replacement from the whole set (queries drawn
-    independently: a document may recur across queries).  The seed is derived from the
-    dataset's name only (``crc32("lesmola2007/uci/<dataset>")``), so every fold and every
-    caller sees the same queries."""
+    independently: a document may recur across queries).  ``seed``: the draw's seed, or a
+    text whose CRC-32 is the seed (a caller's name for the draw, e.g.
+    ``"<paper>/uci/<dataset>"``): the same seed gives the same queries."""
     if n_queries < 1 or n_docs < 1:
         raise DataError(f"uci_queries({dataset!r}): n_queries and n_docs must be ≥ 1, got "
                         f"{n_queries} and {n_docs}")
@@ -115,7 +116,7 @@ def uci_queries(dataset: str, data_dir, n_queries: int, n_docs: int) -> QueryDat
     y = y - y.min()
     lo, hi = X.min(axis=0), X.max(axis=0)
     X = (X - lo) / np.where(hi > lo, hi - lo, 1.0)
-    rng = np.random.default_rng(zlib.crc32(f"lesmola2007/uci/{dataset}".encode()))
+    rng = np.random.default_rng(zlib.crc32(seed.encode()) if isinstance(seed, str) else seed)
     idx = np.concatenate([rng.choice(y.shape[0], n_docs, replace=False)
                           for _ in range(n_queries)])
     qp = np.arange(0, n_queries * n_docs + 1, n_docs, dtype=np.int64)

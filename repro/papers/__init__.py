@@ -10,7 +10,7 @@ A paper declares itself; nothing lists it.  Papers are found
 
 Each paper is a package ``repro/papers/<id>/``: ``__init__.py`` declares ``PAPER``
 (bibliographic data; ``Paper.order`` places it among the others), ``NOTES`` and ``ARTIFACTS``
-(tables, figures and checks, as data); ``tasks.py`` re-exports the task functions (one run
+(tables, figures and checks, as data), their words read from ``prose.md`` (:mod:`.prose`); ``tasks.py`` re-exports the task functions (one run
 each, from the module of their study) and any custom aggregation the artifacts name;
 ``figures.py`` the figure functions.  Published numbers are in ``<id>.toml`` next to the
 package.  A paper registered from outside may be a single module holding all of these.

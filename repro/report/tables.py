@@ -20,11 +20,10 @@ in its own column.
 """
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass, field
 
-from ..judge.published import KEY_FIELDS, TableLayout, decimals_of
+from ..judge.published import KEY_FIELDS, TableLayout
+from .format import fmt_ci, fmt_diff, fmt_general, fmt_n, fmt_value, interval_text, where
 from .verdicts import SHORT, bucket, not_run_reason, verdict_class
 
 # Widths in em of the table font: a portrait A4 text block (18 cm at 7.5 pt), a landscape one
@@ -33,94 +32,6 @@ PORTRAIT_EM = 64.0
 LANDSCAPE_EM = 96.0
 CHAR_EM = 0.64          # average advance of DejaVu Sans digits and letters, bold headers included
 PAD_EM = 1.0            # cell padding and borders
-
-_POWER = re.compile(r"^\s*2\s*\^\s*\{?\s*(-?\d+)\s*\}?\s*$")
-
-
-# --- numbers ----------------------------------------------------------------------------------
-
-def _general(v: float) -> str:
-    if v == 0:
-        return "0"
-    if float(v).is_integer() and abs(v) < 1e15:
-        return str(int(v))
-    a = abs(v)
-    if a >= 1000:
-        return f"{v:.1f}"
-    if a >= 1e-3:
-        digits = max(0, 3 - int(math.floor(math.log10(a))))
-        return f"{v:.{digits}f}"
-    return f"{v:.3g}"
-
-
-def fmt_value(v, published: str | None = None) -> str:
-    """Our value as a reader compares it with the published text: one decimal more than the
-    paper prints, powers of two as ``2^e`` where the paper writes them so."""
-    if v is None:
-        return "—"
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        if math.isnan(v):
-            return "NaN"
-        if published and _POWER.match(published) and v > 0:
-            e = math.log2(v)
-            if abs(e - round(e)) < 1e-9:
-                return f"2^{int(round(e))}"
-        d = decimals_of(published) if published else 0
-        if d:
-            return f"{v:.{d + 1}f}"
-        return _general(v)
-    return str(v)
-
-
-def fmt_diff(d, published: str | None = None, value=None) -> str:
-    """Δ = ours − published, at one decimal more than the paper; powers of two in log₂."""
-    if d is None:
-        return ""
-    if published and _POWER.match(published) and isinstance(value, (int, float)) and value > 0:
-        e = math.log2(value) - int(_POWER.match(published).group(1))
-        return "Δ ±0" if abs(e) < 1e-9 else f"Δ log₂ {e:+g}"
-    if d == 0:
-        return "Δ ±0"
-    dec = decimals_of(published) if published else 0
-    if dec:
-        text = f"{d:+.{dec + 1}f}"
-        return f"Δ ±{text[1:]}" if float(text) == 0 else f"Δ {text}"
-    if float(d).is_integer() and abs(d) < 1e15:
-        return f"Δ {int(d):+d}"
-    return f"Δ {float(d):+.3g}"
-
-
-def fmt_ci(ci, published: str | None = None) -> str:
-    """A 95% interval "[low, high]" at the precision of our value (one decimal more than the
-    paper prints); "" when there is none."""
-    if not ci or len(ci) != 2 or any(not isinstance(x, (int, float)) or isinstance(x, bool)
-                                    for x in ci):
-        return ""
-    lo, hi = (fmt_value(float(x), published) for x in ci)
-    return f"[{lo}, {hi}]"
-
-
-def fmt_n(r: dict) -> str:
-    """How many test queries (or folds) a value's interval is over: "n = 784 queries"."""
-    if r.get("n_queries"):
-        return f"n = {r['n_queries']:,} queries"
-    if r.get("n_folds"):
-        return f"n = {r['n_folds']} folds"
-    return ""
-
-
-def interval_text(r: dict) -> str:
-    """The interval of a record in words: "95% interval [0.4412, 0.4530] (bootstrap over 784
-    test queries, …)", "" without one."""
-    ci = fmt_ci(r.get("ci95"), r.get("published"))
-    if not ci:
-        return ""
-    basis = r.get("ci_basis") or fmt_n(r)
-    return f"95% interval {ci}" + (f" ({basis})" if basis else "")
 
 
 # --- cells and notes --------------------------------------------------------------------------
@@ -230,9 +141,9 @@ def record_notes(r: dict) -> list[str]:
         ci = r.get("ci95")
         out.append(f"paired t-test of {r.get('method')} against {r.get('versus')} on "
                    f"{r.get('n_queries')} test queries (pooled over folds): p = "
-                   f"{_general(r['p_value']) if r.get('p_value') is not None else 'n/a'}"
-                   + (f", 95% CI of the mean difference [{_general(ci[0])}, {_general(ci[1])}]"
-                      if ci and None not in ci else ""))
+                   f"{fmt_general(r['p_value']) if r.get('p_value') is not None else 'n/a'}"
+                   + (f", 95% CI of the mean difference [{fmt_general(ci[0])}, "
+                      f"{fmt_general(ci[1])}]" if ci and None not in ci else ""))
     for k in ("kind_why", "note", "tolerance_why"):
         if r.get(k):
             prefix = {"kind_why": f"{r.get('kind', '')} value: ", "tolerance_why":
@@ -423,16 +334,6 @@ def layout_table(layout: TableLayout, by_key: dict[tuple, dict], extra: list[dic
                  columns=heads, rows=out_rows, notes=items, earlier=earlier)
 
 
-def _where(r: dict, fields) -> str:
-    parts = []
-    for f in fields:
-        v = r.get(f)
-        if v is None or v == "":
-            continue
-        parts.append(f"fold {v}" if f == "fold" else str(v))
-    return ", ".join(parts) or "—"
-
-
 def values_table(records: list[dict], caption: str, natural_key,
                  book: NoteBook | None = None) -> Table | None:
     """Records outside the published tables as one compact table: the column field is the
@@ -455,14 +356,14 @@ def values_table(records: list[dict], caption: str, natural_key,
                else ["value"])
     rows, index = [], {}
     for r in records:
-        label = _where(r, row_fields)
+        label = where(r, row_fields, empty="—")
         if label not in index:
             index[label] = len(rows)
             rows.append({"label": label, "ours_only": False, "cells": [None] * len(columns)})
         j = distinct[col_field].index(r.get(col_field)) if col_field else 0
         row = rows[index[label]]
         if row["cells"][j] is not None:           # same place twice: its own row
-            label = _where(r, fields)
+            label = where(r, fields, empty="—")
             index[label] = len(rows)
             rows.append({"label": label, "ours_only": False, "cells": [None] * len(columns)})
             row = rows[-1]

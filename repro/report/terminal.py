@@ -1,7 +1,7 @@
 """The compact reproduced-vs-published table printed when an artifact finishes."""
 from __future__ import annotations
 
-from .tables import fmt_ci, fmt_diff, fmt_value
+from .format import fmt_ci, fmt_diff, fmt_value
 from .verdicts import Tally, headline
 
 MAX_ROWS = 40

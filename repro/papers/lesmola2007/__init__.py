@@ -12,7 +12,7 @@ and :mod:`.web` (Figures 2–7, Table 2) through the fold task of :mod:`.folds`,
 (Figure 1), :mod:`.eachmovie`, :mod:`.complexity`; names: :mod:`.names`; every aggregation,
 the claims included, is declared below; figures: :mod:`.figures`; the assignment benchmark:
 ``python -m repro bench assignment``.  Every open question below is decided in the choices of
-:mod:`.choices` (shown with each artifact).
+``prose.md`` (shown with each artifact).
 
 Published values are in ``lesmola2007.toml``. That file's header says how they are encoded:
 * "mean±spread" cells are split into metrics M and "M ±";
@@ -26,7 +26,7 @@ is in the catalog but not in the shared data directory. The Microsoft web-search
 stands in for it (figures name it "MQ2008 (stand-in for the paper's web-search data)",
 ``names.SHOWN_AS``). EachMovie is no longer distributed.
 
-Open questions of the paper (each decided in ``CHOICES`` below and shown in the report)
+Open questions of the paper (each decided in the choices of ``prose.md``, shown in the report)
 * UCI → queries (Sec. 6.1–6.2, Table 1): how a class label becomes a relevance grade. It could be
   the class index as a grade, or one class relevant against the rest per query. The binary
   Prec@10 and ROCArea losses of Joachims (2005) need binary labels. Also open:
@@ -83,27 +83,27 @@ Open questions of the paper (each decided in ``CHOICES`` below and shown in the 
 from ...judge.kinds import Claim, PairedTest, Spread
 from ...spec import Artifact, Paper
 from ...judge.kinds import Best, FoldMean, FoldSpread
-from .choices import CHOICES_DORM, CHOICES_TIME, CHOICES_UCI, CHOICES_WEB, NOTES
 from .kinds import Difference, SettingMeans
 from .names import (C_LABEL, C_SERIES, CHOSEN_C, CLAIM_63, CLAIM_64, CLAIM_65, CLAIM_T1,
                     FIGURE2_METHODS, NDCG10, NDCG_AT, NESTED_C, NESTED_P, OPTIMISM, P_VALUE,
                     SCHEME_METHODS, SCHEMES_LABEL, SECONDS, SHORT, SPREAD_SUFFIX, TABLE2_COUNTS,
                     TABLE2_QP, TEST_QUERIES, UCI, UCI_BASELINES, UCI_METHODS, UCI_REFERENCE, WEB,
                     WEB_METHODS, WEB_STAND_IN, by_size, ndcg_long, nested, series)
+from .. import prose
+from .uci import table1_queries           # Table 1's queries, also the assignment benchmark's
 
-__all__ = ["PAPER", "NOTES", "ARTIFACTS"]
+__all__ = ["PAPER", "NOTES", "ARTIFACTS", "table1_queries"]
+
+#: the words of the report (summary, notes, each artifact's description and choices): prose.md
+PROSE = prose.load(__name__)
 
 PAPER = Paper(
     order=4,
     id="lesmola2007",
     title="Direct Optimization of Ranking Measures",
     authors="Q. V. Le, A. J. Smola", venue="arXiv:0704.3359, 2007",
-    text="003_96ad0f5ad667baf7.txt",
-    summary="DORM learns a linear scoring function by large-margin structured estimation over "
-            "permutations: the loss is the ranking measure itself (NDCG@n, MRR, WTA, "
-            "Precision@n, ERU as <a(π), b(y)>), the feature map weights documents by a "
-            "decreasing sequence c over positions, and the most violated constraint of the "
-            "column-generation algorithm is a linear assignment problem.")
+    text="003_96ad0f5ad667baf7.txt", summary=PROSE.summary)
+NOTES = PROSE.notes
 
 #: inner folds of the nested selection of C (Table 1).  Measured on fold 1 (one core,
 #: single-threaded BLAS as the runner sets it): 4.6 s (page-blocks), 4.0 s (pendigits), 8.9 s
@@ -212,149 +212,59 @@ C_SPREAD_AGG = (
 
 _WEB_AGG = (FoldMean(),)
 
-ARTIFACTS = [
+ARTIFACTS = PROSE.describe_all([
     _fold_art("table1", "Performance on UCI data (NDCG@10 of ROCArea, SVM, Prec@10, DORM)",
               datasets=_UCI_DS, aggregate=TABLE1_AGG, figure="figure_c_curve",
               select={"metric": [NDCG10, NDCG10 + SPREAD_SUFFIX, CHOSEN_C, P_VALUE, NESTED_C,
                                  NESTED_P, OPTIMISM],
                       "C": None},
-              methods=tuple(UCI_METHODS), metrics=("NDCG@10",),
-              description="NDCG@10 (×100) of DORM with c_i = 1/(i+1) against SVM classification "
-                          "and the ROCArea and Prec@10 structural SVMs of Joachims (2005), on "
-                          "queries of 100 documents sampled from UCI classification sets (Sec. "
-                          "6.1–6.2).  The paper's columns (compared with the published values): "
-                          "mean over the 10 folds at the C whose mean over those same 10 folds "
-                          "is best (the literal reading of its '10-fold cross validation was "
-                          "used to adjust C'), the standard deviation over the folds (±), that "
-                          "C, the folds' values and the paired t-tests of DORM against each "
-                          "baseline.  Beside them, not compared: '<method> (nested CV)', C "
-                          "chosen in each outer fold by inner cross-validation on its training "
-                          "queries only (the C chosen per fold is listed), and per method the "
-                          "optimism of the literal selection (literal − nested, fold means).  "
-                          "The figure shows every C's fold mean (the curve the literal reading "
-                          "takes its maximum of) with the nested value beside it.",
-              choices=CHOICES_UCI + CHOICES_DORM[:2]),
+              methods=tuple(UCI_METHODS), metrics=("NDCG@10",)),
     Artifact("lesmola2007", "figure1", "Number of documents per query (web-search data)",
              kind="figure", datasets=_WEB_DS, stand_ins=WEB_STAND_IN, task="task_docs_per_query",
-             figure="figure_docs_per_query",
-             description="Histogram of documents per query of the stand-ins (every query of "
-                         "the data set). The text says the median of the Microsoft data is "
-                         "approximately 50 (l.428).",
-             choices=CHOICES_WEB[:1]),
+             figure="figure_docs_per_query"),
     _fold_art("figure2", "NDCG@n on web search at truncation levels n = 1..10", kind="figure",
               aggregate=_WEB_AGG, figure="figure_ndcg_at_n",
               select={"metric": [*NDCG_AT, *(ndcg_long(n) for n in range(1, 11)),
                                  *(SHORT.format(n=n) for n in range(1, 11)), TEST_QUERIES],
-                      "method": [*FIGURE2_METHODS, "data"]},
-              description="Test NDCG@n (×100), n = 1..10, of BM25, SVM, RSVM, ROCArea, "
-                          "Precision@10 and DORM (c_i = (i+1)^-1/2), trained on the full "
-                          "training split, C chosen on vali by NDCG@10; fold means, on MQ2008 "
-                          "(stand-in for the paper's web-search data) and OHSUMED. The text "
-                          "says DORM beats the others by 2–3% (l.462). Beside each curve: "
-                          "NDCG@n over only the test queries with at least n documents, and "
-                          "the number of test queries with fewer (the official LETOR 4.0 "
-                          "evaluation scores NDCG@n = 0 for those; the figure's note says "
-                          "what that does to MQ2008's curves).",
-              choices=CHOICES_WEB + CHOICES_DORM),
+                      "method": [*FIGURE2_METHODS, "data"]}),
     _fold_art("figure3", "NDCG@10 on web search for different numbers of training queries",
               kind="figure", aggregate=_WEB_AGG, figure="figure_by_size",
               select={"series": [series(NDCG10)],
                       "method": ["BM25", "SVM", "RSVM", "ROCArea", "Precision@10",
-                                 "DORM (NDCG)"]},
-              description="Test NDCG@10 (×100) after training on the first m queries, with the "
-                          "methods and c of Figure 2; fold means. The text says doubling m "
-                          "raises NDCG by less than 1% for many methods, and that DORM with "
-                          "100 queries beats all others with 1000 (l.464).",
-              choices=CHOICES_WEB),
+                                 "DORM (NDCG)"]}),
     _fold_art("figure4", "Maximum difference in NDCG@10 between choices of c, against 1/√m",
               kind="figure", aggregate=C_SPREAD_AGG, figure="figure_c_spread",
-              select={"method": [SCHEMES_LABEL]},
-              description="Max − min over the eight c schemes (c_i = (i+1)^-d, d ∈ {1/4, 1/3, "
-                          "1/2, 1, 2, 3}, 1/log(i+2), 1/log log(i+2)) of DORM's fold-mean test "
-                          "NDCG@10 (×100), at each training size m, against 1/√m. The text "
-                          "says the spread shrinks as m grows, suspected at rate 1/√m (l.470).",
-              choices=CHOICES_WEB + CHOICES_DORM[3:]),
+              select={"method": [SCHEMES_LABEL]}),
     _fold_art("figure5", "MRR on web search for different numbers of training queries",
               kind="figure", aggregate=_WEB_AGG, figure="figure_by_size",
               select={"series": [series("MRR")],
                       "method": ["BM25", "SVM", "RSVM", "ROCArea", "Precision@3",
-                                 "DORM (NDCG, c=(i+1)^-1)", "DORM (MRR)"]},
-              description="Test MRR (×100) of BM25, SVM, RSVM, ROCArea, Precision@3, DORM (NDCG) "
-                          "and DORM (MRR), both with c_i = 1/(i+1) (seven of the paper's eight "
-                          "methods: SVM-IR-QP is not implemented), C chosen on vali by MRR. "
-                          "The text says DORM (MRR) beats the others by 1% to 2% (l.483).",
-              choices=CHOICES_WEB + CHOICES_DORM[3:]),
+                                 "DORM (NDCG, c=(i+1)^-1)", "DORM (MRR)"]}),
     _fold_art("figure6",
               "WTA (\"I'm feeling lucky\") on web search for different numbers of training queries",
               kind="figure", aggregate=_WEB_AGG, figure="figure_by_size",
               select={"series": [series("WTA correct")],
                       "method": ["BM25", "SVM", "ROCArea", "Precision@3", "DORM (NDCG)",
-                                 "DORM (WTA)", "DORM (mWTA)"]},
-              description="Number of test queries (with two levels or more) whose first document "
-                          "has the query's top label, C chosen on vali by WTA; fold means. DORM "
-                          "minimising WTA directly and mWTA (c_i = 1/√(i+1)) against the "
-                          "baselines; RSVM is left out as in the paper (l.491).",
-              choices=CHOICES_WEB + CHOICES_DORM[3:]),
+                                 "DORM (WTA)", "DORM (mWTA)"]}),
     _fold_art("figure7", "Runtime of DORM (NDCG and MRR) against other algorithms",
               kind="figure", aggregate=RUNTIME_AGG, figure="figure_runtime", timing=True,
               select={"metric": [SECONDS, FASTER],
                       "method": ["BM25", "SVM", "RSVM", "ROCArea", "Precision@10",
-                                 "Precision@3", "DORM (NDCG)", "DORM (MRR)", CLAIM_65]},
-              description="Training time over the grid of C on the full training split (our "
-                          "machine, Python + Cython). The text says DORM is faster than all but "
-                          "multiclass SVM and BM25, and that ordinal regression is much slower "
-                          "(l.504); that claim is checked here (Sec. 6.5), as it compares measured "
-                          "times.",
-              choices=CHOICES_WEB + CHOICES_TIME),
+                                 "Precision@3", "DORM (NDCG)", "DORM (MRR)", CLAIM_65]}),
     _fold_art("table2",
               "Support vectors and column-generation iterations (web search)",
               aggregate=(FoldMean(label=None),),          # the paper's cells have no fold
-              select={"metric": list(TABLE2_COUNTS)},
-              description="For each structural method, of the model chosen on vali: support "
-                          "vectors and passes of Algorithm 2 (the share of training time in the "
-                          "QP, a measured time, is on the timing page: table2-qp). Top block: "
-                          "NDCG@10 (DORM c_i = 1/√(i+1)), bottom block: MRR (DORM c_i = "
-                          "1/(i+1)) (caption l.517).",
-              choices=CHOICES_WEB + CHOICES_TIME),
+              select={"metric": list(TABLE2_COUNTS)}),
     _fold_art("table2-qp", "Table 2, % of the training time in the QP (measured times)",
               aggregate=(FoldMean(label=None),), timing=True,
-              select={"metric": list(TABLE2_QP)},
-              description="Table 2's '% in QP' column: the share of the training time of the "
-                          "model chosen on vali spent solving the QP, for each structural "
-                          "method (top block NDCG@10, bottom block MRR; caption l.517). A "
-                          "measured time, so on the timing page; the counts of Table 2 are on "
-                          "its value page.",
-              choices=CHOICES_WEB + CHOICES_TIME),
+              select={"metric": list(TABLE2_QP)}),
     Artifact("lesmola2007", "table3", "Expected rank utility on EachMovie",
-             datasets=("eachmovie",), task="task_eachmovie",
-             description="ERU of PRank, JRank and DORM under the Basilico & Hofmann (2004) "
-                         "protocol: 100 trials, 100 training users, 2000 input users, 800 training "
-                         "items (l.521, l.552). Not run: EachMovie was withdrawn, and the "
-                         "protocol's kernels are not restated.",
-             choices=("ERU's neutral vote and half-life (eq. 16) are implemented as DORM "
-                      "parameters (eru_neutral, eru_halflife), but no EachMovie run exists.",)),
+             datasets=("eachmovie",), task="task_eachmovie"),
     Artifact("lesmola2007", "table4", "NDCG and NDCG@10 optimisation on EachMovie",
-             datasets=("eachmovie",), task="task_eachmovie",
-             description="Yu et al. (2006) protocol: 100 users × 1075 movies, N = 10, 20 or 50 "
-                         "labelled items per user, 10 repetitions; DORM with c_i = (i+1)^-0.25, "
-                         "C = 0.01, n = 10 (l.558–562). GPR, CGPR, GPOR, CGPOR and MMMF are "
-                         "copied from Yu et al. and shown as published baselines. Not run: "
-                         "EachMovie was withdrawn."),
+             datasets=("eachmovie",), task="task_eachmovie"),
     _fold_art("claims", "Claims of Sec. 6 checked on the data available", kind="check",
               datasets=_UCI_DS + _WEB_DS, aggregate=CLAIMS_AGG,
-              select={"method": [CLAIM_T1, CLAIM_63, CLAIM_64]},
-              description="Each claim of the experiments that the available data can test, with "
-                          "the numbers behind its verdict (value 1 = holds, 0 = does not): DORM "
-                          "above every baseline on each UCI set and significantly so (Table 1); "
-                          "DORM (NDCG) best in NDCG@10, and with the smallest training size "
-                          "above the others with all queries (Sec. 6.3); DORM (MRR) best in "
-                          "MRR and mWTA above WTA (Sec. 6.4). Web claims are checked on the "
-                          "stand-ins: the rows of 'web-search-lesmola' are computed on MQ2008 "
-                          "standing in for the paper's web-search data (OHSUMED is a second "
-                          "stand-in). The UCI claims use the literal selection of C (Table "
-                          "1's compared columns). The claim on training times (Sec. 6.5) is "
-                          "checked with the times, on the timing page (figure7).",
-              choices=CHOICES_UCI[2:3] + CHOICES_WEB[:3]),
+              select={"method": [CLAIM_T1, CLAIM_63, CLAIM_64]}),
     Artifact("lesmola2007", "complexity",
              "DORM training time against queries and documents per query (our figure)",
              kind="figure", datasets=("synthetic",), task="task_complexity", timing=True,
@@ -364,17 +274,5 @@ ARTIFACTS = [
              quick={"params": {"queries": [10, 20, 40], "docs": [10, 20, 40],
                                "base_queries": 20, "base_docs": 20, "features": 10, "C": 1.0,
                                "repeats": 1}},
-             figure="figure_complexity",
-             description="Not a figure of the paper. Wall time of one DORM fit (NDCG@10, "
-                         "c_i = 1/(i+1), C = 1, ε = 0.01) on seeded synthetic queries (20 "
-                         "features, 3 levels), varying the number of queries (50 documents "
-                         "each) and the documents per query (100 queries), with the shares of "
-                         "the time spent in the assignment kernel and in the QP. The paper "
-                         "argues that queries of 50–200 documents keep the O(l³) assignment "
-                         "cheap (Sec. 4.3, 6.5). The kernel against scipy and lapx (lapjvh, lapjv) is the "
-                         "benchmark's (`python -m repro bench assignment`).",
-             choices=("Fastest of 2 fits per size; single-threaded BLAS; run alone (timing).",
-                      "The assignment time is measured around the kernel call (including its "
-                      "Python wrapper); the QP time includes block SMO, sweeps and the "
-                      "interior-point solves.")),
-]
+             figure="figure_complexity"),
+])

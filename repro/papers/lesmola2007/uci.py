@@ -1,7 +1,7 @@
 """Table 1 (Sec. 6.1–6.2): the UCI study, one run per (dataset, fold).
 
-The queries are drawn once per dataset by :func:`repro.data.uci.uci_queries` (a seed from
-the dataset's name, so every fold sees the same queries); fold k tests on queries
+The queries are drawn once per dataset by :func:`table1_queries` (a seed from the dataset's
+name, so every fold sees the same queries); fold k tests on queries
 5(k−1)..5k−1 and trains on the other 45; every method is fitted for every C of the grid
 (warm-started where the ranker can) and its test NDCG@10 (eq. 14, ×100; the metric family's
 ``"lesmola2007"`` convention) stored per C, with each test query's value.  The choice of C by
@@ -30,7 +30,15 @@ from ...metrics.family import ndcg
 from ...rankers import DORM, GainRegression, LinearSVM, PrecisionAtKSVM, ROCAreaSVM
 from .names import NDCG10, NESTED_C, NESTED_SELECTION, UCI_REFERENCE, nested
 
-__all__ = ["uci_queries", "uci_ranker", "run_uci_fold", "uci_fold", "inner_cv"]
+__all__ = ["table1_queries", "uci_ranker", "run_uci_fold", "uci_fold", "inner_cv"]
+
+
+def table1_queries(dataset: str, data_dir, n_queries: int, n_docs: int):
+    """Table 1's queries of ``dataset`` (Sec. 6.2; :func:`repro.data.uci.uci_queries`), drawn
+    once per dataset: the seed is the CRC-32 of ``"lesmola2007/uci/<dataset>"``, so every
+    fold, and the assignment benchmark (``python -m repro bench assignment``), sees the same
+    queries."""
+    return uci_queries(dataset, data_dir, n_queries, n_docs, seed=f"lesmola2007/uci/{dataset}")
 
 
 def uci_ranker(method: str):
@@ -67,7 +75,7 @@ def inner_cv(train, method: str, grid: list[float], inner_folds: int
 
 def run_uci_fold(dataset: str, fold: int, p: dict, data_dir, log) -> Evidence:
     """One fold of Table 1 on the sampled queries of ``dataset`` (see :func:`uci_fold`)."""
-    data = uci_queries(dataset, data_dir, int(p["queries"][dataset]), int(p["docs"]))
+    data = table1_queries(dataset, data_dir, int(p["queries"][dataset]), int(p["docs"]))
     return uci_fold(data, dataset, fold, p, log)
 
 

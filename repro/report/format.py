@@ -1,0 +1,221 @@
+"""How a number reads on a page, in the terminal table and in a PDF: every number the report
+shows is turned into text here, so how numbers read is changed in one place.
+
+* values beside a published number: :func:`fmt_value` (one decimal more than the paper
+  prints, powers of two as ``2^e`` where the paper writes them so), their difference
+  :func:`fmt_diff`, interval :func:`fmt_ci`, sample size :func:`fmt_n` and interval in words
+  :func:`interval_text`;
+* any other computed number: :func:`fmt_general` (about four significant digits);
+* claims: p-values :func:`fmt_p`, signed effects and their intervals :func:`fmt_effect`,
+  :func:`fmt_effect_ci`, counts :func:`fmt_count`;
+* the benchmarks page: measurements :func:`fmt_sig`, times :func:`fmt_seconds` (s, ms or µs as
+  they fit), ratios :func:`fmt_ratio`, :func:`fmt_ratio_range`, load averages
+  :func:`fmt_loads`;
+* where a record sits (dataset, method, metric, fold): :func:`where`.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from ..judge.published import decimals_of
+
+#: no value (a cell, an effect, a time)
+MISSING = "—"
+
+_POWER = re.compile(r"^\s*2\s*\^\s*\{?\s*(-?\d+)\s*\}?\s*$")
+
+
+def _number(v) -> bool:
+    """A real number (not a bool, not None, not text)."""
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+# --- values beside published numbers ----------------------------------------------------------
+
+def fmt_general(v: float) -> str:
+    """A computed number without a published counterpart: integers as integers, four
+    significant digits from 0.001 to 1000, one decimal above, three significant digits in
+    exponent notation below."""
+    if v == 0:
+        return "0"
+    if float(v).is_integer() and abs(v) < 1e15:
+        return str(int(v))
+    a = abs(v)
+    if a >= 1000:
+        return f"{v:.1f}"
+    if a >= 1e-3:
+        digits = max(0, 3 - int(math.floor(math.log10(a))))
+        return f"{v:.{digits}f}"
+    return f"{v:.3g}"
+
+
+def power_of_two(published: str | None) -> int | None:
+    """The exponent of a published value printed as a power of two (``"2^-5"``), else None."""
+    m = _POWER.match(published) if published else None
+    return int(m.group(1)) if m else None
+
+
+def fmt_value(v, published: str | None = None) -> str:
+    """Our value as a reader compares it with the published text: one decimal more than the
+    paper prints, powers of two as ``2^e`` where the paper writes them so."""
+    if v is None:
+        return MISSING
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "NaN"
+        if power_of_two(published) is not None and v > 0:
+            e = math.log2(v)
+            if abs(e - round(e)) < 1e-9:
+                return f"2^{int(round(e))}"
+        d = decimals_of(published) if published else 0
+        if d:
+            return f"{v:.{d + 1}f}"
+        return fmt_general(v)
+    return str(v)
+
+
+def fmt_diff(d, published: str | None = None, value=None) -> str:
+    """Δ = ours − published, at one decimal more than the paper; powers of two in log₂."""
+    if d is None:
+        return ""
+    if power_of_two(published) is not None and isinstance(value, (int, float)) and value > 0:
+        e = math.log2(value) - power_of_two(published)
+        return "Δ ±0" if abs(e) < 1e-9 else f"Δ log₂ {e:+g}"
+    if d == 0:
+        return "Δ ±0"
+    dec = decimals_of(published) if published else 0
+    if dec:
+        text = f"{d:+.{dec + 1}f}"
+        return f"Δ ±{text[1:]}" if float(text) == 0 else f"Δ {text}"
+    if float(d).is_integer() and abs(d) < 1e15:
+        return f"Δ {int(d):+d}"
+    return f"Δ {float(d):+.3g}"
+
+
+def fmt_ci(ci, published: str | None = None) -> str:
+    """A 95% interval "[low, high]" at the precision of our value (one decimal more than the
+    paper prints); "" when there is none."""
+    if not ci or len(ci) != 2 or any(not _number(x) for x in ci):
+        return ""
+    lo, hi = (fmt_value(float(x), published) for x in ci)
+    return f"[{lo}, {hi}]"
+
+
+def fmt_count(n: int) -> str:
+    """A count with thousands separators: "52,325"."""
+    return f"{n:,}"
+
+
+def fmt_n(r: dict) -> str:
+    """How many test queries (or folds) a value's interval is over: "n = 784 queries"."""
+    if r.get("n_queries"):
+        return f"n = {fmt_count(r['n_queries'])} queries"
+    if r.get("n_folds"):
+        return f"n = {r['n_folds']} folds"
+    return ""
+
+
+def interval_text(r: dict) -> str:
+    """The interval of a record in words: "95% interval [0.4412, 0.4530] (bootstrap over 784
+    test queries, …)", "" without one."""
+    ci = fmt_ci(r.get("ci95"), r.get("published"))
+    if not ci:
+        return ""
+    basis = r.get("ci_basis") or fmt_n(r)
+    return f"95% interval {ci}" + (f" ({basis})" if basis else "")
+
+
+# --- claims -----------------------------------------------------------------------------------
+
+def fmt_p(p) -> str:
+    """A p-value no more precisely than a test resolves it: "< 0.0001", four decimals below
+    0.01, three above; "—" without one."""
+    if not _number(p) or math.isnan(p):
+        return MISSING
+    return "< 0.0001" if p < 1e-4 else f"{p:.4f}" if p < 0.01 else f"{p:.3f}"
+
+
+def _signed(v: float) -> str:
+    return f"{v:+.4g}"
+
+
+def fmt_effect(v) -> str:
+    """A claim's effect, signed, four significant digits; "—" without one."""
+    if not _number(v) or (isinstance(v, float) and math.isnan(v)):
+        return MISSING
+    return _signed(v)
+
+
+def fmt_effect_ci(ci) -> str:
+    """A claim's 95% interval "[−0.01, +0.02]" at the effect's precision; "" without one."""
+    if isinstance(ci, (list, tuple)) and len(ci) == 2 and all(_number(x) for x in ci):
+        return f"[{_signed(ci[0])}, {_signed(ci[1])}]"
+    return ""
+
+
+# --- the benchmarks page ----------------------------------------------------------------------
+
+def fmt_sig(v, digits: int = 4) -> str:
+    """A measurement: ``digits`` significant digits, integers as integers (thousands
+    separated), exponent notation outside [0.001, 10⁶)."""
+    if isinstance(v, bool) or v is None:
+        return str(v)
+    if isinstance(v, int):
+        return fmt_count(v)
+    if isinstance(v, float):
+        if math.isnan(v):
+            return "NaN"
+        if v == 0 or float(v).is_integer() and abs(v) < 1e12:
+            return fmt_count(int(v))
+        a = abs(v)
+        if 1e-3 <= a < 1e6:
+            d = max(0, digits - 1 - int(math.floor(math.log10(a))))
+            text = f"{v:,.{d}f}"
+            return text.rstrip("0").rstrip(".") if "." in text else text
+        return f"{v:.{digits - 1}e}"
+    return str(v)
+
+
+def fmt_seconds(v) -> str:
+    """A time in s, ms or µs as it fits, three significant digits; "—" without one."""
+    if v is None:
+        return MISSING
+    if v >= 1:
+        return f"{v:.3g} s"
+    if v >= 1e-3:
+        return f"{v * 1e3:.3g} ms"
+    return f"{v * 1e6:.3g} µs"
+
+
+def fmt_ratio(r) -> str:
+    """A speed ratio "×2.35"; "—" without one."""
+    return MISSING if r is None else f"×{r:.2f}"
+
+
+def fmt_ratio_range(lo: float, hi: float) -> str:
+    """The smallest and largest ratio over the rounds: "1.92–2.71"."""
+    return f"{lo:.2f}–{hi:.2f}"
+
+
+def fmt_loads(v) -> str:
+    """Load averages (1, 5, 15 min): "0.52 / 0.61 / 0.70"; "—" without them."""
+    return MISSING if not v else " / ".join(f"{x:.2f}" for x in v)
+
+
+# --- where a record sits ----------------------------------------------------------------------
+
+#: the fields that place a record on a page, in the order they are read
+WHERE = ("artifact", "dataset", "method", "metric", "fold")
+
+
+def where(r: dict, fields=WHERE, empty: str = "") -> str:
+    """A record's place as words: its ``fields`` that are set, "fold 3" for the fold
+    ("OHSUMED, RankSVM, MAP, fold 3"); ``empty`` when none is."""
+    parts = [f"fold {r[f]}" if f == "fold" else str(r[f])
+             for f in fields if r.get(f) not in (None, "")]
+    return ", ".join(parts) or empty

@@ -1,0 +1,206 @@
+"""Paper pages: a paper's main page (``<paper>/index.html``) and its timing page
+(``<paper>/timing/index.html``), each with its PDF (:mod:`.pdf`).
+
+Pages are rendered from the artifacts' JSON and meta files in ``reports/<paper>/`` — never
+from live objects — so a page can always be re-rendered from what is on disk, and the JSON a
+program reads is exactly what the page shows.  Pages hold nothing that changes from one run of
+the same command to the next (no run or render times, no cache flags): those are in the
+``<artifact>.runs.json`` sidecars, which pages link to.  Timing artifacts (measured times) are
+on the paper's timing page, so that the main page and its JSON stay byte-identical.  Every page
+names its origin: version, commit, commit date and machine
+(:func:`repro.run.provenance.describe`).
+
+A page starts with a scoreboard of the paper's claims (:mod:`.scoreboard`), then the counts in
+words.  Each table's caption, and each value's tooltip, carries the commands that recompute it
+(:mod:`.commands`); each paper page lists what changed since the previous rendering
+(``changes.json``, :mod:`repro.report.changes`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..evidence.record import natural_key
+from ..files import write_if_changed
+from ..judge.published import load as load_published
+from . import changes
+from .build import TIMING_DIR, read_artifact
+from .commands import commands
+from .format import fmt_value, where
+from .pdf import render_pdf
+from .render import common, footer_css, template
+from .scoreboard import REPRODUCED_MEANS, claim_row, claims_of, counts_in_words, scoreboard
+from .tables import artifact_tables, record_rows
+from .verdicts import Tally, headline, verdict_class
+
+
+def _data_line(meta: dict) -> tuple[list[str], list[str]]:
+    """(datasets whose values are shown, "dataset — why" of those not run)."""
+    used, not_run = [], []
+    for d in meta.get("datasets", []):
+        name = d["dataset"]
+        if d["status"] == "used":
+            text = (f"{name} (stand-in for {d['stand_in_for']})" if d.get("stand_in_for")
+                    else name)
+            if d.get("like"):
+                text += f", in place of the paper's {d['like']}"
+            if d.get("mark"):
+                text += f" — {d['mark']}"
+            used.append(text)
+        elif d["status"] == "not run":
+            not_run.append(f"{name} — {d.get('why') or 'not run'}")
+    return used, not_run
+
+
+def _figures(meta: dict, flat: list[dict]) -> list[dict]:
+    overlaid = set(meta.get("figures_with_published", []))
+    has_pub = any(r.get("published") is not None and verdict_class(r["verdict"]) != "unreadable"
+                  for r in flat)
+    out = []
+    for f in meta.get("figures", []):
+        if f in overlaid:
+            cap = "redrawn from our results; published values overlaid (marked as published)"
+        elif has_pub:
+            cap = ("redrawn from our results; the published values are not drawn — they are "
+                   "compared in the tables below")
+        else:
+            cap = "redrawn from our results; the paper gives no numbers for this figure"
+        out.append({"file": f, "label": f.rsplit(".", 1)[0], "caption": cap})
+    return out
+
+
+def data_marks(meta: dict, flat: list[dict]) -> list[str]:
+    """What the artifact's data is, where it is not the paper's verified data: "user data:
+    NAME (unverified)", "unverified copy: …" (from the datasets used and the records)."""
+    marks = [d["mark"] for d in meta.get("datasets", []) if d.get("mark")]
+    marks += [r["data_mark"] for r in flat if r.get("data_mark")]
+    return list(dict.fromkeys(marks))
+
+
+def not_run_reason(meta: dict) -> str:
+    """Why an artifact without a task cannot run ("" when it is simply not implemented yet):
+    its meta's ``not_run``, else the one reason all its datasets give (older meta files)."""
+    if meta.get("implemented", True):
+        return ""
+    if meta.get("not_run"):
+        return meta["not_run"]
+    whys = {d.get("why") for d in meta.get("datasets", []) if d.get("status") == "not run"}
+    whys.discard(None)
+    if len(whys) == 1:
+        why = whys.pop()
+        return "" if why.startswith("not implemented") else why
+    return ""
+
+
+def artifact_context(art, out_dir: Path, layouts, seen_choices: dict) -> dict | None:
+    got = read_artifact(out_dir, art.name)
+    if got is None:
+        return None
+    flat, meta = got
+    marks = data_marks(meta, flat)
+    if any(d.get("like") for d in meta.get("datasets", [])):
+        layouts = []               # the user's data in place of the paper's: no published cells
+    cmds = commands(art.paper, art.name)
+    tables, left = artifact_tables(art.name, flat, layouts, natural_key, commands=cmds)
+    if marks:                      # every table and figure says what its data is
+        for t in tables:
+            t.caption = f"{'; '.join(marks)} — {t.caption}"
+    figures = _figures(meta, flat)
+    for f in figures if marks else []:
+        f["caption"] += f"; {'; '.join(marks)}"
+    used, not_run = _data_line(meta)
+    choices = meta.get("choices", [])
+    same_as = seen_choices.get(tuple(choices)) if choices else None
+    if choices and not same_as:
+        seen_choices[tuple(choices)] = art.name
+    tally = Tally().add(flat)
+    return {"name": art.name, "title": meta["title"], "description": meta.get("description", ""),
+            "implemented": meta.get("implemented", True), "quick": meta.get("quick", False),
+            "not_run_reason": not_run_reason(meta), "commands": cmds,
+            "claims": claims_of(flat),
+            "choices": [] if same_as else choices, "choices_as": same_as or "",
+            "methods": ", ".join(meta.get("methods", [])),
+            "metrics": ", ".join(meta.get("metrics", [])),
+            "used": used, "not_run": not_run, "figures": figures, "marks": marks,
+            "tables": tables, "left": left, "records": record_rows(flat),
+            "runs": [{"run": r["run"], "status": r["status"], "why": r.get("why") or "",
+                      "seed": r.get("seed")} for r in meta.get("runs", [])],
+            "runs_file": meta.get("runs_file") if (out_dir / str(meta.get("runs_file"))).is_file()
+            else None,
+            "tally": tally, "counts": tally.row(), "headline": headline(tally)}
+
+
+def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = False) -> dict:
+    """The context of a paper's main page (``timing=False``) or of its timing page."""
+    paper = paper_mod.PAPER
+    published = load_published(paper.id, getattr(paper_mod, "PUBLISHED_PATH", None))
+    out_dir = Path(out_root) / paper.id / (TIMING_DIR if timing else "")
+    arts, seen, total, quick = [], {}, Tally(), False
+    for art in paper_mod.ARTIFACTS:
+        if bool(art.timing) != timing:
+            continue
+        a = artifact_context(art, out_dir, published.layouts_for(art.name), seen)
+        if a is None:
+            continue
+        arts.append(a)
+        total += a["tally"]
+        quick = quick or a["quick"]
+    timing_arts = [{"name": a.name, "title": a.title} for a in paper_mod.ARTIFACTS if a.timing]
+    timing_page = (Path(out_root) / paper.id / TIMING_DIR / "index.html").is_file() or (
+        not timing and any((Path(out_root) / paper.id / TIMING_DIR / f"{a['name']}.json").is_file()
+                           for a in timing_arts))
+    summary = [{"name": a["name"], "href": f"#{a['name']}", "counts": a["counts"]} for a in arts]
+    summary.append({"name": "all", "href": None, "counts": total.row(), "total": True})
+    claims = [claim_row(r, f"#{a['name']}") for a in arts for r in a["claims"]]
+    board = scoreboard(claims, key_only=False)
+    moved = None if timing else changes.page_entries(
+        out_dir, [a["name"] for a in arts], fmt_value, where)
+    return {"paper": paper, "artifacts": arts, "quick": quick, "notes": [] if timing else notes,
+            "scoreboard": board, "changes": moved, "words": counts_in_words(total),
+            "reproduced_means": REPRODUCED_MEANS, "collapse_after": COLLAPSE_AFTER,
+            "summary_rows": summary,
+            "timing": timing, "timing_artifacts": timing_arts if timing_page else [],
+            "tally": total, "headline": headline(total), "counts": total.row(),
+            "up": "../../" if timing else "../"}
+
+
+#: a change list longer than this is collapsed (its first rows shown, the rest in <details>)
+COLLAPSE_AFTER = 12
+
+
+def _write_page(ctx: dict, path: Path, pdf_path: Path, pdf: bool, log,
+                pdf_later: list | None = None) -> Path:
+    """The page, written only if it changed, and its PDF: rendered with ``pdf`` (or, if
+    ``pdf_later`` is a list, its ``(page, pdf)`` appended for :func:`.pdf.render_pdfs`);
+    without, a PDF left from an earlier render that no longer matches the page is removed
+    (said)."""
+    label = ctx["paper"].id + (" timing" if ctx["timing"] else "")
+    html = template("paper.html.j2").render(**ctx, **common(), footer=footer_css(label))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    changed = write_if_changed(path, html.encode("utf-8"))
+    if pdf and pdf_later is not None:
+        pdf_later.append((path, pdf_path))
+    elif pdf:
+        render_pdf(path, pdf_path, log)
+    elif changed and pdf_path.is_file():
+        pdf_path.unlink()
+        log(f"removed {pdf_path}: it no longer matched {path.name} (--no-pdf); run without "
+            f"--no-pdf to write it again")
+    return path
+
+
+def render_paper(paper_mod, out_root: Path, notes: list[str], pdf: bool = True, log=print,
+                 pdf_later: list | None = None) -> Path:
+    """The paper's main page (and PDF), and its timing page when timing artifacts were
+    written; returns the main page's path.  ``pdf_later``: a list that receives the pages'
+    ``(page, pdf)`` pairs instead of rendering the PDFs here (:func:`.pdf.render_pdfs`)."""
+    pid = paper_mod.PAPER.id
+    out_dir = Path(out_root) / pid
+    ctx = paper_context(paper_mod, out_root, notes)
+    path = _write_page(ctx, out_dir / "index.html", out_dir / f"{pid}.pdf", pdf, log, pdf_later)
+    tctx = paper_context(paper_mod, out_root, notes, timing=True)
+    if tctx["artifacts"]:
+        tdir = out_dir / TIMING_DIR
+        _write_page(tctx, tdir / "index.html", tdir / f"{pid}-timing.pdf", pdf, log,
+                    pdf_later)
+    return path
+

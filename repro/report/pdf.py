@@ -1,0 +1,60 @@
+"""PDFs of the written pages (weasyprint), reproducible: the same HTML gives the same bytes."""
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from pathlib import Path
+
+from ..files import write_if_changed
+
+# The date every PDF states (fontTools stamps the embedded font subsets with "now" unless
+# SOURCE_DATE_EPOCH is set — https://reproducible-builds.org/specs/source-date-epoch/): a fixed
+# one, so the same HTML gives the same PDF bytes.  A SOURCE_DATE_EPOCH already set is kept.
+PDF_EPOCH = "0"
+
+
+@contextlib.contextmanager
+def _fixed_dates():
+    old = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ.setdefault("SOURCE_DATE_EPOCH", PDF_EPOCH)
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+
+
+def render_pdf(html_path: Path, pdf_path: Path, log=print) -> bool:
+    """The PDF of a written page (reproducible: fixed dates); written only if its bytes
+    changed."""
+    try:
+        from weasyprint import HTML
+    except Exception as exc:   # ImportError or a missing system library (pango)
+        log(f"PDF not written: weasyprint is not importable ({exc}); the HTML is complete")
+        return False
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    with _fixed_dates():
+        data = HTML(filename=str(html_path), base_url=str(html_path.parent)).write_pdf()
+    write_if_changed(pdf_path, data)
+    return True
+
+
+def _pdf_job(paths: tuple[str, str]) -> tuple[bool, str]:
+    """:func:`render_pdf` of ``(html, pdf)`` in any process: (written, what it would log)."""
+    said: list[str] = []
+    written = render_pdf(Path(paths[0]), Path(paths[1]), log=said.append)
+    return written, "; ".join(said)
+
+
+def render_pdfs(pages: list[tuple[Path, Path]], jobs: int = 1, log=print) -> list[Path]:
+    """The PDFs of written pages (``(html, pdf)`` pairs), on up to ``jobs`` processes (a
+    PDF depends on its page only, so the bytes are those of one process); returns the PDFs
+    written."""
+    from ..run.runner import map_in_processes
+    done = map_in_processes(_pdf_job, [(str(h), str(p)) for h, p in pages], jobs)
+    for text in dict.fromkeys(s for _, s in done if s):
+        log(text)
+    return [p for (_, p), (ok, _) in zip(pages, done) if ok]
+

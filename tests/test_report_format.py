@@ -1,0 +1,136 @@
+"""How numbers read (:mod:`repro.report.format`): the text of each kind of number, as the pages,
+the terminal table and the PDFs show it.  These pin today's text; a change to how numbers read
+is a change to ``format.py`` and to these tables, nowhere else."""
+import re
+from pathlib import Path
+
+import pytest
+
+from repro.report import format as fmt
+from repro.report.scoreboard import claim_row
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize("v, text", [
+    (0.0, "0"), (3.0, "3"), (-7.0, "-7"), (1234.5678, "1234.6"), (0.123456, "0.1235"),
+    (12.3456, "12.35"), (0.00123456, "0.001235"), (0.000123456, "0.000123"),
+    (-0.0004567, "-0.000457"), (2.5e15, "2500000000000000.0"),
+])
+def test_general_numbers_keep_about_four_significant_digits(v, text):
+    assert fmt.fmt_general(v) == text
+
+
+@pytest.mark.parametrize("v, published, text", [
+    (None, None, "—"), (True, None, "yes"), (False, "0.5", "no"), (7, None, "7"),
+    (NAN, None, "NaN"), ("text", None, "text"),
+    (0.44123, "0.4412", "0.44123"),        # one decimal more than the paper prints
+    (0.44123, "45", "0.4412"),             # the paper prints none: general
+    (12.5, "12.3", "12.50"),
+    (128.0, "2^7", "2^7"), (1024.0, "2^{10}", "2^10"),   # powers of two where printed so
+    (100.0, "2^7", "100"), (0.0312, "2^-5", "0.03120"),
+    (0.123456, None, "0.1235"),
+])
+def test_a_value_reads_at_the_precision_of_its_published_number(v, published, text):
+    assert fmt.fmt_value(v, published) == text
+
+
+@pytest.mark.parametrize("d, published, value, text", [
+    (None, None, None, ""), (0.0, None, None, "Δ ±0"),
+    (0.00004, "0.4412", 0.4, "Δ +0.00004"), (-0.0123, "0.4412", 0.43, "Δ -0.01230"),
+    (0.000001, "0.4412", 0.4, "Δ ±0.00000"),            # rounds to zero at that precision
+    (0.0, "2^7", 128.0, "Δ ±0"), (0, "2^7", 256.0, "Δ log₂ +1"),
+    (0, "2^7", 100.0, "Δ log₂ -0.356144"),
+    (3.0, None, 5.0, "Δ +3"), (-0.000123, None, 1.0, "Δ -0.000123"), (2.5, "45", 47.5, "Δ +2.5"),
+])
+def test_a_difference_reads_as_delta_at_the_values_precision(d, published, value, text):
+    assert fmt.fmt_diff(d, published, value) == text
+
+
+@pytest.mark.parametrize("ci, published, text", [
+    ([0.43, 0.45], "0.4412", "[0.43000, 0.45000]"), ([0.5, 2.0], None, "[0.5000, 2]"),
+    ([0.43], None, ""), (None, None, ""), ([True, 1.0], None, ""),
+])
+def test_an_interval_reads_at_the_values_precision(ci, published, text):
+    assert fmt.fmt_ci(ci, published) == text
+
+
+def test_sample_sizes_and_intervals_in_words():
+    assert fmt.fmt_count(1234567) == "1,234,567"
+    assert fmt.fmt_n({"n_queries": 52325}) == "n = 52,325 queries"
+    assert fmt.fmt_n({"n_folds": 5}) == "n = 5 folds" and fmt.fmt_n({}) == ""
+    assert fmt.interval_text({"ci95": [0.43, 0.45], "published": "0.4412", "n_queries": 784}) \
+        == "95% interval [0.43000, 0.45000] (n = 784 queries)"
+    assert fmt.interval_text({"ci95": [0.43, 0.45], "ci_basis": "bootstrap"}) \
+        == "95% interval [0.4300, 0.4500] (bootstrap)"
+    assert fmt.interval_text({"n_queries": 3}) == ""
+
+
+@pytest.mark.parametrize("p, text", [
+    (None, "—"), (True, "—"), (NAN, "—"), (5e-5, "< 0.0001"), (0.0005, "0.0005"),
+    (0.0123, "0.012"), (0.5, "0.500"), (1, "1.000"),
+])
+def test_p_values_read_no_finer_than_a_test_resolves(p, text):
+    assert fmt.fmt_p(p) == text
+
+
+@pytest.mark.parametrize("v, text", [
+    (None, "—"), (NAN, "—"), (False, "—"), (-8.388e-05, "-8.388e-05"),
+    (0.0001031, "+0.0001031"), (0.0, "+0"), (12345.678, "+1.235e+04"),
+])
+def test_effects_are_signed_with_four_significant_digits(v, text):
+    assert fmt.fmt_effect(v) == text
+
+
+def test_a_claim_rows_numbers_come_from_the_formatter():
+    row = claim_row({"claim": True, "outcome": "holds", "effect": -8.388e-05,
+                     "ci95": [-0.0002, 0.00001], "p_value": 0.00005, "n_queries": 1234,
+                     "effect_ratio": 0.41234, "delta_ri": -0.000123,
+                     "numbers": {"ours": 0.123456, "label": "x"}})
+    assert (row["effect"], row["ci"], row["p"], row["n"]) == \
+        ("-8.388e-05", "[-0.0002, +1e-05]", "< 0.0001", "1,234 queries")
+    assert row["extra"] == "effect ratio 0.4123, ΔRI -0.000123"
+    assert row["numbers"] == "ours: 0.1235; label: x"
+    assert fmt.fmt_effect_ci([1, "x"]) == "" and fmt.fmt_effect_ci(None) == ""
+
+
+@pytest.mark.parametrize("v, text", [
+    (None, "None"), (True, "True"), (12345, "12,345"), (3.0, "3"), (1e12, "1.000e+12"),
+    (NAN, "NaN"), (0.0, "0"), (1234.5678, "1,235"), (0.00123456, "0.001235"),
+    (0.0001, "1.000e-04"), (2.5e7, "25,000,000"), (1.5, "1.5"), ("MB", "MB"),
+])
+def test_measurements_keep_four_significant_digits(v, text):
+    assert fmt.fmt_sig(v) == text
+
+
+@pytest.mark.parametrize("v, text", [
+    (None, "—"), (2.5, "2.5 s"), (0.0123, "12.3 ms"), (1.2e-5, "12 µs"), (1234.0, "1.23e+03 s"),
+])
+def test_times_read_in_the_unit_that_fits(v, text):
+    assert fmt.fmt_seconds(v) == text
+
+
+def test_ratios_and_loads():
+    assert fmt.fmt_ratio(None) == "—" and fmt.fmt_ratio(2.345) == "×2.35"
+    assert fmt.fmt_ratio_range(1.915, 2.71) == "1.92–2.71"
+    assert fmt.fmt_loads(None) == "—" and fmt.fmt_loads([0.5, 0.613, 1.0]) == "0.50 / 0.61 / 1.00"
+
+
+def test_where_a_record_sits():
+    r = {"artifact": "t", "dataset": "OHSUMED", "method": "RankSVM", "metric": "MAP", "fold": 3}
+    assert fmt.where(r) == "t, OHSUMED, RankSVM, MAP, fold 3"
+    assert fmt.where({"fold": 0, "method": ""}) == "fold 0"       # 0 is a fold, "" is unset
+    assert fmt.where({}) == "" and fmt.where({}, ("dataset",), empty="—") == "—"
+    assert fmt.where({"dataset": "X", "artifact": "a"}, ("dataset", "fold")) == "X"
+
+
+def test_every_number_on_the_report_goes_through_the_formatter():
+    """No module of the report formats a number itself (a format spec such as ``:.3f`` or
+    ``:,`` inside an f-string) except format.py; rounding a number for a comparison
+    (``float(f"{x:.6e}")``, changes.py) is not showing it."""
+    spec = re.compile(r"\{[^{}]*:[+,]?[,.]?\d*[defgx%]\}|\{[^{}]*:,\}|\{[^{}]*:[+,]?,?\.\{")
+    root = Path(fmt.__file__).parent
+    found = [f"{p.name}:{n}" for p in sorted(root.glob("*.py")) if p.name != "format.py"
+             for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+             if spec.search(line) and 'float(f"' not in line]
+    assert found == []
