@@ -692,37 +692,6 @@ cdef inline double _tree_below_sum(const double* sm, Py_ssize_t k, Py_ssize_t ke
     return s
 
 
-def hv_prepare(const double[::1] z, const int32_t[::1] level, const int32_t[::1] n_levels,
-               const int64_t[::1] query_ptr, const int64_t[::1] order, Py_ssize_t q0,
-               Py_ssize_t q1, int32_t[::1] lev_sorted, int64_t[::1] up, int64_t[::1] down):
-    """For the documents of queries ``q0:q1`` (global positions p of the sorted ``order``):
-    ``lev_sorted[p] = level[order[p]]``, ``up[p]`` = the position where the ascending sweep's
-    insertions stop before position p is queried, ``down[p]`` the same for the descending
-    sweep (all three of length n, only the range written).  Returns 0, or -1 if the shapes
-    are inconsistent."""
-    cdef Py_ssize_t q, a, n, i, j
-    if (_bad_range(z, level, n_levels, query_ptr, order, q0, q1)
-            or lev_sorted.shape[0] != z.shape[0] or up.shape[0] != z.shape[0]
-            or down.shape[0] != z.shape[0]):
-        return -1
-    with nogil:
-        for q in range(q0, q1):
-            a = query_ptr[q]
-            n = query_ptr[q + 1] - a
-            j = 0
-            for i in range(n):
-                lev_sorted[a + i] = level[order[a + i]]
-                while j < n and 1.0 - z[order[a + j]] + z[order[a + i]] > 0:
-                    j += 1
-                up[a + i] = a + j
-            j = n - 1
-            for i in range(n - 1, -1, -1):
-                while j >= 0 and 1.0 - z[order[a + i]] + z[order[a + j]] > 0:
-                    j -= 1
-                down[a + i] = a + j
-    return 0
-
-
 # Small trees (k ≤ KTAB levels) without data-dependent branches: for each k and key, the
 # nodes an insertion walks through (padded to the tree's depth with a sink node k that is
 # never read) and the signed nodes a query adds up, in the walk's order (padded with +node
