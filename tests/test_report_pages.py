@@ -159,17 +159,39 @@ def test_headline_says_when_nothing_is_reproduced():
     assert "1 value derived from the paper's statements" in lines[1]
 
 
+FIRST = re.compile(r"Of (\d+) comparable published values, (\d+) (?:was|were) rerun on the "
+                   r"paper's data and (\d+) of those (?:is|are) reproduced: (\d+) agrees? at the "
+                   r"paper's rounding, (\d+) (?:is|are) within noise \(the published value lies "
+                   r"inside our 95% interval\)(?:, (\d+) within a computed tolerance)?; (\d+) "
+                   r"deviates?\.")
+
+
 @pytest.mark.skipif(not (REPORTS / "index.html").is_file(), reason="no committed reports")
-@pytest.mark.parametrize("paper", ["stevens2010", "dubey2009", "lesmola2007"])
-def test_committed_unimplemented_papers_say_so_first(paper):
-    page = REPORTS / paper / "index.html"
-    recs = [r for r in _records(REPORTS) if r["paper"] == paper]
-    if any(bucket(r) in ("agrees", "within", "deviates", "stand-in") for r in recs):
-        pytest.skip(f"{paper} has reproduced values now")
-    text = page.read_text()
+@pytest.mark.parametrize("paper", ["stevens2010", "dubey2009", "lesmola2007", "leelin2014",
+                                   "pahikkala2010"])
+def test_committed_first_sentence_counts_the_pages_records(paper):
+    """The first sentence of a committed paper page gives the counts of the records beside it
+    (counted here one by one): comparable values, those rerun on the paper's data, and how
+    many agree, are within noise or a tolerance, or deviate; a page with nothing reproduced
+    says so first."""
+    import html
+    text = html.unescape((REPORTS / paper / "index.html").read_text())
     first = re.search(r'<p class="first">([^<]*)</p>', text).group(1)
-    assert first.startswith(("Nothing reproduced yet", "No reproduction here")), first
-    assert "(stand-in" not in text and "0.0 s" not in text
+    counts = Counter(bucket(r) for r in _records(REPORTS) if r["paper"] == paper)
+    if not any(counts[b] for b in ("agrees", "noise", "within", "deviates", "stand-in",
+                                   "unverified")):
+        assert first.startswith(("Nothing reproduced yet", "No reproduction here")), first
+        assert "(stand-in" not in text and "0.0 s" not in text
+        return
+    got = FIRST.fullmatch(first)
+    assert got, first
+    n, rerun, reproduced, agree, noise, tol, deviate = (int(g or 0) for g in got.groups())
+    comparable = sum(counts[b] for b in ("agrees", "noise", "within", "deviates", "stand-in",
+                                         "unverified", "check", "derived", "undefined",
+                                         "not run"))
+    assert (n, agree, noise, tol, deviate) == (comparable, counts["agrees"], counts["noise"],
+                                                counts["within"], counts["deviates"])
+    assert rerun == agree + noise + tol + deviate and reproduced == agree + noise + tol
 
 
 # --- determinism, sidecars, timing apart, fresh directories -------------------------------------
