@@ -8,15 +8,21 @@ import os
 import shutil
 import subprocess
 import lzma
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+import reference_letor
+import reference_lqo
+
 from repro.cli import main as cli
 from repro.data import catalog as cat
 from repro.data import user
+from repro.data.letor import read_letor
 from repro.data.load import load_letor, load_letor_fold
+from repro.rankers.lqo import greedy_path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("REPRO_DATA_DIR", ROOT.parent / "shared" / "datasets"))
@@ -65,6 +71,15 @@ def clean_env(monkeypatch):
 def user_set(tmp_path_factory):
     root = tmp_path_factory.mktemp("userset")
     return write_folds(root / "mine", letor_lines())
+
+
+def letor4_map(data, scores) -> float:
+    """MAP of ``scores`` by the LETOR 4.0 script's reference (``reference_letor``)."""
+    qp = data.query_ptr
+    _, avg = reference_letor.evaluate(
+        [(str(q), list(data.y[qp[i]:qp[i + 1]]), list(scores[qp[i]:qp[i + 1]]))
+         for i, q in enumerate(np.asarray(data.qids).tolist())], 4)
+    return avg["MAP"]
 
 
 def reports_status() -> str:
@@ -157,7 +172,35 @@ def test_on_runs_table7_on_the_user_set_marked_everywhere(clean_env, user_set, t
     assert recs and all(r["data_mark"] == "user data: mine (unverified)" for r in recs)
     assert all(r["dataset"] == "mine" and r["published"] is None for r in recs)
     ours = {r["method"]: r["value"] for r in recs if r["metric"] == "MAP" and r["fold"] == "1"}
-    assert 0 < ours["GRankRLS"] <= 1 and 0 < ours["RankRLS"] <= 1
+    # the quick protocol redone here: every candidate fitted by eq. (3) literally (one row
+    # per pair; greedy RankRLS on the prefixes of its selection path), chosen by validation
+    # MAP (ties: smaller λ, then smaller k), test MAP — all MAPs by the LETOR 4.0 script's
+    # reference
+    train, vali, test = (read_letor(user_set / "Fold1" / f"{s}.txt")
+                         for s in ("train", "vali", "test"))
+
+    def protocol(candidates):
+        best, best_test = -1.0, None
+        for feats, lam in candidates:                    # in the order ties are broken
+            w = reference_lqo.rankrls_pairs(train.X[:, feats], train.y, train.query_ptr, lam)
+            v = letor4_map(vali, vali.X[:, feats] @ w)
+            if v > best:
+                best, best_test = v, letor4_map(test, test.X[:, feats] @ w)
+        return best_test
+
+    from repro.papers.pahikkala2010 import QUICK
+    quick = QUICK["params"]
+    lo, hi = quick["rankrls_lambda_exponents"]
+    everything = list(range(train.n_features))
+    assert ours["RankRLS"] == pytest.approx(
+        protocol([(everything, 2.0 ** e) for e in range(lo, hi + 1)]), rel=1e-12)
+    lo, hi = quick["lambda_exponents"]
+    k_max = min(quick["k_max"], train.n_features)
+    paths = {e: greedy_path(train.X, train.y, train.query_ptr, 2.0 ** e, k_max).selected
+             for e in range(lo, hi + 1)}
+    assert ours["GRankRLS"] == pytest.approx(
+        protocol([(list(paths[e][:k]), 2.0 ** e) for e in range(lo, hi + 1)
+                  for k in range(1, k_max + 1)]), rel=1e-12)
     meta = json.loads((out / "pahikkala2010" / "table7.meta.json").read_text())
     assert meta["datasets"][0]["like"] == "MQ2008"
     html = (out / "pahikkala2010" / "index.html").read_text()
@@ -180,7 +223,24 @@ def test_on_lesmola_figure2_computes_values(clean_env, user_set, tmp_path):
     cli.main(["lesmola2007.figure2", "--quick", "--no-pdf", "--dataset", f"mine={user_set}",
               "--on", "mine", "--out", str(out)])
     recs = records(out, "lesmola2007", "figure2")
-    assert any(r["value"] is not None for r in recs)
+    # the test queries' sizes, counted in the file
+    sizes = Counter(line.split()[1] for line in
+                    (user_set / "Fold1" / "test.txt").read_text().splitlines()).values()
+    data = {r["metric"]: r["value"] for r in recs if r["method"] == "data"}
+    assert data["test queries"] == len(sizes)
+    for n in range(1, 11):
+        assert data[f"test queries with fewer than {n} documents"] == sum(s < n for s in sizes)
+    # NDCG@n over all test queries counts a query shorter than n as 0: the mean over the
+    # queries of ≥ n documents times their share, for every method
+    val = {(r["method"], r["metric"]): r["value"] for r in recs}
+    methods = {m for m, _ in val} - {"data"}
+    assert methods == {"SVM", "RSVM", "ROCArea", "Precision@10", "DORM (NDCG)"}
+    for m in methods:
+        for n in range(1, 11):
+            long = sum(s >= n for s in sizes)
+            want = val[(m, f"NDCG@{n} (queries of ≥ {n} documents)")] * long / len(sizes) \
+                if long else 0.0
+            assert val[(m, f"NDCG@{n}")] == pytest.approx(want, rel=1e-12, abs=1e-12), (m, n)
 
 
 # --- --allow-unverified: a modified copy of MQ2008 --------------------------------------------
