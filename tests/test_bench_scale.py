@@ -61,6 +61,7 @@ def test_slice_is_the_files_first_whole_lines(tmp_path):
     assert scale.slice_of(path, 10 * len(text)).read_bytes() == text     # smaller: all of it
 
 
+@pytest.mark.slow
 def test_children_measure_the_same_parse_and_fit(tmp_path, monkeypatch):
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path))
     rows = scale.bench(None, quick=True, sp=TINY, runs=2)
@@ -91,6 +92,7 @@ def test_children_measure_the_same_parse_and_fit(tmp_path, monkeypatch):
     json.dumps(rows)                                              # benchmarks.json-ready
 
 
+@pytest.mark.slow
 def test_figure_ii_child_runs_the_papers_task(data_root):
     """The task `bench scale` runs on a user's MSLR-WEB30K, here on MQ2008 (quick grid)."""
     out = scale._child_figure_ii(str(data_root), "MQ2008", True)
@@ -106,6 +108,7 @@ def test_figure_ii_child_runs_the_papers_task(data_root):
     assert cg == res.n_cg
 
 
+@pytest.mark.slow
 def test_parse_child_stays_within_the_memory_bound(tmp_path):
     """The child's growth in resident memory while it parses (matrix, per-row arrays, mapped
     windows, over-estimated rows never touched) is within the bound the bench reports, as a

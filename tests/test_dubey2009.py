@@ -75,6 +75,7 @@ def test_declarations():
     assert papers.aggregation("dubey2009", "claims") is claims.claims
 
 
+@pytest.mark.slow
 def test_modules_are_small_and_runs_do_not_import_claims():
     from repro.run.codekey import closure
     pkg = Path(paper.__file__).parent
@@ -160,6 +161,7 @@ def test_cleaning_removes_conflicts_and_queries_without_good_documents():
     assert protocol.clean(d)[0].n_docs == 2
 
 
+@pytest.mark.slow
 def test_all_equal_floor_on_ohsumed(data_root):
     """The known number: all-equal scores get MAP 0.4274 with the official script (ties in
     file order), about 0.31 in a random order (five OHSUMED test folds)."""
@@ -181,6 +183,7 @@ def small_params(**over):
     return p
 
 
+@pytest.mark.slow
 def test_short_protocol_run_on_ohsumed_fold1(data_root):
     splits, info = protocol.load_splits("OHSUMED", 1, data_root, "train+vali")
     assert info["train"]["conflicting_documents"] == 1106
@@ -317,6 +320,7 @@ def test_claims_on_records_made_by_hand():
     assert not any(r["method"].startswith("context") for r in got)
 
 
+@pytest.mark.slow
 def test_sensitivity_and_figures_on_a_small_run(data_root, tmp_path):
     splits, _ = protocol.load_splits("OHSUMED", 1, data_root, "train+vali")
     p = small_params(C=[1.0], sample_size=100)
@@ -395,6 +399,7 @@ def _mean(values):
     return float(np.mean(v[~np.isnan(v)]))
 
 
+@pytest.mark.slow
 def test_sidecar_fold_means(short_build):
     """From the sidecars alone: each fold's table mean = the fold record's value (the runs'
     output), and the mean of the folds = the JSON's cell, for three values."""
@@ -434,6 +439,7 @@ def test_sidecar_fold_means(short_build):
     assert built["claims"][1] is None                       # no mean over queries of its own
 
 
+@pytest.mark.slow
 def test_names_are_produced(short_build):
     """Every name a declaration uses (selects, aggregations, the TOML's cells, the claims'
     tables) is one a task produces: a typo fails here instead of leaving an empty row."""

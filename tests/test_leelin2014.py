@@ -87,6 +87,7 @@ def letor_queries(data, s) -> list:
             for i, q in enumerate(np.asarray(data.qids).tolist())]
 
 
+@pytest.mark.slow
 def test_figure_ii_small_run(data_root):
     params = dict(decl.ARTIFACTS[2].params, cp_max_iter=12, tron_eps=1e-4)
     out = mod.task_figure_ii(ctx("task_figure_ii", "MQ2008", params, data_root, fold=1))

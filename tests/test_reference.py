@@ -33,6 +33,7 @@ def test_reference_runs_follow_the_tables_folds_and_protocol():
     assert Runner(".", papers.task).key(qref[0]) != Runner(".", papers.task).key(ref[0])
 
 
+@pytest.mark.slow
 def test_quick_reference_run_on_mq2008(data_root, monkeypatch, tmp_path):
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path))
     art = table7()

@@ -96,6 +96,7 @@ def check_page(driver, page: Path) -> list[str]:
 PAGES = committed_pages()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(p.parents[1]))
                                              if p.parent.name != "reports" else p.name
                                              for p in PAGES])

@@ -90,6 +90,7 @@ def _fake_layout_pages(tmp_path):
     return out
 
 
+@pytest.mark.slow
 def test_tables_are_laid_out_as_printed_with_notes_once(tmp_path):
     page = (_fake_layout_pages(tmp_path) / "fakepaper" / "index.html").read_text()
     caption = page.index("<caption>Table 1<")
@@ -140,6 +141,7 @@ def test_committed_index_totals_equal_counts_over_the_json():
     check_index_totals(REPORTS)
 
 
+@pytest.mark.slow
 def test_fresh_index_totals_equal_counts_over_the_json(tmp_path):
     check_index_totals(_fake_layout_pages(tmp_path))
 
@@ -225,6 +227,7 @@ def _tree(root: Path) -> dict[str, bytes]:
             if p.is_file()}
 
 
+@pytest.mark.slow
 def test_pages_and_records_are_byte_identical_across_runs_and_jobs(timed_paper, tmp_path,
                                                                    monkeypatch):
     a, b = tmp_path / "a", tmp_path / "b"
@@ -244,6 +247,7 @@ def test_pages_and_records_are_byte_identical_across_runs_and_jobs(timed_paper, 
     assert 'href="table1.runs.json"' in page
 
 
+@pytest.mark.slow
 def test_timing_artifacts_are_kept_apart(timed_paper, tmp_path):
     out = tmp_path / "out"
     run_artifacts(papers.resolve("fakepaper"), tmp_path, out, pdf=False, **QUIET)
@@ -259,6 +263,7 @@ def test_timing_artifacts_are_kept_apart(timed_paper, tmp_path):
     assert 'id="speed"' in timing_page and 'href="timing/index.html#speed"' in main.decode()
 
 
+@pytest.mark.slow
 def test_fresh_out_directory_index_links_only_what_exists(tmp_path):
     out = _fake_layout_pages(tmp_path)
     index = (out / "index.html").read_text()
@@ -286,6 +291,7 @@ def test_unrun_artifact_shows_no_stand_in_and_no_time(tmp_path):
 
 # --- figures ------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_caption_says_published_values_are_overlaid_only_where_they_are(tmp_path):
     import matplotlib.pyplot as plt
     from repro.report.build import shows_published

@@ -120,6 +120,7 @@ def letor_queries(data, scores) -> list:
             for i, q in enumerate(np.asarray(data.qids).tolist())]
 
 
+@pytest.mark.slow
 def test_letor_fold_quick(data_root):
     params = {**paper.LETOR_PARAMS, "lambda_exponents": [2, 3], "lambda_step": 1.0,
               "regularisers": ["l2"], "margins": [1.0], "variants": ["Layered", "Flat"]}
@@ -182,6 +183,7 @@ def test_corel_shard_quick(data_root):
     assert all(r["stand_in"] for r in recs if r["value"] is not None)
 
 
+@pytest.mark.slow
 def test_google_quick_and_figures(data_root):
     params = {**paper.GOOGLE_PARAMS, **paper.GOOGLE_QUICK["params"]}
     out = tasks.task_google(ctx("task_google", "corel5k", None, params, data_root))
@@ -198,6 +200,7 @@ def test_google_quick_and_figures(data_root):
         assert getattr(figures, fn)(art("figure9"), {None: Res()}, [], PUB)[""]
 
 
+@pytest.mark.slow
 def test_reuters_quick(data_root):
     params = {**paper.REUTERS_PARAMS, **paper.REUTERS_QUICK["params"], "max_topics": 3,
               "iterations": 3000, "pamir_iterations": [20000, 40000],
@@ -231,6 +234,7 @@ def test_complexity_quick():
     assert len(out["timings"]["n"]) == 3 and np.isfinite(out["records"][0]["value"])
 
 
+@pytest.mark.slow
 def test_code_keys_separate_the_studies():
     mods = set(closure("repro.papers.stevens2010.corel"))
     assert {"repro.rankers.domination", "repro._kernels.domination", "repro.rankers.pamir",

@@ -162,6 +162,7 @@ def test_on_needs_an_out_directory_outside_the_committed_reports(clean_env, user
     assert not (ROOT / "reports" / "x").exists()
 
 
+@pytest.mark.slow
 def test_on_runs_table7_on_the_user_set_marked_everywhere(clean_env, user_set, tmp_path):
     before = reports_status()
     out = tmp_path / "out"
@@ -209,6 +210,7 @@ def test_on_runs_table7_on_the_user_set_marked_everywhere(clean_env, user_set, t
     assert reports_status() == before
 
 
+@pytest.mark.slow
 def test_on_lesmola_figure2_marks_every_record(clean_env, user_set, tmp_path):
     out = tmp_path / "out"
     cli.main(["lesmola2007.figure2", "--quick", "--no-pdf", "--dataset", f"mine={user_set}",
@@ -218,6 +220,7 @@ def test_on_lesmola_figure2_marks_every_record(clean_env, user_set, tmp_path):
     assert "user data: mine (unverified)" in (out / "lesmola2007" / "index.html").read_text()
 
 
+@pytest.mark.slow
 def test_on_lesmola_figure2_computes_values(clean_env, user_set, tmp_path):
     out = tmp_path / "out"
     cli.main(["lesmola2007.figure2", "--quick", "--no-pdf", "--dataset", f"mine={user_set}",
@@ -263,6 +266,7 @@ def modified_mq2008(tmp_path_factory):
     return root
 
 
+@pytest.mark.slow
 def test_unverified_copy_is_refused_without_the_flag(clean_env, modified_mq2008, tmp_path):
     out = tmp_path / "out"
     code = cli.main(["pahikkala2010.table7", "--quick", "--no-pdf", "--data-dir",
@@ -272,6 +276,7 @@ def test_unverified_copy_is_refused_without_the_flag(clean_env, modified_mq2008,
     assert all(r["value"] is None for r in recs if r["method"] != "RankSVM")
 
 
+@pytest.mark.slow
 def test_unverified_copy_runs_marked_and_never_reproduced(clean_env, modified_mq2008, tmp_path):
     before = reports_status()
     out = tmp_path / "out"
