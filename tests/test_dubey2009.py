@@ -205,11 +205,7 @@ def test_short_protocol_run_on_ohsumed_fold1(data_root):
             obj, delta = next((o, d) for o, d in protocol.PROPOSED
                               if protocol.method_name(o, d) == name)
             model = protocol.conditional(obj, delta, p, 7, C=C).fit_data(splits["train"])
-        s = model.predict(splits["test"].X)
-        qp = splits["test"].query_ptr
-        _, avg = reference_letor.evaluate(
-            [(str(q), list(splits["test"].y[qp[i]:qp[i + 1]]), list(s[qp[i]:qp[i + 1]]))
-             for i, q in enumerate(splits["test"].qids.tolist())], 3)
+        _, avg = reference_letor.evaluate_set(splits["test"], model.predict(splits["test"].X), 3)
         assert rec[(name, "MAP", names.LETOR3)]["value"] == pytest.approx(avg["MAP"],
                                                                           rel=1e-12), name
         assert {c for m, _, c in rec if m == name} == set(names.CONVENTIONS) | {names.CLEANED}

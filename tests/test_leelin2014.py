@@ -81,12 +81,6 @@ def pair_loop_accuracy(data, s) -> float:
     return right / total
 
 
-def letor_queries(data, s) -> list:
-    qp = data.query_ptr
-    return [(str(q), list(data.y[qp[i]:qp[i + 1]]), list(s[qp[i]:qp[i + 1]]))
-            for i, q in enumerate(np.asarray(data.qids).tolist())]
-
-
 @pytest.mark.slow
 def test_figure_ii_small_run(data_root):
     params = dict(decl.ARTIFACTS[2].params, cp_max_iter=12, tron_eps=1e-4)
@@ -104,7 +98,7 @@ def test_figure_ii_small_run(data_root):
     _, res = _solve(train, _power(params["C_L2"]["MQ2008"]), params["default_eps"])
     s = test.X @ res.w
     assert d["pairwise accuracy"] == pytest.approx(pair_loop_accuracy(test, s), rel=1e-15)
-    _, avg = reference_letor.evaluate(letor_queries(test, s), 4)
+    _, avg = reference_letor.evaluate_set(test, s, 4)
     assert d["NDCG"] == pytest.approx(avg["MeanNDCG"], rel=1e-12)
     assert len(out["cp"]) == 13 and out["cp"][-1]["iter"] == 12
     assert "pairwise accuracy" in out["cp"][-1]

@@ -53,11 +53,7 @@ def test_quick_reference_run_on_mq2008(data_root, monkeypatch, tmp_path):
     model = lambdamart.LambdaMART(seed=spec.seed % (2 ** 31), **out["chosen"])
     model.fit_data(folds["train"])
     test = folds["test"]
-    s = model.predict(test.X)
-    qp = test.query_ptr
-    _, avg = reference_letor.evaluate(
-        [(str(q), list(test.y[qp[i]:qp[i + 1]]), list(s[qp[i]:qp[i + 1]]))
-         for i, q in enumerate(test.qids.tolist())], 4)
+    _, avg = reference_letor.evaluate_set(test, model.predict(test.X), 4)
     assert mine[0]["value"] == pytest.approx(avg["MAP"], rel=1e-12)
     # without LightGBM: not run, saying how to install it
     monkeypatch.setattr(lambdamart, "lightgbm", None)

@@ -75,11 +75,7 @@ def user_set(tmp_path_factory):
 
 def letor4_map(data, scores) -> float:
     """MAP of ``scores`` by the LETOR 4.0 script's reference (``reference_letor``)."""
-    qp = data.query_ptr
-    _, avg = reference_letor.evaluate(
-        [(str(q), list(data.y[qp[i]:qp[i + 1]]), list(scores[qp[i]:qp[i + 1]]))
-         for i, q in enumerate(np.asarray(data.qids).tolist())], 4)
-    return avg["MAP"]
+    return reference_letor.evaluate_set(data, scores, 4)[1]["MAP"]
 
 
 def reports_status() -> str:
