@@ -17,6 +17,9 @@ import pytest
 from report_pages import (CLAIMS_PAPER, REPORTS, committed_pages, overwide_page, render_claims_paper,
                           render_wide_paper)
 
+#: every test here drives a headless browser
+pytestmark = pytest.mark.slow
+
 WIDTH = 1280
 
 _MEASURE = """
@@ -96,7 +99,6 @@ def check_page(driver, page: Path) -> list[str]:
 PAGES = committed_pages()
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(p.parents[1]))
                                              if p.parent.name != "reports" else p.name
                                              for p in PAGES])
