@@ -69,84 +69,14 @@ from libc.float cimport DBL_EPSILON, DBL_MAX
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
 
+from simd2 cimport (msk2, msk2_bits, pd2, pd2_abs, pd2_add, pd2_eq, pd2_gather, pd2_hi, pd2_lo,
+                   pd2_loadu, pd2_lt, pd2_max, pd2_min, pd2_mul, pd2_ngt, pd2_select, pd2_set1,
+                   pd2_storeu, pd2_sub)
 
-# SSE2 (every x86-64 CPU) for the scans of dense rows: two columns per instruction, each lane
-# doing exactly the scalar operation (IEEE add/sub/mul, no fused multiply-add; _mm_min_pd(a, b)
-# is ``a < b ? a : b`` and _mm_max_pd(a, b) ``a > b ? a : b`` lane by lane, as the scalar
-# code), so the results are the scalar code's bit for bit.  Elsewhere the same operations on a
-# two-double struct.  A mask (msk2) is a lane-wise comparison; msk2_bits gives bit k = lane k.
-cdef extern from *:
-    """
-    #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    typedef __m128d pd2;
-    typedef __m128d msk2;
-    #define pd2_loadu(p) _mm_loadu_pd(p)
-    #define pd2_gather(p, q) _mm_loadh_pd(_mm_load_sd(p), q)
-    #define pd2_storeu(p, a) _mm_storeu_pd(p, a)
-    #define pd2_set1(x) _mm_set1_pd(x)
-    #define pd2_add(a, b) _mm_add_pd(a, b)
-    #define pd2_sub(a, b) _mm_sub_pd(a, b)
-    #define pd2_mul(a, b) _mm_mul_pd(a, b)
-    #define pd2_min(a, b) _mm_min_pd(a, b)
-    #define pd2_max(a, b) _mm_max_pd(a, b)
-    #define pd2_abs(a) _mm_andnot_pd(_mm_set1_pd(-0.0), a)
-    #define pd2_lt(a, b) _mm_cmplt_pd(a, b)
-    #define pd2_eq(a, b) _mm_cmpeq_pd(a, b)
-    #define pd2_ngt(a, b) _mm_cmpngt_pd(a, b)
-    #define pd2_select(m, a, b) _mm_or_pd(_mm_and_pd(m, a), _mm_andnot_pd(m, b))
-    #define pd2_lo(a) _mm_cvtsd_f64(a)
-    #define pd2_hi(a) _mm_cvtsd_f64(_mm_unpackhi_pd(a, a))
-    #define msk2_bits(m) _mm_movemask_pd(m)
-    #else
-    #include <math.h>
-    typedef struct { double v[2]; } pd2;
-    typedef struct { int v[2]; } msk2;
-    static inline pd2 pd2_make(double a, double b) { pd2 r; r.v[0] = a; r.v[1] = b; return r; }
-    static inline msk2 msk2_make(int a, int b) { msk2 r; r.v[0] = a; r.v[1] = b; return r; }
-    static inline pd2 pd2_loadu(const double* p) { return pd2_make(p[0], p[1]); }
-    static inline pd2 pd2_gather(const double* p, const double* q) { return pd2_make(*p, *q); }
-    static inline void pd2_storeu(double* p, pd2 a) { p[0] = a.v[0]; p[1] = a.v[1]; }
-    static inline pd2 pd2_set1(double x) { return pd2_make(x, x); }
-    static inline pd2 pd2_add(pd2 a, pd2 b) { return pd2_make(a.v[0] + b.v[0], a.v[1] + b.v[1]); }
-    static inline pd2 pd2_sub(pd2 a, pd2 b) { return pd2_make(a.v[0] - b.v[0], a.v[1] - b.v[1]); }
-    static inline pd2 pd2_mul(pd2 a, pd2 b) { return pd2_make(a.v[0] * b.v[0], a.v[1] * b.v[1]); }
-    static inline pd2 pd2_min(pd2 a, pd2 b) {
-        return pd2_make(a.v[0] < b.v[0] ? a.v[0] : b.v[0], a.v[1] < b.v[1] ? a.v[1] : b.v[1]); }
-    static inline pd2 pd2_max(pd2 a, pd2 b) {
-        return pd2_make(a.v[0] > b.v[0] ? a.v[0] : b.v[0], a.v[1] > b.v[1] ? a.v[1] : b.v[1]); }
-    static inline pd2 pd2_abs(pd2 a) { return pd2_make(fabs(a.v[0]), fabs(a.v[1])); }
-    static inline msk2 pd2_lt(pd2 a, pd2 b) { return msk2_make(a.v[0] < b.v[0], a.v[1] < b.v[1]); }
-    static inline msk2 pd2_eq(pd2 a, pd2 b) { return msk2_make(a.v[0] == b.v[0], a.v[1] == b.v[1]); }
-    static inline msk2 pd2_ngt(pd2 a, pd2 b) { return msk2_make(!(a.v[0] > b.v[0]), !(a.v[1] > b.v[1])); }
-    static inline pd2 pd2_select(msk2 m, pd2 a, pd2 b) {
-        return pd2_make(m.v[0] ? a.v[0] : b.v[0], m.v[1] ? a.v[1] : b.v[1]); }
-    static inline double pd2_lo(pd2 a) { return a.v[0]; }
-    static inline double pd2_hi(pd2 a) { return a.v[1]; }
-    static inline int msk2_bits(msk2 m) { return (m.v[0] ? 1 : 0) | (m.v[1] ? 2 : 0); }
-    #endif
-    """
-    ctypedef struct pd2:
-        pass
-    ctypedef struct msk2:
-        pass
-    pd2 pd2_loadu(const double*) nogil
-    pd2 pd2_gather(const double*, const double*) nogil
-    void pd2_storeu(double*, pd2) nogil
-    pd2 pd2_set1(double) nogil
-    pd2 pd2_add(pd2, pd2) nogil
-    pd2 pd2_sub(pd2, pd2) nogil
-    pd2 pd2_mul(pd2, pd2) nogil
-    pd2 pd2_min(pd2, pd2) nogil
-    pd2 pd2_max(pd2, pd2) nogil
-    pd2 pd2_abs(pd2) nogil
-    msk2 pd2_lt(pd2, pd2) nogil
-    msk2 pd2_eq(pd2, pd2) nogil
-    msk2 pd2_ngt(pd2, pd2) nogil
-    pd2 pd2_select(msk2, pd2, pd2) nogil
-    double pd2_lo(pd2) nogil
-    double pd2_hi(pd2) nogil
-    int msk2_bits(msk2) nogil
+
+# SSE2 (simd2.pxd) for the scans of dense rows: two columns per instruction, each lane doing
+# exactly the scalar operation (pd2_min/pd2_max are the scalar code's ``a < b ? a : b`` and
+# ``a > b ? a : b``), so the results are the scalar code's bit for bit.
 
 
 cdef struct Problem:
@@ -285,6 +215,78 @@ cdef inline Py_ssize_t _find_h(const double* row, const double* v, Py_ssize_t j,
     return n
 
 
+cdef inline Py_ssize_t _settle_position(const double* dist, const Py_ssize_t* remaining,
+                                        const Py_ssize_t* row4col, Py_ssize_t num_rem,
+                                        double lowest) noexcept nogil:
+    """The position of the column to settle: the first of distance ``lowest``, or the last
+    free column (no row yet) among the positions of that distance; comparisons only, two
+    positions per instruction."""
+    cdef Py_ssize_t index = -1, it = 0
+    cdef pd2 lo = pd2_set1(lowest)
+    cdef int bits
+    while it + 2 <= num_rem:
+        bits = msk2_bits(pd2_eq(pd2_loadu(dist + it), lo))
+        if bits:
+            if bits & 1:
+                if index < 0 or row4col[remaining[it]] == -1:
+                    index = it
+            if bits & 2:
+                if index < 0 or row4col[remaining[it + 1]] == -1:
+                    index = it + 1
+        it += 2
+    if it < num_rem and dist[it] == lowest:
+        if index < 0 or row4col[remaining[it]] == -1:
+            index = it
+    return index
+
+
+cdef inline Py_ssize_t _settle(Work* W, Py_ssize_t index, Py_ssize_t last,
+                               Py_ssize_t n_sc) noexcept nogil:
+    """Settle the column at position ``index`` (its distance is the new ``min_val``): record
+    its distance, predecessor and place ``n_sc`` in the settled list, and move the last
+    unsettled position ``last`` into its place (distance, v and predecessor; a rank-2 search
+    moves its a and c too).  Returns the column."""
+    cdef Py_ssize_t j = W.remaining[index]
+    W.spc[j] = W.dist[index]
+    W.path[j] = <Py_ssize_t> W.pred[index]
+    W.sc_list[n_sc] = j
+    W.remaining[index] = W.remaining[last]
+    W.dist[index] = W.dist[last]
+    W.vpos[index] = W.vpos[last]
+    W.pred[index] = W.pred[last]
+    return j
+
+
+cdef inline void _update_duals_and_flip(Work* W, Py_ssize_t cur, double min_val, Py_ssize_t n_sr,
+                                        Py_ssize_t n_sc, Py_ssize_t sink) noexcept nogil:
+    """The end of an augmentation from row ``cur``: the dual update (Crouse 2016, Alg. 4,
+    lines 11-13) over the ``n_sr`` scanned rows and ``n_sc`` settled columns, then the flip of
+    the alternating path that ends at column ``sink``."""
+    cdef double* u = W.u
+    cdef double* v = W.v
+    cdef const double* spc = W.spc
+    cdef Py_ssize_t* row4col = W.row4col
+    cdef Py_ssize_t* col4row = W.col4row
+    cdef Py_ssize_t it, i, j, tmp
+    u[cur] += min_val
+    for it in range(n_sr):
+        i = W.sr_list[it]
+        if i != cur:
+            u[i] += min_val - spc[col4row[i]]
+    for it in range(n_sc):
+        j = W.sc_list[it]
+        v[j] -= min_val - spc[j]
+    j = sink
+    while True:
+        i = W.path[j]
+        row4col[j] = i
+        tmp = col4row[i]
+        col4row[i] = j
+        j = tmp
+        if i == cur:
+            break
+
+
 cdef Py_ssize_t _augment_dense(const double* C, Py_ssize_t nc, Py_ssize_t cur,
                                Work* W) noexcept nogil:
     """Assign free row ``cur`` of a dense matrix along a shortest augmenting path (Dijkstra on
@@ -300,19 +302,16 @@ cdef Py_ssize_t _augment_dense(const double* C, Py_ssize_t nc, Py_ssize_t cur,
     pass."""
     cdef double* u = W.u
     cdef double* v = W.v
-    cdef double* spc = W.spc
     cdef double* dist = W.dist
     cdef double* vpos = W.vpos
     cdef double* pred = W.pred
     cdef Py_ssize_t* row4col = W.row4col
-    cdef Py_ssize_t* col4row = W.col4row
     cdef Py_ssize_t* remaining = W.remaining
-    cdef Py_ssize_t num_rem = nc, n_sr = 0, n_sc = 0, it, index, j, i, sink = -1, tmp
+    cdef Py_ssize_t num_rem = nc, n_sr = 0, n_sc = 0, it, index, j, i, sink = -1
     cdef double min_val = 0.0, lowest, r, h, di
     cdef const double* row
     cdef pd2 hv, iv, lo, d, x
     cdef msk2 m
-    cdef int bits
     for j in range(nc):
         remaining[j] = j
         dist[j] = INFINITY
@@ -352,57 +351,16 @@ cdef Py_ssize_t _augment_dense(const double* C, Py_ssize_t nc, Py_ssize_t cur,
                 lowest = dist[it]
         if not lowest < INFINITY:
             return -1
-        # the position to settle: the first of distance ``lowest``, or the last free one
-        index = -1
-        lo = pd2_set1(lowest)
-        it = 0
-        while it + 2 <= num_rem:
-            bits = msk2_bits(pd2_eq(pd2_loadu(dist + it), lo))
-            if bits:
-                if bits & 1:
-                    if index < 0 or row4col[remaining[it]] == -1:
-                        index = it
-                if bits & 2:
-                    if index < 0 or row4col[remaining[it + 1]] == -1:
-                        index = it + 1
-            it += 2
-        if it < num_rem and dist[it] == lowest:
-            if index < 0 or row4col[remaining[it]] == -1:
-                index = it
-        j = remaining[index]
+        index = _settle_position(dist, remaining, row4col, num_rem, lowest)
         min_val = dist[index]
-        spc[j] = min_val
-        W.path[j] = <Py_ssize_t> pred[index]
-        W.sc_list[n_sc] = j
-        n_sc += 1
         num_rem -= 1
-        remaining[index] = remaining[num_rem]
-        dist[index] = dist[num_rem]
-        vpos[index] = vpos[num_rem]
-        pred[index] = pred[num_rem]
+        j = _settle(W, index, num_rem, n_sc)
+        n_sc += 1
         if row4col[j] == -1:
             sink = j
         else:
             i = row4col[j]
-    # dual update (Crouse 2016, Alg. 4, lines 11-13)
-    u[cur] += min_val
-    for it in range(n_sr):
-        i = W.sr_list[it]
-        if i != cur:
-            u[i] += min_val - spc[col4row[i]]
-    for it in range(n_sc):
-        j = W.sc_list[it]
-        v[j] -= min_val - spc[j]
-    # flip the alternating path
-    j = sink
-    while True:
-        i = W.path[j]
-        row4col[j] = i
-        tmp = col4row[i]
-        col4row[i] = j
-        j = tmp
-        if i == cur:
-            break
+    _update_duals_and_flip(W, cur, min_val, n_sr, n_sc, sink)
     return 0
 
 
@@ -416,22 +374,19 @@ cdef Py_ssize_t _augment(Problem* P, Py_ssize_t nc, Py_ssize_t cur, Work* W) noe
     column among the positions of that distance (found by a second, comparing pass)."""
     cdef double* u = W.u
     cdef double* v = W.v
-    cdef double* spc = W.spc
     cdef double* dist = W.dist
     cdef double* vpos = W.vpos
     cdef double* pred = W.pred
     cdef double* apos = W.apos
     cdef double* cpos = W.cpos
     cdef Py_ssize_t* row4col = W.row4col
-    cdef Py_ssize_t* col4row = W.col4row
     cdef Py_ssize_t* remaining = W.remaining
-    cdef Py_ssize_t num_rem = nc, n_sr = 0, n_sc = 0, it, index, j, i, sink = -1, tmp
+    cdef Py_ssize_t num_rem = nc, n_sr = 0, n_sc = 0, it, index, j, i, sink = -1
     cdef double min_val = 0.0, lowest, r, h, bi, gi, di
     cdef const double* a = P.a
     cdef const double* c = P.c
     cdef pd2 hv, iv, bv, gv, lo, lo2, d, x, d2, x2
     cdef msk2 m, m2
-    cdef int bits
     for j in range(nc):
         remaining[j] = j
         dist[j] = INFINITY
@@ -489,59 +444,18 @@ cdef Py_ssize_t _augment(Problem* P, Py_ssize_t nc, Py_ssize_t cur, Work* W) noe
             it += 1
         if not lowest < INFINITY:
             return -1
-        # the position to settle: the first of distance ``lowest``, or the last free one
-        index = -1
-        lo = pd2_set1(lowest)
-        it = 0
-        while it + 2 <= num_rem:
-            bits = msk2_bits(pd2_eq(pd2_loadu(dist + it), lo))
-            if bits:
-                if bits & 1:
-                    if index < 0 or row4col[remaining[it]] == -1:
-                        index = it
-                if bits & 2:
-                    if index < 0 or row4col[remaining[it + 1]] == -1:
-                        index = it + 1
-            it += 2
-        if it < num_rem and dist[it] == lowest:
-            if index < 0 or row4col[remaining[it]] == -1:
-                index = it
-        j = remaining[index]
+        index = _settle_position(dist, remaining, row4col, num_rem, lowest)
         min_val = dist[index]
-        spc[j] = min_val
-        W.path[j] = <Py_ssize_t> pred[index]
-        W.sc_list[n_sc] = j
-        n_sc += 1
         num_rem -= 1
-        remaining[index] = remaining[num_rem]
-        dist[index] = dist[num_rem]
-        vpos[index] = vpos[num_rem]
+        j = _settle(W, index, num_rem, n_sc)
+        n_sc += 1
         apos[index] = apos[num_rem]
         cpos[index] = cpos[num_rem]
-        pred[index] = pred[num_rem]
         if row4col[j] == -1:
             sink = j
         else:
             i = row4col[j]
-    # dual update (Crouse 2016, Alg. 4, lines 11-13)
-    u[cur] += min_val
-    for it in range(n_sr):
-        i = W.sr_list[it]
-        if i != cur:
-            u[i] += min_val - spc[col4row[i]]
-    for it in range(n_sc):
-        j = W.sc_list[it]
-        v[j] -= min_val - spc[j]
-    # flip the alternating path
-    j = sink
-    while True:
-        i = W.path[j]
-        row4col[j] = i
-        tmp = col4row[i]
-        col4row[i] = j
-        j = tmp
-        if i == cur:
-            break
+    _update_duals_and_flip(W, cur, min_val, n_sr, n_sc, sink)
     return 0
 
 

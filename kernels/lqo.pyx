@@ -39,53 +39,13 @@ increasing index order).  Sums run in a fixed order, so results are deterministi
 from libc.math cimport INFINITY
 from libc.stdint cimport int64_t
 
+from simd2 cimport (pd2, pd2_add, pd2_add_sd, pd2_load_sd, pd2_loadu, pd2_mul, pd2_mul_sd,
+                   pd2_set1, pd2_storeu, pd2_sub, pd2_zero)
 
-# SSE2 (every x86-64 CPU): the two interleaved lanes of the sums below are the two halves of
-# one register, each doing exactly the scalar lane's multiplications and additions (no fused
-# multiply-add), so the packed code gives the scalar code's results bit for bit.  Elsewhere
-# the same operations on a two-double struct (the scalar loops, lane by lane).
-cdef extern from *:
-    """
-    #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    typedef __m128d pd2;
-    #define pd2_loadu(p) _mm_loadu_pd(p)
-    #define pd2_load_sd(p) _mm_load_sd(p)
-    #define pd2_set1(x) _mm_set1_pd(x)
-    #define pd2_zero() _mm_setzero_pd()
-    #define pd2_add(a, b) _mm_add_pd(a, b)
-    #define pd2_sub(a, b) _mm_sub_pd(a, b)
-    #define pd2_mul(a, b) _mm_mul_pd(a, b)
-    #define pd2_add_sd(a, b) _mm_add_sd(a, b)
-    #define pd2_mul_sd(a, b) _mm_mul_sd(a, b)
-    #define pd2_storeu(p, a) _mm_storeu_pd(p, a)
-    #else
-    typedef struct { double v[2]; } pd2;
-    static inline pd2 pd2_make(double a, double b) { pd2 r; r.v[0] = a; r.v[1] = b; return r; }
-    static inline pd2 pd2_loadu(const double* p) { return pd2_make(p[0], p[1]); }
-    static inline pd2 pd2_load_sd(const double* p) { return pd2_make(p[0], 0.0); }
-    static inline pd2 pd2_set1(double x) { return pd2_make(x, x); }
-    static inline pd2 pd2_zero(void) { return pd2_make(0.0, 0.0); }
-    static inline pd2 pd2_add(pd2 a, pd2 b) { return pd2_make(a.v[0] + b.v[0], a.v[1] + b.v[1]); }
-    static inline pd2 pd2_sub(pd2 a, pd2 b) { return pd2_make(a.v[0] - b.v[0], a.v[1] - b.v[1]); }
-    static inline pd2 pd2_mul(pd2 a, pd2 b) { return pd2_make(a.v[0] * b.v[0], a.v[1] * b.v[1]); }
-    static inline pd2 pd2_add_sd(pd2 a, pd2 b) { return pd2_make(a.v[0] + b.v[0], a.v[1]); }
-    static inline pd2 pd2_mul_sd(pd2 a, pd2 b) { return pd2_make(a.v[0] * b.v[0], a.v[1]); }
-    static inline void pd2_storeu(double* p, pd2 a) { p[0] = a.v[0]; p[1] = a.v[1]; }
-    #endif
-    """
-    ctypedef struct pd2:
-        pass
-    pd2 pd2_loadu(const double*) nogil
-    pd2 pd2_load_sd(const double*) nogil
-    pd2 pd2_set1(double) nogil
-    pd2 pd2_zero() nogil
-    pd2 pd2_add(pd2, pd2) nogil
-    pd2 pd2_sub(pd2, pd2) nogil
-    pd2 pd2_mul(pd2, pd2) nogil
-    pd2 pd2_add_sd(pd2, pd2) nogil
-    pd2 pd2_mul_sd(pd2, pd2) nogil
-    void pd2_storeu(double*, pd2) nogil
+
+# SSE2 (simd2.pxd): the two interleaved lanes of the sums below are the two halves of one
+# register, each doing exactly the scalar lane's multiplications and additions (no fused
+# multiply-add), so the packed code gives the scalar code's results bit for bit.
 
 
 cdef inline double _hsum(pd2 x) noexcept nogil:

@@ -61,6 +61,8 @@ read or write out of bounds.  The wrapper turns -1 into ``ValueError``.  Values 
 """
 from libc.stdint cimport int32_t, int64_t
 
+from simd2 cimport pd2, pd2_add, pd2_loadu, pd2_mul, pd2_set1, pd2_storeu, pd2_sum, pd2_zero
+
 
 # --- the one sort per evaluation --------------------------------------------------------------
 
@@ -692,37 +694,6 @@ cdef inline double _tree_below_sum(const double* sm, Py_ssize_t k, Py_ssize_t ke
     return s
 
 
-def hv_prepare(const double[::1] z, const int32_t[::1] level, const int32_t[::1] n_levels,
-               const int64_t[::1] query_ptr, const int64_t[::1] order, Py_ssize_t q0,
-               Py_ssize_t q1, int32_t[::1] lev_sorted, int64_t[::1] up, int64_t[::1] down):
-    """For the documents of queries ``q0:q1`` (global positions p of the sorted ``order``):
-    ``lev_sorted[p] = level[order[p]]``, ``up[p]`` = the position where the ascending sweep's
-    insertions stop before position p is queried, ``down[p]`` the same for the descending
-    sweep (all three of length n, only the range written).  Returns 0, or -1 if the shapes
-    are inconsistent."""
-    cdef Py_ssize_t q, a, n, i, j
-    if (_bad_range(z, level, n_levels, query_ptr, order, q0, q1)
-            or lev_sorted.shape[0] != z.shape[0] or up.shape[0] != z.shape[0]
-            or down.shape[0] != z.shape[0]):
-        return -1
-    with nogil:
-        for q in range(q0, q1):
-            a = query_ptr[q]
-            n = query_ptr[q + 1] - a
-            j = 0
-            for i in range(n):
-                lev_sorted[a + i] = level[order[a + i]]
-                while j < n and 1.0 - z[order[a + j]] + z[order[a + i]] > 0:
-                    j += 1
-                up[a + i] = a + j
-            j = n - 1
-            for i in range(n - 1, -1, -1):
-                while j >= 0 and 1.0 - z[order[a + i]] + z[order[a + j]] > 0:
-                    j -= 1
-                down[a + i] = a + j
-    return 0
-
-
 # Small trees (k ≤ KTAB levels) without data-dependent branches: for each k and key, the
 # nodes an insertion walks through (padded to the tree's depth with a sink node k that is
 # never read) and the signed nodes a query adds up, in the walk's order (padded with +node
@@ -1016,68 +987,35 @@ def grad_u(const int64_t[::1] l_plus, const int64_t[::1] l_minus, const double[:
 
 # --- the blocked Hessian-vector product in one pass over X -------------------------------------
 
-# SSE2 (every x86-64 CPU; elsewhere the same operations on a two-double struct): each lane
-# does exactly its scalar operation (a multiplication, then an addition; no fused
-# multiply-add), so the sums below have one fixed order whatever compiles them.
-cdef extern from *:
-    """
-    #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    typedef __m128d pc2;
-    #define pc2_loadu(p) _mm_loadu_pd(p)
-    #define pc2_storeu(p, a) _mm_storeu_pd(p, a)
-    #define pc2_set1(x) _mm_set1_pd(x)
-    #define pc2_zero() _mm_setzero_pd()
-    #define pc2_add(a, b) _mm_add_pd(a, b)
-    #define pc2_mul(a, b) _mm_mul_pd(a, b)
-    #define pc2_sum(a) (_mm_cvtsd_f64(a) + _mm_cvtsd_f64(_mm_unpackhi_pd(a, a)))
-    #else
-    typedef struct { double v[2]; } pc2;
-    static inline pc2 pc2_make(double a, double b) { pc2 r; r.v[0] = a; r.v[1] = b; return r; }
-    static inline pc2 pc2_loadu(const double* p) { return pc2_make(p[0], p[1]); }
-    static inline void pc2_storeu(double* p, pc2 a) { p[0] = a.v[0]; p[1] = a.v[1]; }
-    static inline pc2 pc2_set1(double x) { return pc2_make(x, x); }
-    static inline pc2 pc2_zero(void) { return pc2_make(0.0, 0.0); }
-    static inline pc2 pc2_add(pc2 a, pc2 b) { return pc2_make(a.v[0] + b.v[0], a.v[1] + b.v[1]); }
-    static inline pc2 pc2_mul(pc2 a, pc2 b) { return pc2_make(a.v[0] * b.v[0], a.v[1] * b.v[1]); }
-    static inline double pc2_sum(pc2 a) { return a.v[0] + a.v[1]; }
-    #endif
-    """
-    ctypedef struct pc2:
-        pass
-    pc2 pc2_loadu(const double*) nogil
-    void pc2_storeu(double*, pc2) nogil
-    pc2 pc2_set1(double) nogil
-    pc2 pc2_zero() nogil
-    pc2 pc2_add(pc2, pc2) nogil
-    pc2 pc2_mul(pc2, pc2) nogil
-    double pc2_sum(pc2) nogil
+# SSE2 (simd2.pxd): each lane does exactly its scalar operation (a multiplication, then an
+# addition; no fused multiply-add), so the sums below have one fixed order whatever compiles
+# them.
 
 
 cdef inline double _row_dot(const double* x, const double* d, Py_ssize_t n) noexcept nogil:
     """x·d in eight partial sums (element i in sum i mod 8 while eight remain; the rest in a
     scalar tail), added as ((s0+s1) + (s2+s3)) + ((s4+s5) + (s6+s7)) + tail: a fixed order."""
-    cdef pc2 a0 = pc2_zero(), a1 = pc2_zero(), a2 = pc2_zero(), a3 = pc2_zero()
+    cdef pd2 a0 = pd2_zero(), a1 = pd2_zero(), a2 = pd2_zero(), a3 = pd2_zero()
     cdef Py_ssize_t i = 0
     cdef double t = 0.0
     while i + 8 <= n:
-        a0 = pc2_add(a0, pc2_mul(pc2_loadu(&x[i]), pc2_loadu(&d[i])))
-        a1 = pc2_add(a1, pc2_mul(pc2_loadu(&x[i + 2]), pc2_loadu(&d[i + 2])))
-        a2 = pc2_add(a2, pc2_mul(pc2_loadu(&x[i + 4]), pc2_loadu(&d[i + 4])))
-        a3 = pc2_add(a3, pc2_mul(pc2_loadu(&x[i + 6]), pc2_loadu(&d[i + 6])))
+        a0 = pd2_add(a0, pd2_mul(pd2_loadu(&x[i]), pd2_loadu(&d[i])))
+        a1 = pd2_add(a1, pd2_mul(pd2_loadu(&x[i + 2]), pd2_loadu(&d[i + 2])))
+        a2 = pd2_add(a2, pd2_mul(pd2_loadu(&x[i + 4]), pd2_loadu(&d[i + 4])))
+        a3 = pd2_add(a3, pd2_mul(pd2_loadu(&x[i + 6]), pd2_loadu(&d[i + 6])))
         i = i + 8
     while i < n:
         t = t + x[i] * d[i]
         i = i + 1
-    return ((pc2_sum(a0) + pc2_sum(a1)) + (pc2_sum(a2) + pc2_sum(a3))) + t
+    return ((pd2_sum(a0) + pd2_sum(a1)) + (pd2_sum(a2) + pd2_sum(a3))) + t
 
 
 cdef inline void _row_axpy(double* acc, double u, const double* x, Py_ssize_t n) noexcept nogil:
     """acc[f] += u·x[f] for every f (two at a time; each element its own sum)."""
-    cdef pc2 uu = pc2_set1(u)
+    cdef pd2 uu = pd2_set1(u)
     cdef Py_ssize_t f = 0
     while f + 2 <= n:
-        pc2_storeu(&acc[f], pc2_add(pc2_loadu(&acc[f]), pc2_mul(uu, pc2_loadu(&x[f]))))
+        pd2_storeu(&acc[f], pd2_add(pd2_loadu(&acc[f]), pd2_mul(uu, pd2_loadu(&x[f]))))
         f = f + 2
     if f < n:
         acc[f] = acc[f] + u * x[f]

@@ -81,6 +81,13 @@ def evaluate(queries, version):
     return per, avg
 
 
+def evaluate_set(data, scores, version):
+    """:func:`evaluate` of the queries of ``data`` (a ``QueryData``) scored by ``scores``."""
+    qp = data.query_ptr
+    return evaluate([(str(q), list(data.y[qp[i]:qp[i + 1]]), list(scores[qp[i]:qp[i + 1]]))
+                     for i, q in enumerate(np.asarray(data.qids).tolist())], version)
+
+
 def sum_seq(values):
     total = 0.0
     for v in values:

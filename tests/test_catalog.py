@@ -9,6 +9,7 @@ from repro.data.load import load_letor
 from repro.errors import DataCorrupt, DataMissing
 
 
+@pytest.mark.slow
 def test_available_sets_verify(data_root):
     for name in ["MQ2008", "OHSUMED", "page-blocks", "pendigits", "optdigits", "corel5k",
                  "rcv1-subsets"]:
@@ -37,6 +38,7 @@ def corrupted_mq2008(data_root, tmp_path):
     return tmp_path
 
 
+@pytest.mark.slow
 def test_one_corrupt_byte_is_reported_and_refused(corrupted_mq2008):
     st = cat.status("MQ2008", corrupted_mq2008)
     assert st.state == "corrupt"
@@ -47,6 +49,7 @@ def test_one_corrupt_byte_is_reported_and_refused(corrupted_mq2008):
     assert load_letor("MQ2008", 1, "test", corrupted_mq2008).n_queries == 156
 
 
+@pytest.mark.slow
 def test_truncated_archive_is_corrupt_not_a_crash(corrupted_mq2008):
     p = corrupted_mq2008 / "MQ2008" / "S4.txt.xz"
     p.write_bytes(p.read_bytes()[:1000])

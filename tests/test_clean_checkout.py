@@ -42,6 +42,7 @@ def _render(clone: Path, cache: Path, data_root: Path, *args: str) -> subprocess
 
 
 # The PDF's reproducibility is checked on pahikkala2010 (lesmola2007's is long to render).
+@pytest.mark.slow
 @pytest.mark.parametrize("target, pdf", [("pahikkala2010.table7", []),
                                          ("lesmola2007", ["--no-pdf"])])
 def test_cached_rerun_leaves_the_checkout_clean(clone, data_root, tmp_path, target, pdf):

@@ -5,6 +5,7 @@ import shutil
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from repro.cli.main import main
 from repro.data.catalog import catalog
@@ -16,6 +17,7 @@ def status_lines(out: str) -> dict:
     return dict(re.findall(r"^(\S+)\s+(VERIFIED|MISSING|CORRUPT|UNVERIFIED|NOT PUBLIC)", out, re.M))
 
 
+@pytest.mark.slow
 def test_data_lists_verified_and_missing(data_root, capsys):
     assert main(["data", "--data-dir", str(data_root)]) == 0
     st = status_lines(capsys.readouterr().out)
@@ -26,6 +28,7 @@ def test_data_lists_verified_and_missing(data_root, capsys):
         assert st[name] == "MISSING", name
 
 
+@pytest.mark.slow
 def test_data_reports_a_corrupt_partition(data_root, tmp_path, capsys):
     shutil.copytree(data_root / "MQ2008", tmp_path / "MQ2008")
     p = tmp_path / "MQ2008" / "S3.txt.xz"

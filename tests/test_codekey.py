@@ -27,6 +27,7 @@ def edit(path: Path):
     path.write_text(path.read_text() + "\n# an edit\n")
 
 
+@pytest.mark.slow
 def test_changing_a_helper_a_task_uses_changes_its_key(tree):
     k0 = code_key(TASKS, tree)
     assert code_key(TASKS, tree) == k0                          # deterministic
@@ -64,6 +65,7 @@ def test_closure_follows_relative_and_nested_imports():
 DOMINATION = "repro.papers.stevens2010.letor"          # Domination Rank's LETOR runs
 
 
+@pytest.mark.slow
 def test_touching_a_cimported_pxd_changes_the_domination_key(tree):
     pxd = tree.parent / "kernels" / "column_access.pxd"
     if not pxd.is_file():
@@ -104,6 +106,7 @@ def _task_modules(paper: str) -> dict[str, str]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["pahikkala2010", "leelin2014"])
 def test_editing_one_study_changes_only_its_runs_keys(tree, paper):
     mods = _task_modules(paper)
@@ -116,6 +119,7 @@ def test_editing_one_study_changes_only_its_runs_keys(tree, paper):
     assert changed == {target_task}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", ["pahikkala2010", "leelin2014"])
 def test_declarations_figures_and_labels_re_run_nothing(tree, paper):
     mods = _task_modules(paper)

@@ -28,6 +28,7 @@ def records(out, paper="fakepaper"):
             if not p.name.endswith((".meta.json", ".runs.json"))}     # run times: sidecars
 
 
+@pytest.mark.slow
 def test_dask_records_are_byte_identical_to_local_runs(cluster, tmp_path, monkeypatch):
     arts = [a for a in papers.resolve("fakepaper") if a.name in ("table1", "table4", "table5")]
     quiet = dict(pdf=False, log=lambda *a, **k: None, progress=False)
@@ -48,6 +49,7 @@ def test_dask_records_are_byte_identical_to_local_runs(cluster, tmp_path, monkey
     assert all(r.cached for r in runner.run(specs).values())
 
 
+@pytest.mark.slow
 def test_a_worker_dying_mid_run_is_resubmitted(cluster, tmp_path):
     marker = tmp_path / "died"
     art = replace(papers.resolve("fakepaper.table5")[0],

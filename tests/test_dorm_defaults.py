@@ -30,6 +30,7 @@ def _standardised(train, *others):
     return [QueryData((d.X - mu) / sd, d.y, d.query_ptr, d.qids) for d in (train,) + others]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("make, scaling", [(DORM, "shipped"), (DORM, "standardised"),
                                            (PrecisionAtKSVM, "shipped")],
                          ids=["DORM-shipped", "DORM-standardised", "PrecisionAtKSVM-shipped"])

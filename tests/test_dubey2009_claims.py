@@ -58,6 +58,7 @@ def _by(recs, statement, dataset="OHSUMED"):
             and r["dataset"] == dataset}
 
 
+@pytest.mark.slow
 def test_outcomes_follow_the_per_query_tables():
     """Better on every query → holds; equal on average (noise) → not significant, even where
     the means differ a little in the claimed direction; reversed → contradicted."""

@@ -116,6 +116,7 @@ def test_content_checked_against_the_catalog_when_the_archive_has_no_checksum(
     assert not (root / "uci_covertype" / "covtype.data").exists()
 
 
+@pytest.mark.slow
 def test_letor_sets_get_manual_steps_and_what_is_there_is_verified(data_root, tmp_path):
     lines = []
     assert fetch(["MSLR-WEB30K", "MQ2008"], tmp_path, "http://127.0.0.1:9", out=lines.append) == 0

@@ -144,6 +144,7 @@ def test_every_declared_name_is_produced_by_a_task():
     assert len(unknown_names([typo], pub)) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not (have("MQ2008") and have("page-blocks")), reason="data not present")
 def test_short_runs_produce_the_declared_names():
     methods, metrics = produced()
@@ -319,6 +320,7 @@ def _sidecar_check(a, tmp_path, monkeypatch, three):
     return flat
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")
 def test_table1_fold_means_are_recomputed_from_the_sidecar(tmp_path, monkeypatch):
     params = {**paper.PARAMS, "uci": {"queries": {"page-blocks": 12}, "docs": 40, "folds": 3,
@@ -331,6 +333,7 @@ def test_table1_fold_means_are_recomputed_from_the_sidecar(tmp_path, monkeypatch
         "paired t-test p-value"}
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not have("MQ2008"), reason="MQ2008 not in the data directory")
 def test_web_fold_means_are_recomputed_from_the_sidecar(tmp_path, monkeypatch):
     params = {**paper.PARAMS, "web": {"sizes": {"MQ2008": ["all"]}, "grid": [1.0],
@@ -342,6 +345,7 @@ def test_web_fold_means_are_recomputed_from_the_sidecar(tmp_path, monkeypatch):
     _sidecar_check(a, tmp_path, monkeypatch, [("BM25", "NDCG@10"), ("SVM", "NDCG@3")])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not have("MQ2008"), reason="MQ2008 not in the data directory")
 def test_short_web_run():
     p = {"sizes": {"MQ2008": [30, 60]}, "grid": [1.0],

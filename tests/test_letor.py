@@ -28,6 +28,7 @@ def random_letor(rng, n_queries=6):
     return "".join(lines)
 
 
+@pytest.mark.slow
 def test_tokenizer_equals_python_parse_bit_for_bit():
     rng = np.random.default_rng(0)
     for _ in range(50):

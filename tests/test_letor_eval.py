@@ -59,7 +59,8 @@ def test_letor4_precision_beyond_query_length_counts_holes_as_irrelevant():
 
 def test_letor4_ndcg_beyond_query_length_is_zero():
     ev = one_query([1, 0, 2], [3, 2, 1], version=4)
-    assert ev.ndcg[0, 2] > 0
+    # ranked labels 1, 0, 2: DCG@3 = 1 + 0 + 3·log2/log3; ideal 2, 1, 0: 3 + 1 + 0
+    assert ev.ndcg[0, 2] == pytest.approx((1 + 3 * L2 / math.log(3)) / 4, abs=0, rel=1e-15)
     assert np.all(ev.ndcg[0, 3:] == 0.0)
 
 

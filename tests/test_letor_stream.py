@@ -59,6 +59,7 @@ def test_chunks_are_cut_after_newlines_and_join_to_the_file(tmp_path):
         assert all(c.endswith(b"\n") for c in chunks[:-1])
 
 
+@pytest.mark.slow
 def test_stream_equals_in_memory_parse_bit_for_bit(tmp_path):
     rng = np.random.default_rng(3)
     for trial in range(25):
@@ -171,6 +172,7 @@ def test_loader_streams_large_files_with_the_same_result_and_checks(data_root, t
 THREADS = (1, 2, 3, 5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mapped", [True, False])
 def test_threads_ranges_and_chunks_give_the_in_memory_arrays(tmp_path, monkeypatch, mapped):
     """Mapped windows (plain files) and read buffers alike, any piece size, any thread count:

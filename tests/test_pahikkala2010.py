@@ -89,6 +89,7 @@ def test_quick_protocol_reproduces_mq2008_fold1(data_root):
     assert len(fig.axes[0].lines) == 2 * 4                     # λ = 2^0..2^3: curve + best
 
 
+@pytest.mark.slow
 def test_first_selected_feature_is_39_on_every_fold(data_root):
     from repro.data.load import load_letor
     for fold in range(1, 6):
@@ -97,6 +98,7 @@ def test_first_selected_feature_is_39_on_every_fold(data_root):
         assert {int(g.path(2.0 ** e, 1).selected[0]) + 1 for e in range(0, 11)} == {39}
 
 
+@pytest.mark.slow
 def test_full_protocol_reproduces_tables_2_and_7_to_10(data_root):
     targets = arts("table2", "table7", "table8", "table9", "table10")
     results = _run(targets, data_root, quick=False)

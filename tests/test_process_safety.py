@@ -86,6 +86,7 @@ def command(tmp_path):
     proc.communicate()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
 def test_sigkill_of_the_command_ends_its_workers(command):
     proc, workers = command
@@ -95,6 +96,7 @@ def test_sigkill_of_the_command_ends_its_workers(command):
     assert [w for w in workers if _alive(w)] == []
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
 @pytest.mark.parametrize("sig, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_sigterm_and_sigint_stop_the_workers_and_exit(command, tmp_path, sig, code):

@@ -173,6 +173,7 @@ def mq2008(data_root):
 OPT_C1 = 29566.52285         # optimum of problem (3), MQ2008 Fold1 train, C = 1
 
 
+@pytest.mark.slow
 def test_mq2008_optimum_and_sklearn_explicit_pairs(mq2008):
     from sklearn.svm import LinearSVC
     d = mq2008

@@ -17,6 +17,9 @@ import pytest
 from report_pages import (CLAIMS_PAPER, REPORTS, committed_pages, overwide_page, render_claims_paper,
                           render_wide_paper)
 
+#: every test here drives a headless browser
+pytestmark = pytest.mark.slow
+
 WIDTH = 1280
 
 _MEASURE = """

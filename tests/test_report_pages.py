@@ -90,6 +90,7 @@ def _fake_layout_pages(tmp_path):
     return out
 
 
+@pytest.mark.slow
 def test_tables_are_laid_out_as_printed_with_notes_once(tmp_path):
     page = (_fake_layout_pages(tmp_path) / "fakepaper" / "index.html").read_text()
     caption = page.index("<caption>Table 1<")
@@ -140,6 +141,7 @@ def test_committed_index_totals_equal_counts_over_the_json():
     check_index_totals(REPORTS)
 
 
+@pytest.mark.slow
 def test_fresh_index_totals_equal_counts_over_the_json(tmp_path):
     check_index_totals(_fake_layout_pages(tmp_path))
 
@@ -159,17 +161,39 @@ def test_headline_says_when_nothing_is_reproduced():
     assert "1 value derived from the paper's statements" in lines[1]
 
 
+FIRST = re.compile(r"Of (\d+) comparable published values, (\d+) (?:was|were) rerun on the "
+                   r"paper's data and (\d+) of those (?:is|are) reproduced: (\d+) agrees? at the "
+                   r"paper's rounding, (\d+) (?:is|are) within noise \(the published value lies "
+                   r"inside our 95% interval\)(?:, (\d+) within a computed tolerance)?; (\d+) "
+                   r"deviates?\.")
+
+
 @pytest.mark.skipif(not (REPORTS / "index.html").is_file(), reason="no committed reports")
-@pytest.mark.parametrize("paper", ["stevens2010", "dubey2009", "lesmola2007"])
-def test_committed_unimplemented_papers_say_so_first(paper):
-    page = REPORTS / paper / "index.html"
-    recs = [r for r in _records(REPORTS) if r["paper"] == paper]
-    if any(bucket(r) in ("agrees", "within", "deviates", "stand-in") for r in recs):
-        pytest.skip(f"{paper} has reproduced values now")
-    text = page.read_text()
+@pytest.mark.parametrize("paper", ["stevens2010", "dubey2009", "lesmola2007", "leelin2014",
+                                   "pahikkala2010"])
+def test_committed_first_sentence_counts_the_pages_records(paper):
+    """The first sentence of a committed paper page gives the counts of the records beside it
+    (counted here one by one): comparable values, those rerun on the paper's data, and how
+    many agree, are within noise or a tolerance, or deviate; a page with nothing reproduced
+    says so first."""
+    import html
+    text = html.unescape((REPORTS / paper / "index.html").read_text())
     first = re.search(r'<p class="first">([^<]*)</p>', text).group(1)
-    assert first.startswith(("Nothing reproduced yet", "No reproduction here")), first
-    assert "(stand-in" not in text and "0.0 s" not in text
+    counts = Counter(bucket(r) for r in _records(REPORTS) if r["paper"] == paper)
+    if not any(counts[b] for b in ("agrees", "noise", "within", "deviates", "stand-in",
+                                   "unverified")):
+        assert first.startswith(("Nothing reproduced yet", "No reproduction here")), first
+        assert "(stand-in" not in text and "0.0 s" not in text
+        return
+    got = FIRST.fullmatch(first)
+    assert got, first
+    n, rerun, reproduced, agree, noise, tol, deviate = (int(g or 0) for g in got.groups())
+    comparable = sum(counts[b] for b in ("agrees", "noise", "within", "deviates", "stand-in",
+                                         "unverified", "check", "derived", "undefined",
+                                         "not run"))
+    assert (n, agree, noise, tol, deviate) == (comparable, counts["agrees"], counts["noise"],
+                                                counts["within"], counts["deviates"])
+    assert rerun == agree + noise + tol + deviate and reproduced == agree + noise + tol
 
 
 # --- determinism, sidecars, timing apart, fresh directories -------------------------------------
@@ -203,6 +227,7 @@ def _tree(root: Path) -> dict[str, bytes]:
             if p.is_file()}
 
 
+@pytest.mark.slow
 def test_pages_and_records_are_byte_identical_across_runs_and_jobs(timed_paper, tmp_path,
                                                                    monkeypatch):
     a, b = tmp_path / "a", tmp_path / "b"
@@ -222,6 +247,7 @@ def test_pages_and_records_are_byte_identical_across_runs_and_jobs(timed_paper, 
     assert 'href="table1.runs.json"' in page
 
 
+@pytest.mark.slow
 def test_timing_artifacts_are_kept_apart(timed_paper, tmp_path):
     out = tmp_path / "out"
     run_artifacts(papers.resolve("fakepaper"), tmp_path, out, pdf=False, **QUIET)
@@ -237,6 +263,7 @@ def test_timing_artifacts_are_kept_apart(timed_paper, tmp_path):
     assert 'id="speed"' in timing_page and 'href="timing/index.html#speed"' in main.decode()
 
 
+@pytest.mark.slow
 def test_fresh_out_directory_index_links_only_what_exists(tmp_path):
     out = _fake_layout_pages(tmp_path)
     index = (out / "index.html").read_text()
@@ -264,6 +291,7 @@ def test_unrun_artifact_shows_no_stand_in_and_no_time(tmp_path):
 
 # --- figures ------------------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_caption_says_published_values_are_overlaid_only_where_they_are(tmp_path):
     import matplotlib.pyplot as plt
     from repro.report.build import shows_published

@@ -107,11 +107,13 @@ def _page_of(pdf: Path) -> Path:
 PDFS = committed_pdfs()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("pdf", PDFS, ids=[p.name for p in PDFS])
 def test_committed_pdf_typesets(pdf):
     assert check_pdf(pdf, _page_of(pdf)) == []
 
 
+@pytest.mark.slow
 def test_rendered_wide_table_fits_the_pages(tmp_path):
     pytest.importorskip("weasyprint")
     out = render_wide_paper(tmp_path, pdf=True)
@@ -120,6 +122,7 @@ def test_rendered_wide_table_fits_the_pages(tmp_path):
     assert table_values(out / "widepaper" / "index.html")["(0.1039)"] == 1   # alpha, set40
 
 
+@pytest.mark.slow
 def test_checker_reports_an_overwide_table(tmp_path):
     weasyprint = pytest.importorskip("weasyprint")
     page = overwide_page(tmp_path)
@@ -138,6 +141,7 @@ def pdf_text(pdf_path: Path) -> str:
         pdf.close()
 
 
+@pytest.mark.slow
 def test_rendered_claims_pdf_shows_scoreboard_commands_and_changes(tmp_path):
     """The PDF of a page with claims, intervals and a change: it typesets (nothing beyond a
     page, every table value present), with the scoreboard's outcomes and p-values, the

@@ -140,6 +140,7 @@ def table7(data_root, tmp_path_factory):
     return art, tables, out / "pahikkala2010.table7"
 
 
+@pytest.mark.slow
 def test_run_files_rescored_give_the_artifact_tables_exactly(table7):
     art, tables, art_dir = table7
     rows = read_tsv(art_dir / "runs.tsv")

@@ -75,6 +75,7 @@ def test_published_file_and_verdicts():
     assert parse_number("?") is None
 
 
+@pytest.mark.slow
 def test_pipeline_writes_records_meta_figures_and_pages(tmp_path):
     out = tmp_path / "reports"
     flats = run_artifacts(papers.resolve("fakepaper"), tmp_path, out, pdf=False,

@@ -6,6 +6,8 @@ import dataclasses
 import numpy as np
 import pytest
 
+import reference_letor
+
 from repro.judge import kinds as aggregate
 from repro import papers
 from repro.judge import published as pub
@@ -111,6 +113,7 @@ def test_query_measures_by_hand():
     assert m["P@10"] == pytest.approx(2 / 10)
 
 
+@pytest.mark.slow
 def test_letor_fold_quick(data_root):
     params = {**paper.LETOR_PARAMS, "lambda_exponents": [2, 3], "lambda_step": 1.0,
               "regularisers": ["l2"], "margins": [1.0], "variants": ["Layered", "Flat"]}
@@ -121,9 +124,12 @@ def test_letor_fold_quick(data_root):
         assert v["validation"] == max(vals)                     # chosen on validation
         fixed = {"layers": "binary" if v["method"] == "DR-Flat" else "graded"}
         model = DominationRank(**fixed, **v["params"]).fit_data(f["train"])
-        got = measures(f["test"], model.predict(f["test"].X), ("NDCG@10",), version=3)
+        scores = model.predict(f["test"].X)
+        got = measures(f["test"], scores, ("NDCG@10",), version=3)
         assert got["NDCG@10"] == pytest.approx(v["test"]["NDCG@10"], abs=5e-3)
-        assert 0.3 < v["test"]["NDCG@10"] < 0.7
+        # the measure is the LETOR 3.0 script's, written out in reference_letor
+        _, avg = reference_letor.evaluate_set(f["test"], scores, 3)
+        assert got["NDCG@10"] == avg["NDCG@10"]
     metrics = {(r["method"], r["metric"]) for r in out["records"]}
     assert ("DR-Layered", "NDCG@5") in metrics and ("DR-Flat", "λ") in metrics
 
@@ -170,6 +176,7 @@ def test_corel_shard_quick(data_root):
     assert all(r["stand_in"] for r in recs if r["value"] is not None)
 
 
+@pytest.mark.slow
 def test_google_quick_and_figures(data_root):
     params = {**paper.GOOGLE_PARAMS, **paper.GOOGLE_QUICK["params"]}
     out = tasks.task_google(ctx("task_google", "corel5k", None, params, data_root))
@@ -186,6 +193,7 @@ def test_google_quick_and_figures(data_root):
         assert getattr(figures, fn)(art("figure9"), {None: Res()}, [], PUB)[""]
 
 
+@pytest.mark.slow
 def test_reuters_quick(data_root):
     params = {**paper.REUTERS_PARAMS, **paper.REUTERS_QUICK["params"], "max_topics": 3,
               "iterations": 3000, "pamir_iterations": [20000, 40000],
@@ -219,6 +227,7 @@ def test_complexity_quick():
     assert len(out["timings"]["n"]) == 3 and np.isfinite(out["records"][0]["value"])
 
 
+@pytest.mark.slow
 def test_code_keys_separate_the_studies():
     mods = set(closure("repro.papers.stevens2010.corel"))
     assert {"repro.rankers.domination", "repro._kernels.domination", "repro.rankers.pamir",

@@ -96,6 +96,7 @@ def unknown_names(art, made: set) -> list[str]:
     return bad
 
 
+@pytest.mark.slow
 def test_every_declared_and_published_name_is_produced(outputs):
     checked = 0
     for art in paper.ARTIFACTS:
@@ -115,6 +116,7 @@ def test_every_declared_and_published_name_is_produced(outputs):
     assert rcv1 == {names.FEATURE_SELECTION, *names.REUTERS_PAMIR}
 
 
+@pytest.mark.slow
 def test_a_wrong_name_is_caught(outputs):
     import dataclasses
     fig4 = next(a for a in paper.ARTIFACTS if a.name == "figure4")

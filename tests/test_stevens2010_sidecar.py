@@ -31,6 +31,7 @@ def build(a, data_root, out):
     return flat, side["tables"]
 
 
+@pytest.mark.slow
 def test_figure4_fold_means_from_the_sidecar(data_root, tmp_path):
     params = {**paper.LETOR_PARAMS, "lambda_exponents": [2, 3], "lambda_step": 1.0,
               "regularisers": ["l2"], "margins": [1.0], "variants": ["Layered", "Flat"]}
@@ -61,6 +62,7 @@ def test_figure4_fold_means_from_the_sidecar(data_root, tmp_path):
     assert not set(t1["qids"]) & set(t2["qids"])
 
 
+@pytest.mark.slow
 def test_figure6_keyword_means_from_the_sidecar(data_root, tmp_path):
     params = {**paper.COREL_PARAMS, **paper.COREL_QUICK["params"], "max_queries_per_shard": 3}
     a = dataclasses.replace(art("figure6"), folds=(1, 2), params=params, quick={})

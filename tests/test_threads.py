@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 SCRIPT = """
@@ -37,6 +39,7 @@ def run(tmp_path, threads, jobs):
     return json.loads(p.stdout.splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_records_do_not_depend_on_thread_settings(tmp_path):
     base = run(tmp_path, None, 1)
     assert run(tmp_path, 1, 1) == base

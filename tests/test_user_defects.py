@@ -81,6 +81,7 @@ def test_eval_on_a_directory(tmp_path, capsys):
     assert "is a directory" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cmd", [["list"], ["data"]])
 def test_closed_pipe_is_not_a_traceback(cmd):
     p = subprocess.run(f"{sys.executable} -m repro {' '.join(cmd)} --data-dir /nonexistent "
@@ -118,6 +119,7 @@ def corrupt_mq2008(data_root, tmp_path):
     return d
 
 
+@pytest.mark.slow
 def test_corrupt_file_refuses_its_runs_only(corrupt_mq2008, tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "reports"
@@ -227,6 +229,7 @@ def _run(tmp_path, *args):
 
 
 # 3. a run never replaces computed values with "not run" unless asked, and says so
+@pytest.mark.slow
 def test_report_only_with_an_empty_cache_keeps_computed_values(fake, tmp_path, monkeypatch,
                                                                 capsys):
     assert _run(tmp_path, "--no-pdf") == 0
@@ -256,6 +259,7 @@ def test_missing_data_keeps_the_values_of_a_data_artifact(fake, tmp_path, capsys
     assert lost_values(old, []) == ["MQ2008 / m / MAP, fold 1: no longer produced"]
 
 
+@pytest.mark.slow
 def test_no_pdf_removes_a_pdf_that_no_longer_matches_its_page(fake, tmp_path, monkeypatch,
                                                               capsys):
     assert _run(tmp_path, "--no-pdf") == 0
@@ -280,6 +284,7 @@ def test_unwritable_out_is_refused_before_any_run(fake, tmp_path, capsys):
     assert "Traceback" not in err and fake.CALLS == []
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_said_and_keeps_the_old_index(fake, tmp_path, monkeypatch, capsys):
     import errno
     assert _run(tmp_path, "--no-pdf") == 0
@@ -302,6 +307,7 @@ def test_a_full_disk_is_said_and_keeps_the_old_index(fake, tmp_path, monkeypatch
     assert not [p for p in (tmp_path / "out").rglob("*.tmp")]
 
 
+@pytest.mark.slow
 def test_unreachable_scheduler_is_a_clear_error(fake, tmp_path, monkeypatch, capsys):
     pytest.importorskip("distributed")
     import time
@@ -336,6 +342,7 @@ def test_quick_fold_mean_figures_keep_their_values():
     assert "fold" not in view.select and view.select["part"] == "figure4"
 
 
+@pytest.mark.slow
 def test_quick_dubey_figure4_writes_its_values(data_root, tmp_path, monkeypatch):
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "q"

@@ -60,6 +60,7 @@ def test_modern_reference_run_identity_is_unchanged():
     assert specs[0].params == {**art.reference, "quick_grid": False}
 
 
+@pytest.mark.slow
 def test_user_ranker_beside_table7_with_fold_values_and_paired_tests(clean_env, tmp_path):
     data = write_folds(tmp_path / "mine", letor_lines(n_queries=40, seed=4))
     out = tmp_path / "out"

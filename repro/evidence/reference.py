@@ -12,7 +12,7 @@ these runs are "not run" and say how to install it.
 
 The mechanism is general (:class:`repro.spec.ReferenceRanker`): :func:`run_reference`
 runs any ranker with ``fit_grid``/``predict`` under an artifact's reference protocol, and a
-user's ranker (``--ranker``, :mod:`repro.user_rankers`) is another instance of it, labelled
+user's ranker (``--ranker``, :func:`task_user_ranker` below) is another instance of it, labelled
 "user method (not in the paper)".  Under ``--on`` the per-dataset conventions are those of the
 dataset the user's set stands for (``ctx.like``).
 

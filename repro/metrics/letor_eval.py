@@ -34,7 +34,7 @@ import numpy as np
 
 from .._kernels import letor_eval as _kernel
 from ..data.queries import check_query_ptr
-from ..errors import DataError
+from ..errors import DataError, check_status
 
 MAX_K = {3: 16, 4: 10}
 
@@ -170,9 +170,9 @@ def evaluate(y, scores, query_ptr=None, qids=None, version: int = 4,
     avg_prec = np.zeros(K)
     avg_ndcg = np.zeros(K)
     scal = np.zeros(2)
-    if _kernel.query_metrics(ranked, ideal, query_ptr, order, version, prec, ndcg, ap,
-                             mean_ndcg, avg_prec, avg_ndcg, scal) != 0:
-        raise ValueError("letor_eval kernel: inconsistent array shapes")   # cannot happen here
+    check_status(_kernel.query_metrics(ranked, ideal, query_ptr, order, version, prec, ndcg,
+                                       ap, mean_ndcg, avg_prec, avg_ndcg, scal),
+                 "letor_eval.query_metrics")                  # cannot fail here
     return LetorEval(version, np.arange(Q) if qids is None else qids, prec, ndcg, ap,
                      mean_ndcg, avg_prec, avg_ndcg, float(scal[0]), float(scal[1]))
 

@@ -33,7 +33,7 @@ import numpy as np
 
 from .._kernels import assignment as _kernel
 from ..data.queries import check_query_ptr
-from ..errors import DataError
+from ..errors import DataError, check_status
 
 _MAX = np.finfo(np.float64).max
 
@@ -82,14 +82,19 @@ def _check_matrix(cost, name: str, maximize: bool = False) -> np.ndarray:
     return C
 
 
-def _status(status: int, what: str) -> None:
-    if status == -1:
-        raise ValueError(f"{what}: inconsistent array shapes (internal error)")
-    if status == -2:
-        raise MemoryError(f"{what}: out of memory")
-    if status < 0:
-        raise FloatingPointError(f"{what}: the shortest-path search found no finite path "
-                                 f"(problem {-status - 3}); costs must be finite")
+def _check(status: int, what: str, infeasible=None) -> int:
+    """:func:`repro.errors.check_status` with the assignment kernels' own codes: -(3 + t) is
+    a failure of problem t — with ``infeasible`` (t ↦ the problem's name) no assignment
+    avoids its forbidden entries (:class:`DataError`), without it the shortest-path search
+    found no finite path (``FloatingPointError``)."""
+    def own(code: int):
+        if code > -3:
+            return None
+        if infeasible is not None:
+            return _infeasible(infeasible(-code - 3))
+        return FloatingPointError(f"{what}: the shortest-path search found no finite path "
+                                  f"(problem {-code - 3}); costs must be finite")
+    return check_status(status, what, own)
 
 
 def _infeasible(name: str) -> DataError:
@@ -119,12 +124,9 @@ def linear_assignment(cost, maximize: bool = False) -> Assignment:
             and cost.flags.c_contiguous and not maximize and 0 < cost.shape[0] <= cost.shape[1]):
         out = np.empty(cost.shape[0], dtype=np.int64)   # fast path: the kernel checks entries
         status, total = _kernel.solve_dense(cost, out)
-        if status == 0:
+        if status not in (-4, -5):      # a NaN or −inf entry: the checks below name it
+            _check(status, "linear_assignment", lambda t: "cost")
             return Assignment(out, total)
-        if status == -3:
-            raise _infeasible("cost")
-        if status not in (-4, -5):
-            _status(status, "linear_assignment")
     C = _check_matrix(cost, "cost", maximize)
     nr, nc = C.shape
     work = -C if maximize else C
@@ -133,9 +135,7 @@ def linear_assignment(cost, maximize: bool = False) -> Assignment:
         work = np.ascontiguousarray(work.T)
     out = np.empty(work.shape[0], dtype=np.int64)
     status, total = _kernel.solve_dense(work, out)
-    if status == -3:
-        raise _infeasible("cost")
-    _status(status, "linear_assignment")
+    _check(status, "linear_assignment", lambda t: "cost")
     if maximize:
         total = -total
     if not transposed:
@@ -161,9 +161,7 @@ def linear_assignment_batch(costs, maximize: bool = False) -> list[Assignment]:
     value = np.empty(len(work))
     status = _kernel.solve_dense_batch(np.ascontiguousarray(flat), cost_ptr, n_rows, n_cols,
                                        row_ptr, out, value)
-    if status <= -3:
-        raise _infeasible(f"costs[{-status - 3}]")
-    _status(status, "linear_assignment_batch")
+    _check(status, "linear_assignment_batch", lambda t: f"costs[{t}]")
     result = []
     for t, C in enumerate(mats):
         o = out[row_ptr[t]:row_ptr[t + 1]]
@@ -233,6 +231,6 @@ def rank2_assignment(g, b, c, a, query_ptr, check_input: bool = True) -> Rank2As
     pos = np.empty(n, dtype=np.int64)
     val = np.empty(Q)
     naug = np.empty(Q, dtype=np.int64)
-    _status(_kernel.solve_rank2_batch(g, b, c, a, query_ptr, pos, val, naug),
-            "rank2_assignment")
+    _check(_kernel.solve_rank2_batch(g, b, c, a, query_ptr, pos, val, naug),
+           "rank2_assignment")
     return Rank2Assignment(pos, val, naug)

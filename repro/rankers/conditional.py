@@ -46,7 +46,7 @@ from scipy.optimize import minimize
 
 from .._kernels import conditional as _kernel
 from ..data.queries import check_query_ptr
-from ..errors import DataError
+from ..errors import DataError, check_status, warn_at_limit
 from . import deltas as _deltas
 from . import swap_sampler as _ss
 from .base import LinearRanker, dense_matrix, expand_grid
@@ -258,8 +258,8 @@ class ConditionalObjective:
                                           self.gf.query_ptr, self.gf.n_pos,
                                           self.delta_values, self.scale, S, self._u,
                                           self._gam, v)
-        if f < 0:          # cannot happen: the arrays are built to match
-            raise ValueError("conditional kernel: inconsistent array shapes")
+        check_status(f, "conditional.expgain_auc" if self.closed_form
+                     else "conditional.sampled_objective")   # cannot fail: arrays built to match
         return float(f), v
 
     def __call__(self, w) -> tuple[float, np.ndarray]:
@@ -304,6 +304,7 @@ def lbfgs(fun: ConditionalObjective, inits: list[np.ndarray], max_iter: int, tol
             best = res
     status = "converged" if best.success else ("max_iter" if best.nit >= max_iter
                                                else str(best.message))
+    warn_at_limit("L-BFGS-B", status, int(best.nit))
     return ConditionalResult(w=np.asarray(best.x), f=float(best.fun), n_iter=total_iter,
                              status=status, seconds=trace.seconds, history=trace.history,
                              f_inits=finals)

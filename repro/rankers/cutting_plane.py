@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.linalg as sla
 
+from ..errors import warn_at_limit
 from .base import LinearRanker, as_matrix
 from .progress import SolverResult, SolverTrace
 from .pair_counting import METHODS, PairCounter, count_pairs
@@ -93,6 +94,8 @@ def simplex_qp(Q: np.ndarray, b: np.ndarray, tol: float = 1e-10,
         beta = beta + a * db
         s = s + a * ds
         nu = nu + a * dnu
+    else:
+        warn_at_limit("the simplex QP's interior-point method", "max_iter", it)
     beta = np.maximum(beta, 0.0)
     beta /= beta.sum()
     return beta, float(b @ beta - 0.5 * beta @ (Q @ beta)), it
@@ -170,6 +173,7 @@ def bundle_method(risk: L1RankRisk, C: float, eps: float = 1e-6, max_iter: int =
         if gap <= eps:
             status = "converged"
             break
+    warn_at_limit("BMRM (cutting plane)", status, it, f"gap {gap:.3g} > eps = {eps:g}")
     return BundleResult(w=w, f=f, n_iter=it, gap=gap, status=status,
                         seconds=trace.seconds, history=trace.history)
 

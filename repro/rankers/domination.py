@@ -44,7 +44,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._kernels import domination as _kernel
-from ..errors import DataError
+from ..errors import DataError, check_status, warn_at_limit
 from .base import Ranker, expand_grid, refuse_non_finite
 from .column_access import ColumnData
 from .progress import SolverResult, SolverTrace
@@ -239,9 +239,9 @@ class DominationProblem:
         if w.shape != (self.n_features,) or not np.all(np.isfinite(w)):
             raise DataError(f"w: expected {self.n_features} finite weights, got shape {w.shape}")
         self.w = w
-        if _kernel.init_state(*self._x(), self.w, self.margin, *self._blk(), self._R, self._c,
-                              self._T, self._Terr, self._work) < 0:
-            raise ValueError("domination kernel: inconsistent array shapes")
+        check_status(_kernel.init_state(*self._x(), self.w, self.margin, *self._blk(), self._R,
+                                        self._c, self._T, self._Terr, self._work),
+                     "domination.init_state")
 
     def loss(self) -> float:
         """L(w) at the current weights (from the cached state)."""
@@ -251,9 +251,8 @@ class DominationProblem:
     def gradient(self) -> np.ndarray:
         """∇L(w) at the current weights (one pass over all columns)."""
         out = np.empty(self.n_features)
-        if _kernel.gradient(*self._x(), *self._blk(), self._R, self._c, self._T, self._Terr,
-                            self._work, out) < 0:
-            raise ValueError("domination kernel: inconsistent array shapes")
+        check_status(_kernel.gradient(*self._x(), *self._blk(), self._R, self._c, self._T,
+                                      self._Terr, self._work, out), "domination.gradient")
         return out
 
     def steps(self, coords, lam: float, reg: str, record: bool = False):
@@ -267,21 +266,22 @@ class DominationProblem:
         done = _kernel.cd_steps(*self._x(), *self._blk(), self.beta, coords, lam, code, self.w,
                                 self._R, self._c, self._T, self._Terr, self._work,
                                 rg, rd)
-        if done < 0:
-            raise DataError(f"coords: coordinates must be feature indices in "
-                            f"[0, {self.n_features})")
+        check_status(done, "domination.cd_steps",
+                     lambda code: DataError(f"coords: coordinates must be feature indices in "
+                                            f"[0, {self.n_features})"))
         return (rg, rd) if record else done
 
     # -- solvers ---------------------------------------------------------------------------------
     def solve(self, lam: float, reg: str = "l2", tol: float = 1e-4, max_sweeps: int = 10000,
               max_iter: int | None = None, induction: int | None = None, w0=None,
               reference: float | None = None, callback=None,
-              keep_history: bool = True) -> DominationResult:
+              keep_history: bool = True, warn: bool = True) -> DominationResult:
         """Minimise L(w) + λR(w) from ``w0`` (default 0): cyclic sweeps, or feature induction
         with ``induction = α`` features per round (see the module doc for the stopping rules).
         ``reference``: the decrease the stopping rule compares with, if not the first sweep's
         (a warm start passes the first sweep's decrease from w = 0, so that the rule is the
-        one a cold start would apply)."""
+        one a cold start would apply).  A budget that stops the sweeps before the rule warns
+        :class:`~repro.errors.ConvergenceWarning` (``warn=False``: a deliberately short solve)."""
         lam = check_lambda(lam)
         check_reg(reg)
         tol = float(tol)
@@ -316,8 +316,7 @@ class DominationProblem:
                 n = _kernel.cd_sweeps(*self._x(), *self._blk(), self.beta, coords, lam, code,
                                       tol, ms, left, st["first"], self.w, self._R, self._c,
                                       self._T, self._Terr, self._work, mask, hist, out)
-                if n < 0:
-                    raise ValueError("domination kernel: inconsistent array shapes")
+                check_status(n, "domination.cd_sweeps")
                 if st["f"] is None:
                     trace(0, self.w if n == 0 else None, f=float(hist[0]), n_iter=0)
                 for k in range(1, n + 1):
@@ -366,6 +365,8 @@ class DominationProblem:
         if st["f"] is None:          # induction stopped before any sweep (nothing to choose)
             st["f"] = self.loss() + lam * regulariser(self.w, reg)
             trace(0, self.w, f=st["f"], n_iter=0, n_nonzero=int(np.count_nonzero(self.w)))
+        if warn:
+            warn_at_limit("coordinate descent", st["status"], int(st["iters"]))
         return DominationResult(w=self.w.copy(), f=st["f"], n_iter=int(st["iters"]),
                                 status=st["status"], seconds=trace.seconds,
                                 history=trace.history, lam=lam, reg=reg,
@@ -465,7 +466,7 @@ class DominationRank(Ranker):
             for i in sorted(idx, key=lambda i: -check_lambda(merged[i]["lam"])):
                 model = self.clone().set_params(**cands[i])
                 lam = check_lambda(model.lam)
-                cold = problem.solve(lam, model.reg, max_sweeps=1)
+                cold = problem.solve(lam, model.reg, max_sweeps=1, warn=False)
                 ref = cold.history[0]["f"] - cold.history[1]["f"]
                 res = problem.solve(lam, model.reg, model.tol, model.max_sweeps,
                                     model.max_iter, None, w0=w, reference=ref)

@@ -39,7 +39,7 @@ import numpy as np
 
 from .._kernels import lqo as _kernel
 from ..data.queries import check_query_ptr
-from ..errors import DataError
+from ..errors import DataError, check_status
 
 
 def check_finite(X: np.ndarray, y: np.ndarray | None = None) -> None:
@@ -62,9 +62,10 @@ def centre_transpose(X, query_ptr, out: np.ndarray | None = None) -> np.ndarray:
         raise ValueError(f"centre_transpose: X must be 2-d, got shape {X.shape}")
     m, n = X.shape
     out = np.empty((n, m)) if out is None else out
-    if _kernel.centre_transpose(X, query_ptr, np.empty(n), out) < 0:
-        raise ValueError(f"centre_transpose: inconsistent shapes: X {X.shape}, "
-                         f"query_ptr {np.shape(query_ptr)}, out {np.shape(out)}")
+    check_status(_kernel.centre_transpose(X, query_ptr, np.empty(n), out), "centre_transpose",
+                 lambda code: ValueError(f"centre_transpose: inconsistent shapes: X {X.shape}, "
+                                         f"query_ptr {np.shape(query_ptr)}, "
+                                         f"out {np.shape(out)}"))
     return out
 
 
@@ -172,8 +173,7 @@ class GreedyLQO:
         W = np.zeros((k, k))
         done = _kernel.greedy_select(self.Xh, self.yh, self.query_ptr, lam, self._C, self._U,
                                      self._a, self._p, self._work, selected, errors, cand, W)
-        if done < 0:       # cannot happen: the arrays above are allocated to match
-            raise ValueError("greedy RankRLS kernel: inconsistent array shapes")
+        check_status(done, "lqo.greedy_select")   # cannot fail: the arrays above match
         if done != k:      # cannot happen with finite data and λ > 0 (checked above)
             raise FloatingPointError(f"greedy RankRLS: no candidate with a finite LQO error "
                                      f"at step {done + 1} (λ = {lam})")

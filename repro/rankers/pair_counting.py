@@ -19,7 +19,8 @@ Algorithm (I), O(l log l + l k) time, O(l) space; ``"tree"`` — order-statistic
 Tree-TRON, O(l log l) (independent of k).  See the kernel's docstring.
 
 The kernels check array lengths at entry and return -1 when they are inconsistent; the
-wrappers here raise ``ValueError`` then (it cannot happen with the arrays they allocate).
+wrappers here raise ``ValueError`` then (:func:`repro.errors.check_status`; it cannot happen
+with the arrays they allocate).
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ import numpy as np
 from .._kernels import pair_counting as _kernel
 from ..data.queries import check_query_ptr
 from ..errors import DataError
+from ..errors import check_status as _check_status
 
 METHODS = ("direct", "joachims", "tree")
 #: The kernel's number for each method (``count_range`` / ``hv_range``).
@@ -190,10 +192,9 @@ class PairCounter:
         return self._dummy
 
 
-def check_status(status: int, kernel: str) -> None:
-    """A kernel's -1 as a :class:`ValueError` naming it."""
-    if status < 0:
-        raise ValueError(f"pair_counting.{kernel}: inconsistent array shapes")
+def check_status(status: int, kernel: str) -> int:
+    """:func:`repro.errors.check_status` of the ``pair_counting`` kernel ``kernel``."""
+    return _check_status(status, f"pair_counting.{kernel}")
 
 
 _check = check_status

@@ -30,7 +30,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._kernels import pamir as _kernel
-from ..errors import DataError
+from ..errors import DataError, check_status
 from .column_access import RowData
 
 
@@ -63,8 +63,7 @@ def _train(rows: RowData, rel: np.ndarray, model, row, lo, hi, n_iter, C, seed,
     rec = np.zeros((0, 2), dtype=np.int64) if record is None else record
     done = _kernel.pa_triplets(rows.data, rows.indices, rows.indptr, rows.n_cols, rows.dense,
                                rel, model, row, lo, hi, n_iter, C, seed, W, rec)
-    if done < 0:
-        raise ValueError("pamir kernel: inconsistent array shapes")
+    check_status(done, "pamir.pa_triplets")
     return W, int(done)
 
 

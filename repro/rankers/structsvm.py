@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .._kernels import structsvm as _kernel
-from ..errors import DataError
+from ..errors import DataError, check_status, warn_at_limit
 from .base import Ranker, dense_matrix, expand_grid
 from .progress import SolverResult, SolverTrace
 
@@ -248,15 +248,17 @@ def solve_working_qp(ws: WorkingSets, C: float, w: np.ndarray, tol_gap: float,
         alpha, gap, _ = interior_point_qp(Psi, delta, block, nonempty.size, float(C), tol_gap)
         if alpha is not None:
             ws.alpha[ii, pp] = alpha
-    return smo_sweeps(ws, C, w, tol_gap, max_sweeps)
+    gap, steps = smo_sweeps(ws, C, w, tol_gap, max_sweeps)
+    if gap > tol_gap:
+        warn_at_limit("the working-set QP's SMO sweeps", "max_sweeps", max_sweeps,
+                      f"gap {gap:.3g} > {tol_gap:.3g}")
+    return gap, steps
 
 
 def _check_qp_status(status: int) -> None:
-    """The kernel's status: -2 out of memory, any other negative value inconsistent arrays."""
-    if status == -2:
-        raise MemoryError("structural SVM QP: out of memory")
-    if status < 0:
-        raise ValueError("structural SVM QP: inconsistent working-set arrays (internal error)")
+    """The kernel's status (:func:`repro.errors.check_status`: -1 inconsistent working-set
+    arrays, -2 out of memory)."""
+    check_status(status, "structsvm.solve_qp")
 
 
 def smo_sweeps(ws: WorkingSets, C: float, w: np.ndarray, tol_gap: float,
@@ -456,6 +458,7 @@ class StructuralRanker:
                 self.callback, warm=ws)
             self.result_.seconds += seconds
             self.n_outer_ += 1
+        warn_at_limit("the n-slack cutting plane", self.result_.status, self.result_.n_iter)
         xi = np.empty_like(self.result_.xi)
         xi[qorder] = self.result_.xi                       # back to the input query order
         self.result_.xi = xi

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import DataError
+from ..errors import DataError, warn_at_limit
 from .base import LinearRanker, dense_matrix
 from .cutting_plane import simplex_qp
 from .progress import SolverResult, SolverTrace
@@ -138,6 +138,8 @@ class SVMMAP(LinearRanker):
             A = np.column_stack(planes)
             gamma, _, _ = simplex_qp(C * (A.T @ A), np.array(offsets), tol=1e-12)
             w = C * (A @ gamma)
+        warn_at_limit("SVM-MAP (cutting plane)", status, it,
+                      f"violation {viol:.3g} > ξ + eps = {xi + float(self.eps):.3g}")
         self.coef_ = w
         self.n_queries_used_ = Q
         self.result_ = CuttingPlaneResult(w=w, f=0.5 * float(w @ w) + C * max(xi, viol),

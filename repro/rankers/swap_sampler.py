@@ -37,7 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .._kernels import swap_sampler as _kernel
-from ..errors import DataError
+from ..errors import DataError, check_status
 from . import deltas as _deltas
 
 METHODS = ("rejection_free", "literal")
@@ -174,10 +174,14 @@ def walks(n_pos: int, n_neg: int, orders, probabilities, n_states: int, walk_len
     done = fn(n_pos, n_neg, orders, restart_wins, cdf, walk_length, int(seed) & (2**64 - 1),
               n_states, bool(record), out, info, stats, np.empty(7 * n + 7, np.int32), np.empty(n, np.int64),
               np.empty(orders.shape[0] * (7 * n + 5), np.int32))
-    if done != n_states:         # cannot happen: the arrays above are allocated to match
-        raise ValueError("swap sampler kernel: inconsistent array shapes")
+    check_status(done, f"swap_sampler.{method}_walks")   # cannot fail: the arrays match
     return Walks(out, info[:, 0].copy(), info[:, 1].copy(), info[:, 2].copy(), info[:, 3].copy(),
                  int(stats[0]), int(stats[1]), int(stats[2]))
+
+
+def _not_an_order(n: int):
+    """The chain kernels' -1 for an ``order`` that is not a merged order of n documents."""
+    return lambda code: DataError(f"order: expected a merged order of {n} documents")
 
 
 def move_probabilities(n_pos: int, n_neg: int, order) -> np.ndarray:
@@ -186,9 +190,9 @@ def move_probabilities(n_pos: int, n_neg: int, order) -> np.ndarray:
     n_pos, n_neg = _check_sizes(n_pos, n_neg)
     out = np.empty((n_pos, n_neg), dtype=np.int64)
     n = n_pos + n_neg
-    if _kernel.move_weights(n_pos, n_neg, np.ascontiguousarray(order, dtype=np.int32), out,
-                            np.empty(7 * n + 7, np.int32)) < 0:
-        raise DataError(f"order: expected a merged order of {n} documents")
+    check_status(_kernel.move_weights(n_pos, n_neg, np.ascontiguousarray(order, dtype=np.int32),
+                                      out, np.empty(7 * n + 7, np.int32)),
+                 "swap_sampler.move_weights", _not_an_order(n))
     return out / out.sum()
 
 
@@ -198,10 +202,10 @@ def literal_chain(n_pos: int, n_neg: int, order, n_attempts: int, seed: int) -> 
     n_pos, n_neg = _check_sizes(n_pos, n_neg)
     n = n_pos + n_neg
     stats = np.zeros(3, dtype=np.int64)
-    if _kernel.literal_chain(n_pos, n_neg, np.ascontiguousarray(order, dtype=np.int32),
-                             int(n_attempts), int(seed) & (2**64 - 1), stats,
-                             np.empty(7 * n + 7, np.int32)) < 0:
-        raise DataError(f"order: expected a merged order of {n} documents")
+    check_status(_kernel.literal_chain(n_pos, n_neg, np.ascontiguousarray(order, dtype=np.int32),
+                                       int(n_attempts), int(seed) & (2**64 - 1), stats,
+                                       np.empty(7 * n + 7, np.int32)),
+                 "swap_sampler.literal_chain", _not_an_order(n))
     return int(stats[0]), int(stats[1]), int(stats[2])
 
 
@@ -213,8 +217,7 @@ def rejection_free_chain(n_pos: int, n_neg: int, order, n_moves: int, seed: int)
     K = _kernel.rejection_free_chain(n_pos, n_neg, np.ascontiguousarray(order, dtype=np.int32),
                                      int(n_moves), int(seed) & (2**64 - 1),
                                      np.empty(7 * n + 7, np.int32), np.empty(n, np.int64))
-    if K < 0:
-        raise DataError(f"order: expected a merged order of {n} documents")
+    check_status(K, "swap_sampler.rejection_free_chain", _not_an_order(n))
     return int(K)
 
 

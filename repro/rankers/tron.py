@@ -24,6 +24,7 @@ from typing import Callable
 
 import numpy as np
 
+from ..errors import warn_at_limit
 from .progress import SolverResult, SolverTrace
 
 ETA = (1e-4, 0.25, 0.75)
@@ -169,6 +170,7 @@ def tron(problem, n: int | None = None, w0=None, eps: float = 1e-3, max_iter: in
     else:
         if gnorm > eps * gnorm0:
             status = "max_iter"
+    warn_at_limit("TRON", status, it - 1, f"‖∇f‖ = {gnorm:.3g} > eps·‖∇f(0)‖ = {eps * gnorm0:.3g}")
     return TronResult(w=w, f=float(f), gnorm=gnorm, gnorm0=gnorm0, n_iter=it - 1,
                       n_cg=total_cg, n_fun=n_fun, status=status,
                       seconds=trace.seconds, history=trace.history)

@@ -36,7 +36,7 @@ class Paper:
 
 
 REFERENCE_TASK = "task_modern_reference"     # repro.evidence.reference: the modern reference runs
-USER_RANKER_TASK = "task_user_ranker"        # repro.user_rankers: a user's ranker beside them
+USER_RANKER_TASK = "task_user_ranker"        # repro.evidence.reference: a user's ranker beside them
 REFERENCE_TASKS = (REFERENCE_TASK, USER_RANKER_TASK)
 
 
@@ -47,8 +47,9 @@ class ReferenceRanker:
     LETOR conventions): one run of ``task`` per dataset and fold.  The modern reference
     (:mod:`repro.evidence.reference`, LambdaMART) is the built-in one — its runs keep their
     parameters, so their cache keys and records are unchanged; a user's ranker
-    (``--ranker``, :mod:`repro.user_rankers`) adds ``{"ranker": params}`` to the run's
-    parameters, ``params`` being its label, class, parameters, grid and source digest."""
+    (``--ranker``, :func:`repro.evidence.reference.task_user_ranker`) adds
+    ``{"ranker": params}`` to the run's parameters, ``params`` being its label, class,
+    parameters, grid and source digest."""
     label: str                              # the method name of its records
     task: str = USER_RANKER_TASK
     params: dict = field(default_factory=dict, hash=False, compare=False)
