@@ -1,10 +1,11 @@
-"""On-disk caches: where they live and how entries are written.
+"""On-disk caches and report files: where the caches live, how files are written, and the
+JSON form of results.
 
 Root: ``$REPRO_CACHE_DIR``, else ``./.repro-cache``.  Two caches share it:
 
 * ``data/``  parsed arrays, keyed by the checksums of the files they were parsed from;
 * ``runs/``  results of experiment runs, keyed by a hash of the run's spec, the data
-  checksums and the code version (see :mod:`repro.run.runner`).
+  checksums and the code version (see :mod:`repro.run.cache`).
 
 Every entry is written to a temporary file in the same directory and moved into place with
 ``os.replace`` (atomic on POSIX), so an interrupted process never leaves a half-written entry
@@ -18,6 +19,8 @@ import json
 import os
 import tempfile
 from pathlib import Path
+
+import numpy as np
 
 
 def cache_root() -> Path:
@@ -79,3 +82,21 @@ def stable_hash(obj) -> str:
     """sha256 of the canonical JSON form of ``obj`` (key order and whitespace fixed)."""
     text = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def jsonable(obj, keep_nan: bool = False):
+    """Convert numpy types (recursively) so that results serialise as JSON.  NaN becomes
+    None (standard JSON, for report files) unless ``keep_nan`` (cache entries: Python's JSON
+    round-trips NaN, and the comparison needs to tell an undefined value from a missing one)."""
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v, keep_nan) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v, keep_nan) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return jsonable(obj.tolist(), keep_nan)
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        v = float(obj)
+        return None if np.isnan(v) and not keep_nan else v
+    return obj

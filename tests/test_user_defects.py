@@ -98,7 +98,7 @@ def test_a_cache_entry_holding_null_is_recomputed(tmp_path, monkeypatch):
         runner = Runner(tmp_path, papers.task)
         runner.run([spec])
         for junk in ("null", "[]", '{"key": "x"}', "3"):
-            runner.entry_path(spec, runner.key(spec)).write_text(junk)
+            runner.cache.entry_path(spec, runner.cache.key(spec)).write_text(junk)
             res = runner.run([spec])[spec]
             assert res.status == "done" and not res.cached
     finally:
@@ -316,7 +316,7 @@ def test_unreachable_scheduler_is_a_clear_error(fake, tmp_path, monkeypatch, cap
 
 def test_bad_input_inside_a_run_is_its_message_without_a_traceback(capsys):
     from repro.spec import RunSpec
-    from repro.run.runner import compute
+    from repro.run.backends import compute
 
     def task(ctx):
         raise DataError("queries.txt, line 3: expected 'qid:<id>', got 'q:1'")
@@ -378,7 +378,7 @@ def test_a_cache_entry_edited_by_hand_is_recomputed(fake, tmp_path):
     said = []
     runner = Runner(tmp_path, papers.task, progress=False, log=said.append)
     first = runner.run([spec])[spec]
-    path = runner.entry_path(spec, runner.key(spec))
+    path = runner.cache.entry_path(spec, runner.cache.key(spec))
     entry = json.loads(path.read_text())
     assert entry["digest"]
     entry["output"]["records"][0]["value"] = 123.0           # a value changed by hand

@@ -48,7 +48,9 @@ from ..errors import ReproError
 from ..evidence import key_text, table_key
 from ..spec import Artifact, RunSpec
 from .pipeline import tasks
-from ..run.runner import RunResult, Runner, compute
+from ..run.backends import compute
+from ..run.cache import RunCache
+from ..run.result import RunResult
 
 MARKER = ".repro-runs"                 # in every artifact directory this command wrote
 COMMITTED_REPORTS = Path("reports")
@@ -173,7 +175,7 @@ def _canonical(tables) -> str:
     return json.dumps(tables, sort_keys=True, separators=(",", ":"))
 
 
-def execute(spec: RunSpec, root: Path, runner: Runner, log=print, threads: int = 1
+def execute(spec: RunSpec, root: Path, cache: RunCache, log=print, threads: int = 1
             ) -> tuple[RunResult, list[run_files.Scoring], str]:
     """Run ``spec`` here with a score sink; its result, the scorings offered, and how its
     per-query tables compare with the cached run's ("same", "differs", "new": not cached
@@ -187,11 +189,11 @@ def execute(spec: RunSpec, root: Path, runner: Runner, log=print, threads: int =
         res = compute(spec, tasks(spec.paper, spec.task), str(root), log=log, threads=threads)
     if res.status != "done":
         return res, [], ""
-    key = runner.key(spec)
-    hit = runner.lookup(spec, key)
+    key = cache.key(spec)
+    hit = cache.lookup(spec, key)
     if hit is None:
         res.key = key
-        runner.store(res)
+        cache.store(res)
         state = "new"
     else:
         fresh = json.loads(json.dumps(res.output.get("per_query", [])))
@@ -231,7 +233,7 @@ def _describe(fields: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in fields.items() if v is not None)
 
 
-def export(art: Artifact, specs: list[RunSpec], root: Path, stage: Path, runner: Runner,
+def export(art: Artifact, specs: list[RunSpec], root: Path, stage: Path, cache: RunCache,
            log=print, threads: int = 1, memo: dict | None = None) -> Export:
     """Run ``specs`` of ``art`` with the sink and write its files into ``stage``.  ``memo``:
     runs already executed by this command (artifacts sharing a run execute it once)."""
@@ -240,7 +242,7 @@ def export(art: Artifact, specs: list[RunSpec], root: Path, stage: Path, runner:
     scorings: list[tuple[RunSpec, run_files.Scoring]] = []
     for spec in specs:
         if spec not in memo:
-            memo[spec] = execute(spec, root, runner, log, threads)
+            memo[spec] = execute(spec, root, cache, log, threads)
         res, offered, state = memo[spec]
         ex.results.append(res)
         if state:
@@ -545,7 +547,7 @@ def main(argv, resolve_targets, check_writable) -> int:
                              f"move it or choose another --out; nothing was run")
     check_writable(out)
     out.mkdir(parents=True, exist_ok=True)
-    runner = Runner(root, tasks, log=print)
+    cache = RunCache(root, tasks, log=print)
     threads = os.cpu_count() or 1
     command = "python -m repro runs " + " ".join(argv)
     code = 0
@@ -554,7 +556,7 @@ def main(argv, resolve_targets, check_writable) -> int:
         where = out / art.id
         stage = Path(tempfile.mkdtemp(prefix=f".{art.id}.staging-", dir=out))
         try:
-            ex = export(art, specs, root, stage, runner, threads=threads, memo=memo)
+            ex = export(art, specs, root, stage, cache, threads=threads, memo=memo)
             finished = any(r.status == "done" for r in ex.results)
             kept = not finished and where.exists()    # earlier files stay: nothing better
             if not kept:

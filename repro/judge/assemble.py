@@ -17,7 +17,9 @@ from ..evidence.record import matches, natural_key
 from .published import KEY_FIELDS, PublishedSet, compare
 from .published import UNVERIFIED_COPY, USER_METHOD, mark_verdict
 from .stats import OUTCOMES
-from ..run.runner import SYNTHETIC, RunResult, jsonable
+from ..data.catalog import SYNTHETIC
+from ..files import jsonable
+from ..run.result import RunResult
 from .stats import paired, seed_from
 
 

@@ -28,7 +28,8 @@ from ..evidence.record import natural_key
 from ..spec import Artifact
 from ..papers.plotting import plt, style
 from ..judge.published import PublishedSet
-from ..run.runner import RunResult, jsonable
+from ..files import jsonable
+from ..run.result import RunResult
 from . import changes
 
 

@@ -384,7 +384,7 @@ def render_pdfs(pages: list[tuple[Path, Path]], jobs: int = 1, log=print) -> lis
     """The PDFs of written pages (``(html, pdf)`` pairs), on up to ``jobs`` processes (a
     PDF depends on its page only, so the bytes are those of one process); returns the PDFs
     written."""
-    from ..run.runner import map_in_processes
+    from ..run.backends import map_in_processes
     done = map_in_processes(_pdf_job, [(str(h), str(p)) for h, p in pages], jobs)
     for text in dict.fromkeys(s for _, s in done if s):
         log(text)
