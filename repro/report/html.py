@@ -368,9 +368,19 @@ def render_pdf(html_path: Path, pdf_path: Path, log=print) -> bool:
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     with _fixed_dates():
-        data = HTML(filename=str(html_path), base_url=str(html_path.parent)).write_pdf()
+        data = HTML(string=pdf_source(html_path), base_url=None).write_pdf()
     write_if_changed(pdf_path, data)
     return True
+
+
+def pdf_source(html_path: Path) -> str:
+    """The page as the PDF is rendered from: its images' sources made absolute (so that they
+    are found and drawn) and no base URL, so that its links stay relative to the PDF (beside
+    its page) — the same PDF bytes from any checkout path."""
+    base = Path(html_path).parent.resolve()
+    return re.sub(r'(<img\b[^>]*?\bsrc=")([^":#?]+)(")',
+                  lambda m: m.group(1) + (base / m.group(2)).as_uri() + m.group(3),
+                  Path(html_path).read_text(encoding="utf-8"))
 
 
 def _pdf_job(paths: tuple[str, str]) -> tuple[bool, str]:
@@ -436,7 +446,7 @@ def index_context(paper_mods, out_root: Path) -> dict:
     for mod in paper_mods:
         pid = mod.PAPER.id
         out_dir = out_root / pid
-        tally, n, claims = Tally(), 0, []
+        tally, n, claims, marks = Tally(), 0, [], {}
         for art in mod.ARTIFACTS:
             if art.timing:
                 continue
@@ -445,6 +455,7 @@ def index_context(paper_mods, out_root: Path) -> dict:
                 continue
             n += 1
             tally.add(got[0])
+            marks.update(dict.fromkeys(r["data_mark"] for r in got[0] if r.get("data_mark")))
             claims += [claim_row(r, f"{pid}/index.html#{art.name}")
                        for r in claims_of(got[0])]
         total += tally
@@ -454,8 +465,9 @@ def index_context(paper_mods, out_root: Path) -> dict:
                        "pdf": f"{pid}/{pid}.pdf" if (out_dir / f"{pid}.pdf").is_file() else None,
                        "timing": f"{pid}/{TIMING_DIR}/index.html"
                        if (out_dir / TIMING_DIR / "index.html").is_file() else None,
-                       "counts": tally.row(), "headline": headline(tally)[0] if n else
-                       "Not rendered into this directory.",
+                       "counts": tally.row(), "headline": (headline(tally)[0] if n else
+                       "Not rendered into this directory.") + "".join(
+                           f" Values computed on {m}." for m in marks),
                        "scoreboard": scoreboard(claims, key_only=True),
                        "words": counts_in_words(tally) if n else ""})
     return {"papers": papers, "total": total.row(), "headline": headline(total),

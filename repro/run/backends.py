@@ -22,12 +22,13 @@ import sys
 import threading
 import time
 import traceback
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
 
 from ..errors import DataCorrupt, DataMissing, ReproError, Unavailable
-from ..files import jsonable
+from ..files import CacheError, jsonable
 from ..spec import RunContext, RunSpec
 from .progress import RunProgress
 from .result import RunResult
@@ -159,10 +160,24 @@ def compute(spec: RunSpec, ref, data_dir: str, log=None, threads: int = 1) -> Ru
     ctx = RunContext(spec, Path(data_dir), log=(lambda msg: log(f"    {msg}")) if log
                      else (lambda msg: None), threads=max(1, int(threads)))
     start = time.perf_counter()
+    cwd = os.getcwd()
+    try:
+        return _compute(spec, ref, ctx, start)
+    finally:
+        if os.getcwd() != cwd:         # a task that changed directory moves nothing after it
+            os.chdir(cwd)
+
+
+def _compute(spec: RunSpec, ref, ctx: RunContext, start: float) -> RunResult:
     try:
         fn = ref if callable(ref) else getattr(importlib.import_module(ref[0]), ref[1])
         with single_thread_blas():
             output = jsonable(fn(ctx), keep_nan=True)
+    except SystemExit as exc:    # sys.exit() in a ranker ends its run, not the command
+        return RunResult(spec, "failed", why=f"the task called sys.exit({exc.code!r}) "
+                                             f"instead of returning")
+    except CacheError:           # the cache cannot be written: the command stops
+        raise
     except DataCorrupt as exc:
         return RunResult(spec, "not run", why=f"corrupt: {exc}", refused=True)
     except DataMissing as exc:
@@ -198,8 +213,11 @@ def run_pool(todo, tasks, data_dir: Path, workers: int, prog: RunProgress, finis
     """A pool of ``workers`` forked processes that end with this one (see
     :func:`_worker_init`); if this process is interrupted (Ctrl-C, SIGTERM: the CLI turns
     it into an exception) or fails, queued runs are cancelled and the workers stopped —
-    finished runs are already cached."""
-    out = []
+    finished runs are already cached.  If a worker ends abruptly (a task calling
+    ``os._exit``, a crash, the out-of-memory killer), the pool is broken and which run did it
+    is unknown: the runs it had not finished run again, each in a process of its own
+    (:func:`run_isolated`), so that only the culprit fails."""
+    out, broken = [], []
     pool = _new_pool(workers)
     try:
         futures = {}
@@ -209,11 +227,70 @@ def run_pool(todo, tasks, data_dir: Path, workers: int, prog: RunProgress, finis
             prog.start(spec.label, queued=True)
         for fut in as_completed(futures):
             spec, key = futures[fut]
-            out.append(finish(fut.result(), key))
+            try:
+                res = fut.result()
+            except BrokenProcessPool:
+                broken.append((spec, key))
+                continue
+            out.append(finish(res, key))
     except BaseException:
         _stop_pool(pool)
         raise
     pool.shutdown(wait=True)
+    if broken:
+        prog.say(f"a worker process ended abruptly: running the {len(broken)} run(s) it left "
+                 f"unfinished again, each in a process of its own")
+        out += run_isolated(broken, tasks, data_dir, workers, prog, finish, announce=False)
+    return out
+
+
+def _ended(procs) -> str:
+    """How the process of a broken one-process pool ended."""
+    for p in procs:
+        p.join(5.0)
+        if p.exitcode is not None and p.exitcode < 0:
+            try:
+                return f"killed by {signal.Signals(-p.exitcode).name}"
+            except ValueError:
+                return f"killed by signal {-p.exitcode}"
+        if p.exitcode is not None:
+            return f"exit status {p.exitcode}"
+    return "ended abruptly"
+
+
+def run_isolated(todo, tasks, data_dir: Path, workers: int, prog: RunProgress, finish,
+                 announce: bool = True) -> list[RunResult]:
+    """Each run in a forked process of its own, up to ``workers`` at a time: a run whose
+    process ends abruptly (``os._exit``, a crash, a signal) fails alone, saying how it
+    ended.  ``announce``: tell ``prog`` that each run starts (not when it was told before)."""
+    out = []
+    pending = list(todo)
+    live: dict = {}                     # future -> (spec, key, pool, its process)
+    try:
+        while pending or live:
+            while pending and len(live) < max(1, workers):
+                spec, key = pending.pop(0)
+                pool = _new_pool(1)
+                ref = task_ref(tasks(spec.paper, spec.task))
+                fut = pool.submit(compute, spec, ref, str(data_dir))
+                live[fut] = (spec, key, pool, list((pool._processes or {}).values()))
+                if announce:
+                    prog.start(spec.label)
+            done, _ = wait(list(live), return_when=FIRST_COMPLETED)
+            for fut in done:
+                spec, key, pool, procs = live.pop(fut)
+                try:
+                    res = fut.result()
+                except BrokenProcessPool:
+                    res = RunResult(spec, "failed", why=f"its process ended abruptly "
+                                    f"({_ended(procs)}): a task must return its output (not "
+                                    f"call os._exit, crash or be killed)")
+                pool.shutdown(wait=True)
+                out.append(finish(res, key))
+    except BaseException:
+        for _, _, pool, _ in live.values():
+            _stop_pool(pool)
+        raise
     return out
 
 

@@ -19,7 +19,7 @@ from typing import Callable
 from .. import __version__
 from ..data.catalog import SYNTHETIC
 from ..data.load import fingerprint
-from ..files import atomic_write_json, cache_root, stable_hash
+from ..files import CacheError, atomic_write_json, cache_root, os_reason, stable_hash
 from ..spec import RunSpec
 from .codekey import cached_code_key, function_file
 from .result import RunResult
@@ -57,8 +57,8 @@ class RunCache:
 
     def lookup(self, spec: RunSpec, key: str | None = None) -> RunResult | None:
         """The cached result, or None if absent or unreadable (torn, not JSON, not an entry)
-        or changed since it was written (its digest does not match: said, and recomputed).
-        Entries written before digests were stored have none and are read as they are."""
+        or without a digest that matches its content (changed since it was written, or
+        written before entries had digests: said, and recomputed)."""
         key = key or self.key(spec)
         path = self.entry_path(spec, key)
         try:
@@ -68,9 +68,11 @@ class RunCache:
         if not isinstance(entry, dict) or entry.get("key") != key \
                 or not isinstance(entry.get("output"), dict):
             return None
-        if "digest" in entry and entry["digest"] != entry_digest(entry):
-            self.log(f"cache entry {path} was changed after it was written (its digest does "
-                     f"not match): recomputing {spec.label}")
+        if entry.get("digest") != entry_digest(entry):
+            self.log(f"cache entry {path} " + ("has no digest" if "digest" not in entry else
+                                               "was changed after it was written (its digest "
+                                               "does not match)")
+                     + f": recomputing {spec.label}")
             return None
         return RunResult(spec, "done", output=entry["output"], seconds=entry.get("seconds"),
                          cached=True, key=key, finished=entry.get("finished", ""))
@@ -83,4 +85,11 @@ class RunCache:
         entry = {"key": res.key, "spec": res.spec.identity, "output": res.output,
                  "seconds": res.seconds, "finished": res.finished, "version": __version__}
         entry["digest"] = entry_digest(entry)
-        atomic_write_json(self.entry_path(res.spec, res.key), entry)
+        path = self.entry_path(res.spec, res.key)
+        try:
+            atomic_write_json(path, entry)
+        except OSError as exc:
+            raise CacheError(f"could not write the run cache ({path.parent}): "
+                             f"{os_reason(exc)}. Runs finished before this one are cached; "
+                             f"the reports were not written. Free space or point "
+                             f"REPRO_CACHE_DIR at another directory, then rerun") from None

@@ -4,7 +4,10 @@
 Only this process writes the cache, atomically, when a run finishes — failures and runs
 without data are never cached — so an interrupted invocation resumes where it stopped.
 Specs that share a cache key run once.  Timing runs (``exclusive``) execute here, alone, after
-the others, so that no concurrent run disturbs what they measure.
+the others, so that no concurrent run disturbs what they measure.  A user's ranker
+(``--ranker``) runs in a process of its own (outside a Dask cluster), whatever ``--jobs`` says:
+nothing it does — ``sys.exit``, ``os._exit``, a crash, ``os.chdir`` — ends or moves the
+command; such a run fails alone, saying how.
 
 A dataset whose files fail their checksum is refused: its runs are "not run: corrupt …"
 (``RunResult.refused``), the others complete.
@@ -20,8 +23,9 @@ from pathlib import Path
 
 from ..data.catalog import data_state
 from ..errors import DataCorrupt, ReproError
-from ..spec import RunSpec
-from .backends import MAX_JOBS_PER_CPU, pool_size, run_dask, run_here, run_pool
+from ..spec import USER_RANKER_TASK, RunSpec
+from .backends import (MAX_JOBS_PER_CPU, pool_size, run_dask, run_here, run_isolated,
+                       run_pool)
 from .cache import RunCache, TaskResolver
 from .progress import RunProgress
 from .result import RunResult
@@ -103,6 +107,8 @@ class Runner:
         pooled = sorted(((s, k) for s, k in todo if not s.exclusive),
                         key=lambda sk: -self.expected.get(sk[0].label, float("inf")))
         alone = [(s, k) for s, k in todo if s.exclusive]
+        users = [] if self.scheduler else [sk for sk in pooled if sk[0].task == USER_RANKER_TASK]
+        pooled = [sk for sk in pooled if sk not in users]
         workers = pool_size(self.jobs, len(pooled)) if pooled else 1
         cpus = os.cpu_count() or 1
         if not self.scheduler and self.jobs > cpus:
@@ -129,5 +135,8 @@ class Runner:
                 done = run_here(pooled, self.tasks, self.data_dir, self.threads, prog, finish)
             else:
                 done = run_pool(pooled, self.tasks, self.data_dir, workers, prog, finish)
+            if users:
+                done += run_isolated(users, self.tasks, self.data_dir,
+                                     pool_size(self.jobs, len(users)), prog, finish)
             done += run_here(alone, self.tasks, self.data_dir, self.threads, prog, finish)
         return done
