@@ -1,10 +1,12 @@
-"""On-disk caches: where they live and how entries are written.
+"""On-disk caches and report files: where the caches live, how files are written, and the
+JSON form of results.
 
-Root: ``$REPRO_CACHE_DIR``, else ``./.repro-cache``.  Two caches share it:
+Root: ``$REPRO_CACHE_DIR``, else ``./.repro-cache``.  It holds:
 
-* ``data/``  parsed arrays, keyed by the checksums of the files they were parsed from;
 * ``runs/``  results of experiment runs, keyed by a hash of the run's spec, the data
-  checksums and the code version (see :mod:`repro.run.runner`).
+  checksums and the code version (see :mod:`repro.run.cache`);
+* ``digests/``  checksums of data files by path, size, time and inode, for cache keys and
+  ``repro list`` (:func:`repro.data.io.file_checksums`; loading always hashes the files again).
 
 Every entry is written to a temporary file in the same directory and moved into place with
 ``os.replace`` (atomic on POSIX), so an interrupted process never leaves a half-written entry
@@ -13,11 +15,29 @@ under a real name; a reader sees the old entry, the new one, or none.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import os
 import tempfile
 from pathlib import Path
+
+import numpy as np
+
+from .errors import ReproError
+
+
+class CacheError(ReproError):
+    """The cache directory cannot be written (full disk, read-only, permissions): the command
+    stops, saying so; what was cached before stays."""
+
+
+def os_reason(exc: OSError) -> str:
+    """Why a file could not be written, in words (the full disk, a read-only file system …)."""
+    return {errno.ENOSPC: "the disk is full", errno.EROFS: "the file system is read-only",
+            errno.EACCES: "permission denied", errno.EPERM: "permission denied",
+            errno.EDQUOT: "the disk quota is exceeded", errno.ENOTDIR: "not a directory",
+            errno.EEXIST: "a file is in the way"}.get(exc.errno, exc.strerror or str(exc))
 
 
 def cache_root() -> Path:
@@ -79,3 +99,21 @@ def stable_hash(obj) -> str:
     """sha256 of the canonical JSON form of ``obj`` (key order and whitespace fixed)."""
     text = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def jsonable(obj, keep_nan: bool = False):
+    """Convert numpy types (recursively) so that results serialise as JSON.  NaN becomes
+    None (standard JSON, for report files) unless ``keep_nan`` (cache entries: Python's JSON
+    round-trips NaN, and the comparison needs to tell an undefined value from a missing one)."""
+    if isinstance(obj, dict):
+        return {str(k): jsonable(v, keep_nan) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [jsonable(v, keep_nan) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return jsonable(obj.tolist(), keep_nan)
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, (float, np.floating)):
+        v = float(obj)
+        return None if np.isnan(v) and not keep_nan else v
+    return obj

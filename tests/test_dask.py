@@ -8,6 +8,7 @@ import pytest
 
 from repro import papers
 from repro.cli.pipeline import run_artifacts
+from repro.run.cache import RunCache
 from repro.run.runner import Runner
 
 distributed = pytest.importorskip("distributed", reason="the `cluster` extra (dask) is needed")
@@ -64,5 +65,5 @@ def test_a_worker_dying_mid_run_is_resubmitted(cluster, tmp_path):
                    log=lambda *a, **k: None).run(specs)
     assert [r.output for r in res.values()] == [r.output for r in local.values()]
     for r in res.values():                                 # cached by the client, whole
-        entry = json.loads(Runner.entry_path(r.spec, r.key).read_text())
+        entry = json.loads(RunCache.entry_path(r.spec, r.key).read_text())
         assert entry["output"] == r.output

@@ -54,15 +54,27 @@ def test_eval_detects_version_and_refuses_a_short_score_file(tmp_path):
     assert out.startswith("qid\tP@1") and "MeanNDCG" in out    # LETOR 4.0 detected
 
 
-def test_eval_merges_scattered_qids_and_keeps_last_duplicate_docid(tmp_path):
+def test_eval_keeps_the_last_line_of_a_duplicate_docid(tmp_path):
     letor = tmp_path / "t.txt"
-    letor.write_text("1 qid:7 1:1 #docid = a\n0 qid:8 1:1 #docid = b\n"
+    letor.write_text("0 qid:8 1:1 #docid = b\n1 qid:7 1:1 #docid = a\n"
                      "0 qid:7 1:1 #docid = c\n1 qid:7 1:1 #docid = c\n")
     s = tmp_path / "s.txt"
     s.write_text("0\n0\n5\n1\n")
     # qid 7: docs a (label 1, score 0) and c (last line: label 1, score 1) -> P@1 = 1
     out = run(str(letor), str(s), version=3, per_query=True)
     assert out.splitlines()[0] == "precision of query0:\t1\t1\t"
+
+
+def test_eval_refuses_a_qid_split_in_two_places_as_the_loader_does(tmp_path):
+    """Issue 27 item 5: the scripts would merge qid 7's lines; the loader refuses them."""
+    letor = tmp_path / "t.txt"
+    letor.write_text("1 qid:7 1:1 #docid = a\n0 qid:8 1:1 #docid = b\n"
+                     "0 qid:7 1:1 #docid = c\n")
+    s = tmp_path / "s.txt"
+    s.write_text("0\n0\n5\n")
+    with pytest.raises(DataError, match=r"t\.txt, line 3: qid 7 reappears after other queries "
+                                        r"\(first seen at line 1\)"):
+        run(str(letor), str(s))
 
 
 def _files(tmp_path, lines, scores):

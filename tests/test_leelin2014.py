@@ -144,7 +144,7 @@ def test_table_i_labels_and_no_pairs(monkeypatch):
     """Method labels carry params["C"] (the published key at the default); a training set
     without pairs gives a NaN percentage (stored as null); no timing in the records."""
     from repro.data.queries import QueryData
-    from repro.run.runner import jsonable
+    from repro.files import jsonable
     assert mod.c_label("2^20") == "2^20" and mod.c_label(2.0 ** 20) == "2^20"
     assert mod.c_label(0.5) == "2^-1" and mod.c_label(3.0) == "3"
     table = decl.ARTIFACTS[1]

@@ -37,8 +37,8 @@ Y, S, QP = queries((A_Y, A_S), (B_Y, B_S), (C_Y, C_S))
 
 
 def test_every_convention_is_declared_with_its_source():
-    assert set(CONVENTIONS) == {"letor3", "letor4", "mslr", "trec_eval", "gbdt",
-                                "lesmola2007", "dubey2009", "stevens2010"}
+    assert set(CONVENTIONS) == {"letor3", "letor4", "mslr", "trec_eval", "trec_eval_classic",
+                                "gbdt", "lesmola2007", "dubey2009", "stevens2010"}
     for name, c in CONVENTIONS.items():
         assert c.name == name and len(c.source) > 20
 
@@ -76,16 +76,48 @@ def test_relevance_threshold_and_grades_3_4():
     assert ndcg(Y, S, QP, 4, "mslr")[2] == ndcg(Y, S, QP, 4, "letor4")[2]
 
 
-def test_trec_eval_linear_gain_and_truncation():
-    # A: linear gains 1, 2, 0 with discounts 1, 1 → DCG@3 = 3 = ideal; NDCG@1 = 1/2.
-    assert ndcg(Y, S, QP, 3, "trec_eval")[0] == 1.0
-    assert ndcg(Y, S, QP, 1, "trec_eval")[0] == 0.5
-    # C: gains 2, 0, 3, 4 → DCG@4 = 2 + 0 + 3/log2 3 + 4/2; ideal 4, 3, 2, 0 → 7 + 2/log2 3.
-    assert ndcg(Y, S, QP, 4, "trec_eval")[2] == pytest.approx((4 + 3 / L3) / (7 + 2 / L3))
+# document ids of Y's documents: A's tied documents 0 and 1 are "a" and "b"
+DOCIDS = ["a", "b", "c", "x", "y", "p", "q", "r", "s"]
+
+
+def test_trec_eval_linear_gain_log2_discount_and_docid_ties():
+    """Current trec_eval (m_ndcg_cut.c, form_res_rels.c): gain = label, every rank 1/log2(rank
+    + 1), equal scores by docno descending.  A: c (0.9, label 1), then the tie b (label 0)
+    before a (label 2) → labels 1, 0, 2."""
+    nd = ndcg(Y, S, QP, 3, "trec_eval", docids=DOCIDS)
+    assert nd[0] == pytest.approx((1 + 2 / 2) / (2 + 1 / L3), rel=1e-14)
+    assert ndcg(Y, S, QP, 1, "trec_eval", docids=DOCIDS)[0] == 0.5
+    # C: gains 2, 0, 3, 4 → DCG@4 = 2 + 0 + 3/2 + 4/log2 5; ideal 4, 3, 2 → 4 + 3/log2 3 + 1.
+    assert ndcg(Y, S, QP, 4, "trec_eval", docids=DOCIDS)[2] == pytest.approx(
+        (2 + 1.5 + 4 / L5) / (5 + 3 / L3), rel=1e-14)
     # k beyond the length: NDCG@k = NDCG@n, P@k counts holes as irrelevant.
-    assert ndcg(Y, S, QP, 20, "trec_eval")[2] == ndcg(Y, S, QP, 4, "trec_eval")[2]
-    assert precision(Y, S, QP, 5, "trec_eval")[0] == pytest.approx(2 / 5)
-    assert ndcg(Y, S, QP, 3, "trec_eval")[1] == 0.0
+    assert ndcg(Y, S, QP, 20, "trec_eval", docids=DOCIDS)[2] == \
+        ndcg(Y, S, QP, 4, "trec_eval", docids=DOCIDS)[2]
+    assert precision(Y, S, QP, 5, "trec_eval", docids=DOCIDS)[0] == pytest.approx(2 / 5)
+    assert ndcg(Y, S, QP, 3, "trec_eval", docids=DOCIDS)[1] == 0.0
+    # AP: relevant at ranks 1 and 3
+    assert average_precision(Y, S, QP, "trec_eval", docids=DOCIDS)[0] == pytest.approx(
+        (1 + 2 / 3) / 2)
+    # renaming the tied documents reverses them: a before b (labels 1, 2, 0)
+    swapped = ["b", "a"] + DOCIDS[2:]
+    assert ndcg(Y, S, QP, 3, "trec_eval", docids=swapped)[0] == pytest.approx(
+        (1 + 2 / L3) / (2 + 1 / L3), rel=1e-14)
+    # byte order, as strcmp: "10" < "9"
+    assert ndcg([1.0, 0.0], [0.5, 0.5], [0, 2], 1, "trec_eval", docids=["10", "9"])[0] == 0.0
+
+
+def test_trec_eval_classic_keeps_the_old_discount():
+    # A (labels 1, 0, 2 by docid ties): discounts 1, 1, 1/log2 3 → (1 + 2/log2 3) / (2 + 1).
+    assert ndcg(Y, S, QP, 3, "trec_eval_classic", docids=DOCIDS)[0] == pytest.approx(
+        (1 + 2 / L3) / 3, rel=1e-14)
+    # C: gains 2, 0, 3, 4 → 2 + 0 + 3/log2 3 + 4/2; ideal 4, 3, 2, 0 → 7 + 2/log2 3.
+    assert ndcg(Y, S, QP, 4, "trec_eval_classic", docids=DOCIDS)[2] == pytest.approx(
+        (4 + 3 / L3) / (7 + 2 / L3))
+
+
+def test_docid_ties_need_the_docids():
+    with pytest.raises(DataError, match="docids: ties='docid'"):
+        ndcg(Y, S, QP, 3, "trec_eval")
 
 
 def test_k_beyond_query_length_letor3_letor4_truncate():
@@ -103,8 +135,8 @@ def test_gbdt_scores_one_on_a_query_without_relevant_documents():
     assert ndcg(Y, S, QP, 10, "gbdt")[1] == 1.0
     assert average_precision(Y, S, QP, "gbdt")[1] == 1.0
     for conv in ("letor3", "letor4", "mslr", "trec_eval", "lesmola2007", "stevens2010"):
-        assert ndcg(Y, S, QP, 10, conv)[1] == 0.0
-        assert average_precision(Y, S, QP, conv)[1] == 0.0
+        assert ndcg(Y, S, QP, 10, conv, docids=DOCIDS)[1] == 0.0
+        assert average_precision(Y, S, QP, conv, docids=DOCIDS)[1] == 0.0
 
 
 def test_gbdt_and_lesmola2007_hand_computed():

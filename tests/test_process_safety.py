@@ -12,8 +12,9 @@ import pytest
 
 import fakepaper
 from repro import papers
-from repro.run import runner as runner_mod
-from repro.run.runner import MAX_JOBS_PER_CPU, Runner, pool_size
+from repro.run import backends
+from repro.run.backends import MAX_JOBS_PER_CPU, pool_size
+from repro.run.runner import Runner
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -117,12 +118,12 @@ def test_pool_is_capped_at_the_runs_and_the_cpus(tmp_path, monkeypatch):
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
     sizes = []
 
-    class Spy(runner_mod.ProcessPoolExecutor):
+    class Spy(backends.ProcessPoolExecutor):
         def __init__(self, max_workers=None, *a, **k):
             sizes.append(max_workers)
             super().__init__(max_workers, *a, **k)
 
-    monkeypatch.setattr(runner_mod, "ProcessPoolExecutor", Spy)
+    monkeypatch.setattr(backends, "ProcessPoolExecutor", Spy)
     papers.register(fakepaper)
     try:
         specs = papers.resolve("fakepaper.table1")[0].runs()          # 3 runs

@@ -30,7 +30,7 @@ def test_reference_runs_follow_the_tables_folds_and_protocol():
                              "metrics": ["MAP", "P@10", "MeanNDCG", "NDCG@10"]}
     qref = [s for s in quick if s.task == REFERENCE_TASK]
     assert [s.fold for s in qref] == [1] and qref[0].params["quick_grid"] is True
-    assert Runner(".", papers.task).key(qref[0]) != Runner(".", papers.task).key(ref[0])
+    assert Runner(".", papers.task).cache.key(qref[0]) != Runner(".", papers.task).cache.key(ref[0])
 
 
 @pytest.mark.slow

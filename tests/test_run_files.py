@@ -226,6 +226,54 @@ def test_repro_eval_scores_the_score_files(table7):
         assert printed == {str(q): "%.4f" % v for q, v in zip(t["qids"], t["values"])}
 
 
+def _letor_docs(path: Path):
+    """Labels, qids and docids of an exported ``fold<k>.letor`` (``label qid:Q #docid = D``)."""
+    y, qids, docids = [], [], []
+    for line in open(path, encoding="utf-8"):
+        head, _, comment = line.partition("#")
+        label, qid = head.split()[:2]
+        y.append(float(label))
+        qids.append(int(qid[4:]))
+        docids.append(comment.split("=", 1)[1].strip())
+    return np.array(y), np.array(qids), docids
+
+
+def test_trec_eval_convention_equals_pytrec_eval_on_the_run_files(table7):
+    """Issue 27 item 7: ``--convention trec_eval`` gives what current trec_eval gives
+    (pytrec_eval-terrier, trec_eval's own C code) for P@10, MAP and NDCG@10 of every query of
+    the exported run files; the classic discount (``trec_eval_classic``) does not."""
+    pytrec_eval = pytest.importorskip("pytrec_eval")
+    from repro.metrics import average_precision, ndcg, precision
+    _, _, art_dir = table7
+    differ = 0
+    for row in read_tsv(art_dir / "runs.tsv"):
+        qrels, run = defaultdict(dict), defaultdict(dict)
+        for q, d, label in run_files.read_qrels(art_dir / row["qrels"]):
+            qrels[str(q)][d] = int(label)
+        for q, d, _, score, _ in run_files.read_run(art_dir / row["run"]):
+            run[str(q)][d] = float(score)
+        want = pytrec_eval.RelevanceEvaluator(qrels, {"P_10", "map", "ndcg_cut_10"}).evaluate(run)
+        y, qid_rows, docids = _letor_docs(art_dir / row["letor"])
+        scores = np.loadtxt(art_dir / row["scores"], ndmin=1)
+        starts = np.r_[np.flatnonzero(np.r_[True, qid_rows[1:] != qid_rows[:-1]]), len(y)]
+        qids = [str(q) for q in qid_rows[starts[:-1]]]
+        got = {"ndcg_cut_10": ndcg(y, scores, starts, 10, "trec_eval", docids=docids),
+               "P_10": precision(y, scores, starts, 10, "trec_eval", docids=docids),
+               "map": average_precision(y, scores, starts, "trec_eval", docids=docids)}
+        for measure, values in got.items():
+            assert values.tolist() == pytest.approx([want[q][measure] for q in qids],
+                                                    abs=1e-12), (row["run"], measure)
+        classic = ndcg(y, scores, starts, 10, "trec_eval_classic", docids=docids)
+        differ += sum(abs(c - want[q]["ndcg_cut_10"]) > 1e-9 for c, q in zip(classic, qids))
+        # the command prints the same, to 4 decimals
+        text = repro_eval(str(art_dir / row["letor"]), str(art_dir / row["scores"]),
+                          per_query=True, convention="trec_eval")
+        ndcg_block = text.split("\n\n")[1].splitlines()[1:-1]
+        printed = {f[0]: f[10] for f in (line.split("\t") for line in ndcg_block)}
+        assert printed == {q: "%.4f" % want[q]["ndcg_cut_10"] for q in qids}
+    assert differ > 0
+
+
 # --- the sink leaves everything else unchanged --------------------------------------------------
 
 def _seeded_data(name: str) -> QueryData:

@@ -53,7 +53,7 @@ def test_half_written_entry_is_never_read(tmp_path):
     spec = table1().runs()[0]
     runner = Runner(tmp_path, papers.task)
     runner.run([spec])
-    path = runner.entry_path(spec, runner.key(spec))
+    path = runner.cache.entry_path(spec, runner.cache.key(spec))
     path.write_text(path.read_text()[:20])   # simulate a torn file under the real name
     fakepaper.CALLS.clear()
     assert runner.run([spec])[spec].cached is False and len(fakepaper.CALLS) == 1
@@ -185,7 +185,7 @@ def test_cache_key_follows_params_code_and_data_but_not_the_quick_flag(tmp_path,
     import importlib.util
     import shutil as sh
 
-    from repro.run import runner as runner_mod
+    from repro.run import cache as cache_mod
     src = tmp_path / "fakecopy.py"
     sh.copy(fakepaper.__file__, src)
     spec_ = importlib.util.spec_from_file_location("fakecopy", src)
@@ -195,17 +195,17 @@ def test_cache_key_follows_params_code_and_data_but_not_the_quick_flag(tmp_path,
     try:
         base = papers.resolve("fakepaper.table1")[0].runs()[0]
         r = Runner(tmp_path, papers.task)
-        k0 = r.key(base)
+        k0 = r.cache.key(base)
         other_params = RunSpec(base.paper, base.task, base.dataset, base.fold, 0, '{"x":3.0}')
-        assert r.key(other_params) != k0
+        assert r.cache.key(other_params) != k0
         quick_twin = RunSpec(base.paper, base.task, base.dataset, base.fold, 0, base.params_json, True)
-        assert r.key(quick_twin) == k0             # --quick alone does not change the result
+        assert r.cache.key(quick_twin) == k0             # --quick alone does not change the result
         src.write_text(src.read_text() + "\n# an edit\n")
-        runner_mod.cached_code_key.cache_clear()
-        assert r.key(base) != k0                   # editing the paper's code invalidates
+        cache_mod.cached_code_key.cache_clear()
+        assert r.cache.key(base) != k0                   # editing the paper's code invalidates
     finally:
         papers.register(fakepaper)
-        runner_mod.cached_code_key.cache_clear()
+        cache_mod.cached_code_key.cache_clear()
 
 
 def test_nan_survives_the_cache_and_reaches_the_report_as_undefined(tmp_path, monkeypatch):
@@ -230,10 +230,10 @@ def test_nan_survives_the_cache_and_reaches_the_report_as_undefined(tmp_path, mo
 def test_timing_runs_execute_alone_after_the_others(tmp_path, monkeypatch):
     from dataclasses import replace
 
-    from repro.run import runner as runner_mod
+    from repro.run import backends
     order = []
-    real = runner_mod.execute
-    monkeypatch.setattr(runner_mod, "execute",
+    real = backends.compute
+    monkeypatch.setattr(backends, "compute",
                         lambda spec, key, d, tasks, log=None: order.append(spec.fold)
                         or real(spec, key, d, tasks))
     timed = replace(table1(), timing=True, folds=(9,))
@@ -251,7 +251,7 @@ def test_specs_sharing_a_cache_key_run_once(tmp_path):
     spec = table1().runs()[0]
     timed = replace(spec, exclusive=True)
     runner = Runner(tmp_path, papers.task, progress=False, log=lambda *a, **k: None)
-    assert runner.key(spec) == runner.key(timed)
+    assert runner.cache.key(spec) == runner.cache.key(timed)
     res = runner.run([spec, timed])
     assert len(fakepaper.CALLS) == 1
     assert res[spec].seconds == res[timed].seconds and res[spec].output == res[timed].output
@@ -264,11 +264,11 @@ def test_pooled_runs_start_longest_first_from_recorded_times(tmp_path, monkeypat
     """Runs start in decreasing order of the seconds they took at the last rendering (read
     from its ``*.runs.json``), runs without a recorded time first; the results are those of
     any order."""
-    from repro.run import runner as runner_mod
+    from repro.run import backends
     from repro.report.build import recorded_run_seconds
     order = []
-    real = runner_mod.execute
-    monkeypatch.setattr(runner_mod, "execute",
+    real = backends.compute
+    monkeypatch.setattr(backends, "compute",
                         lambda spec, key, d, tasks, log=None: order.append(spec.fold)
                         or real(spec, key, d, tasks))
     specs = table1().runs()                       # folds 1, 2, 3

@@ -62,8 +62,11 @@ def write_folds(root: Path, lines) -> Path:
 
 @pytest.fixture
 def clean_env(monkeypatch):
+    """No registrations or allowances, and none left after the test (setenv first, so that
+    monkeypatch removes what the test registers)."""
     for k in (cat.USER_ENV, cat.ALLOW_ENV):
-        monkeypatch.delenv(k, raising=False)
+        monkeypatch.setenv(k, "")
+        monkeypatch.delenv(k)
     return monkeypatch
 
 

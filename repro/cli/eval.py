@@ -3,19 +3,24 @@
 Reads a LETOR file and a score file (one score per line, aligned with the LETOR file's lines)
 and prints exactly what ``Eval-Score-4.0.pl`` / ``Eval-Score-3.0.pl`` write to their output
 file (flag 0, or flag 1 with ``--per-query``).  The scripts' reading rules are reproduced:
-documents are grouped by qid (lines of one qid need not be contiguous), a document id repeated
-within a query replaces the earlier line (a warning is printed), queries are listed in numeric
-qid order.  Unlike the scripts we refuse non-numeric, NaN and infinite scores and a score file
-whose length differs from the LETOR file's (the scripts read such lines as 0 or ignore them),
-and we accept CRLF files (the scripts' regexes fail on them under a Unix perl).
+documents are grouped by qid, a document id repeated within a query replaces the earlier line
+(a warning is printed), queries are listed in numeric qid order.  Unlike the scripts we refuse
+non-numeric, NaN and infinite scores, a score file whose length differs from the LETOR file's
+(the scripts read such lines as 0 or ignore them) and, as the suite's loader does, a qid whose
+lines are split in two places by another query (the scripts merge them, which reorders
+documents and changes how ties are broken); we accept CRLF files (the scripts' regexes fail on
+them under a Unix perl).
 
 ``convention`` (``repro eval --convention NAME``, a name of
 :data:`repro.metrics.family.CONVENTIONS`) evaluates by another convention instead: ``letor3`` /
 ``letor4`` / ``stevens2010`` print the official script's output for that version, ``mslr``
 what ``Eval-Score-MSLR.pl`` prints (the 4.0 layout, P@k and MAP with labels ≥ 2 relevant), and
-the others (``trec_eval``, ``gbdt``, ``lesmola2007``, ``dubey2009``) the 4.0 layout without
-MeanNDCG: P@1..10 and MAP, NDCG@1..10, per query and averaged over the queries that have a
-value (``dubey2009`` leaves out queries without a good document), in numeric qid order.
+the others (``trec_eval``, ``trec_eval_classic``, ``gbdt``, ``lesmola2007``, ``dubey2009``) the
+4.0 layout without MeanNDCG: P@1..10 and MAP, NDCG@1..10, per query and averaged over the
+queries that have a value (``dubey2009`` leaves out queries without a good document), in
+numeric qid order.  ``trec_eval`` gives current trec_eval's ``P.k``, ``map`` and
+``ndcg_cut.k`` of the same scores (equal scores ordered by the ``#docid`` comments, as
+trec_eval orders docnos).
 """
 from __future__ import annotations
 
@@ -26,7 +31,7 @@ import numpy as np
 
 from ..data.io import read_bytes
 from ..data.labels import check_labels
-from ..data.letor import tokenize
+from ..data.letor import group_queries, tokenize
 from ..errors import DataError
 from ..metrics.family import average_precision, get_convention, ndcg, precision, script_mean
 from ..metrics.letor_eval import MAX_K, evaluate
@@ -61,13 +66,15 @@ def detect_version(buf: bytes) -> int:
 
 
 def load_for_eval(buf: bytes, letor_path: Path, score_path: Path, warn=print):
-    """Labels, scores, query offsets and qids grouped as the official scripts group them
-    (``buf``: the LETOR file's bytes)."""
+    """Labels, scores, query offsets, qids and document ids (the ``#docid = …`` comment's,
+    else the line's index) grouped as the official scripts group them (``buf``: the LETOR
+    file's bytes)."""
     raw = tokenize(buf, str(letor_path))
     if raw["labels"].size == 0:
         raise DataError(f"{letor_path}: no document lines (the file is empty or holds only "
                         f"blank lines and comments)")
     check_labels(raw["labels"], str(letor_path), raw["line_no"])
+    group_queries(raw["qid"], raw["line_no"], str(letor_path))   # each qid's lines together
     n_lines = buf.count(b"\n") + (0 if buf.endswith(b"\n") or not buf else 1)
     scores_by_line = read_scores(score_path, n_lines)
     line = raw["line_no"]
@@ -88,7 +95,8 @@ def load_for_eval(buf: bytes, letor_path: Path, score_path: Path, warn=print):
     q_sorted = qid[order]
     starts = np.flatnonzero(np.r_[True, q_sorted[1:] != q_sorted[:-1]])
     query_ptr = np.r_[starts, order.size].astype(np.int64)
-    return raw["labels"][order], scores[order], query_ptr, q_sorted[starts]
+    return (raw["labels"][order], scores[order], query_ptr, q_sorted[starts],
+            [docid[i] for i in order.tolist()])
 
 
 def _g(x: float) -> str:
@@ -151,7 +159,7 @@ def run(letor_path: str, score_path: str, version: int | None = None,
         version = conv.letor_version
     if version is None:
         version = detect_version(buf[:4096])
-    y, s, qp, qids = load_for_eval(buf, letor_path, score_path)
+    y, s, qp, qids, docids = load_for_eval(buf, letor_path, score_path)
     if conv is None or (conv.engine == "letor" and conv.relevant_min is None):
         ev = evaluate(y, s, qp, qids, version=version, max_k=MAX_K[version])
     elif conv.engine == "letor":       # mslr: NDCG on the labels, P@k and MAP on relevance
@@ -161,16 +169,19 @@ def run(letor_path: str, score_path: str, version: int | None = None,
         ev.precision, ev.ap, ev.avg_precision, ev.map = (rel.precision, rel.ap,
                                                          rel.avg_precision, rel.map)
     else:
-        return format_convention(conv, y, s, qp, qids, per_query)
+        return format_convention(conv, y, s, qp, qids, per_query, docids=docids)
     return format_output(ev, np.diff(qp), per_query)
 
 
-def format_convention(conv, y, s, qp, qids, per_query: bool, max_k: int = 10) -> str:
+def format_convention(conv, y, s, qp, qids, per_query: bool, max_k: int = 10,
+                      docids=None) -> str:
     """P@1..``max_k``, MAP and NDCG@1..``max_k`` under ``conv`` in the LETOR 4.0 layout
-    (without MeanNDCG); averages over the queries with a value, summed in numeric qid order."""
-    prec = np.column_stack([precision(y, s, qp, k, conv) for k in range(1, max_k + 1)])
-    nd = np.column_stack([ndcg(y, s, qp, k, conv) for k in range(1, max_k + 1)])
-    ap = average_precision(y, s, qp, conv)
+    (without MeanNDCG); averages over the queries with a value, summed in numeric qid order.
+    ``docids``: the documents' ids (a convention that breaks ties by them: trec_eval)."""
+    prec = np.column_stack([precision(y, s, qp, k, conv, docids=docids)
+                            for k in range(1, max_k + 1)])
+    nd = np.column_stack([ndcg(y, s, qp, k, conv, docids=docids) for k in range(1, max_k + 1)])
+    ap = average_precision(y, s, qp, conv, docids=docids)
     qorder = np.argsort(qids, kind="stable")
 
     def avg(v):

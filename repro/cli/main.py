@@ -12,7 +12,6 @@ import os
 import shutil
 import signal
 import sys
-import tempfile
 import textwrap
 from collections import defaultdict
 from pathlib import Path
@@ -20,12 +19,13 @@ from pathlib import Path
 from dataclasses import replace
 
 from .. import __version__
-from . import eval as eval_command, runs as runs_command
+from . import eval as eval_command, guards, runs as runs_command
 from .. import papers as registry
 from ..bench import command as bench_command
 from ..data import catalog as cat
 from ..data import user as user_data
 from ..data.fetch import fetch
+from ..data.io import printable
 from ..errors import ReproError
 from ..metrics.family import CONVENTIONS
 from .pipeline import on_dataset, run_artifacts
@@ -52,14 +52,19 @@ def _common(p: argparse.ArgumentParser) -> None:
 def register_user_data(args) -> list[str]:
     """Register the user's sets (``--catalog`` or ./repro.toml, then ``--dataset``); their
     names."""
-    infos = {}
+    infos, where = {}, {}
     catalog_file = args.catalog or (user_data.CATALOG_FILE
                                     if Path(user_data.CATALOG_FILE).is_file() else None)
     if catalog_file:
         infos.update(user_data.read_catalog(catalog_file))
+        where = {name: f"catalog {catalog_file}" for name in infos}
     for text in args.dataset:
         name, path = user_data.parse_option(text)
+        if name in infos:
+            raise ReproError(f"--dataset {printable(text)}: {name} is already registered (by "
+                             f"{where[name]}); give each set one name, once; nothing was run")
         infos[name] = user_data.info(name, path)
+        where[name] = f"--dataset {printable(text)}"
     if infos:
         cat.register_user(infos)
     return list(infos)
@@ -258,7 +263,7 @@ def cmd_bench(argv) -> int:
 
 
 def cmd_runs(argv) -> int:
-    return runs_command.main(argv, _resolve_targets, check_writable)
+    return runs_command.main(argv, _resolve_targets)
 
 
 def _needs_data(art) -> bool:
@@ -288,10 +293,6 @@ def _resolve_targets(names: list[str], paper: str | None) -> list:
     return targets
 
 
-COMMITTED_REPORTS = Path("reports")
-
-
-
 def user_targets(args, targets: list) -> list:
     """The targets with the user's options applied: ``--on`` (the user's set in place of the
     paper's), ``--ranker`` (the user's rankers beside the paper's methods); checks that their
@@ -305,10 +306,7 @@ def user_targets(args, targets: list) -> list:
         raise ReproError(f"{' and '.join(used)} write(s) reports of your own data or methods: "
                          f"give a directory of your own with --out DIR (the committed reports "
                          f"are never written with them); nothing was run")
-    if runs_command.inside(Path(args.out), COMMITTED_REPORTS) and COMMITTED_REPORTS.is_dir():
-        raise ReproError(f"--out {args.out} is inside the committed reports ({COMMITTED_REPORTS}"
-                         f"/); {' and '.join(used)} write(s) elsewhere: choose another "
-                         f"directory; nothing was run")
+    guards.refuse_committed(Path(args.out), f"{' and '.join(used)} write(s) elsewhere")
     if args.allow_unverified:
         cat.allow_unverified(args.allow_unverified)
     if args.on:
@@ -348,7 +346,9 @@ def cmd_run(argv) -> int:
             f"Point at your data with --data-dir DIR or REPRO_DATA_DIR=DIR (see `python -m "
             f"repro data`), or run only artifacts on synthetic data.")
     out = Path(args.out or ("reports-quick" if args.quick else "reports"))
-    check_writable(out)
+    guards.check_writable(out)
+    guards.check_cache_dir()
+    guards.clean_stale_staging()
     outcome = run_artifacts(targets, root, out, quick=args.quick, jobs=args.jobs,
                             force=args.force, report_only=args.report_only,
                             pdf=not args.no_pdf, scheduler=args.scheduler,
@@ -356,6 +356,14 @@ def cmd_run(argv) -> int:
                             threads=args.threads if args.threads is not None
                             else (None if args.jobs == 1 else 1))
     code = 0
+    if outcome.failed:
+        print(f"error: {len(outcome.failed)} run(s) failed (their values say \"not run: "
+              f"failed: …\" in {out}):", file=sys.stderr)
+        for label, why in list(outcome.failed.items())[:MAX_KEPT_LINES]:
+            print(f"  {label}: {printable(why, 300)}", file=sys.stderr)
+        if len(outcome.failed) > MAX_KEPT_LINES:
+            print(f"  … {len(outcome.failed) - MAX_KEPT_LINES} more", file=sys.stderr)
+        code = 1
     if outcome.refused:
         print(f"error: {len(outcome.refused)} run(s) refused because their data failed "
               f"verification:", file=sys.stderr)
@@ -364,9 +372,10 @@ def cmd_run(argv) -> int:
         code = 1
     if outcome.kept:
         n = sum(len(v) for v in outcome.kept.values())
-        print(f"error: kept {n} computed value(s) of {len(outcome.kept)} artifact(s) in {out} "
-              f"that this run would have replaced with 'not run' (their files are unchanged; "
-              f"--allow-downgrade replaces them, --out DIR writes elsewhere):", file=sys.stderr)
+        print(f"error: kept the files of {len(outcome.kept)} artifact(s) in {out}: this run "
+              f"would have replaced {n} computed value(s) with 'not run', or a full run with a "
+              f"--quick one (their files are unchanged; --allow-downgrade replaces them, --out "
+              f"DIR writes elsewhere):", file=sys.stderr)
         for art_id, lost in outcome.kept.items():
             print(f"  {art_id}:", file=sys.stderr)
             for line in lost[:MAX_KEPT_LINES]:
@@ -378,27 +387,6 @@ def cmd_run(argv) -> int:
 
 
 MAX_KEPT_LINES = 10
-
-
-def check_writable(out: Path) -> None:
-    """Refuse, before any run, a report directory that cannot be written (nothing computed
-    in vain): the directory, or the nearest existing parent it would be created in, must
-    take a file."""
-    probe = out
-    while not probe.exists() and probe != probe.parent:
-        probe = probe.parent
-    try:
-        if not probe.is_dir():
-            raise NotADirectoryError(20, "not a directory", str(probe))
-        with tempfile.TemporaryFile(dir=probe, prefix=".repro-write-check-"):
-            pass
-        for sub in sorted(p for p in out.glob("*") if p.is_dir()) if out.is_dir() else []:
-            if not os.access(sub, os.W_OK):
-                raise PermissionError(13, "permission denied", str(sub))
-    except OSError as exc:
-        raise ReproError(f"cannot write the reports to {out}: {exc.strerror or exc} "
-                         f"({exc.filename or probe}); nothing was run. Choose a writable "
-                         f"directory with --out DIR") from None
 
 
 class Terminated(KeyboardInterrupt):
@@ -429,7 +417,7 @@ def main(argv=None) -> int:
                     "bench": cmd_bench, "runs": cmd_runs}[argv[0]](argv[1:])
         return cmd_run(argv)
     except ReproError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {printable(str(exc), newlines=True)}", file=sys.stderr)
         return 1
     except BrokenPipeError:             # `repro list | head`: the reader left; not an error
         try:

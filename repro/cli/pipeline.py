@@ -1,22 +1,22 @@
 """Run artifacts end to end: execute their runs, build their JSON and figures, render pages.
 
-Every artifact of a touched paper is rebuilt so that its page is complete: the targets from
-fresh or cached runs, the others from the cache only — and where the cache lacks their runs
-but their JSON already exists (e.g. committed reports on a fresh clone), those files are kept.
+A command writes only the artifacts it was asked for.  The other artifacts of a touched paper
+are built (from the cache only) where the report directory has no files for them yet, so that
+a new report's page is complete; files already there are never rewritten or removed.
 
 An artifact is built into a temporary staging directory and moved into place only
 when it keeps every value the report already had: a run that would replace a computed value
-with "not run" (data missing, an empty cache with ``--report-only``, a ``--quick`` run into
-full reports) keeps the artifact's files as they were and says so (``Outcome.kept``), unless
-``allow_downgrade``.  Files are written only when their bytes change, so a rerun from the
-cache leaves the report directory (and a checkout's ``git status``) untouched.  The
-benchmarks page is written by ``python -m repro bench`` alone.
+with "not run" (data missing, an empty cache with ``--report-only``) or replace a full run's
+files with a ``--quick`` one keeps the artifact's files as they were and says so
+(``Outcome.kept``), unless ``allow_downgrade``.  Files are written only when their bytes
+change, so a rerun from the cache leaves the report directory (and a checkout's ``git
+status``) untouched.  Runs that failed are counted (``Outcome.failed``) and shown in the
+report.  The benchmarks page is written by ``python -m repro bench`` alone.
 """
 from __future__ import annotations
 
-import errno
+import json
 import shutil
-import tempfile
 from collections import Counter
 from dataclasses import replace
 from pathlib import Path
@@ -24,21 +24,20 @@ from pathlib import Path
 from .. import papers as registry
 from ..judge import published as pubmod
 from ..judge.assemble import assemble_artifact
-from ..files import write_if_changed
+from ..files import os_reason, write_if_changed
 from ..data import catalog as cat
 from ..data.catalog import data_state
 from ..errors import ReproError
 from ..spec import Artifact
 from ..judge.published import KEY_FIELDS, PublishedSet
 from ..report.build import (artifact_dir, read_artifact, record_changes, recorded_run_seconds,
-                            write_artifact)
+                            user_choice, write_artifact)
 from ..report.index import render_index
 from ..report.pages import render_paper
 from ..report.pdf import render_pdfs
 from ..report.terminal import compact_table
 from ..run.runner import Runner, RunResult
-
-STAGING_PREFIX = "repro-staging-"
+from .guards import staging_dir
 
 
 def _drop_moved(paper_dir: Path, name: str) -> None:
@@ -92,12 +91,29 @@ def _quick_view(art: Artifact, quick: bool) -> Artifact:
     return replace(art, select={k: v for k, v in art.select.items() if k != "fold"})
 
 
+def _runs_of(path: Path) -> list | None:
+    """``(run, status)`` of each run in a ``<name>.runs.json`` (None if unreadable)."""
+    try:
+        return [(r["run"], r["status"]) for r in json.loads(path.read_text())["runs"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
 def _promote(stage: Path, out_dir: Path, name: str) -> None:
     """Move a staged artifact into place: changed files rewritten (atomically), unchanged
-    ones untouched, files of the artifact the new build no longer writes removed."""
+    ones untouched, files of the artifact the new build no longer writes removed.  Where the
+    records are unchanged and the same runs finished, ``<name>.runs.json`` keeps the times of
+    the runs that produced them (a recomputation on another checkout or cache, which gives
+    the same values, does not rewrite a committed file for its clock alone)."""
     out_dir.mkdir(parents=True, exist_ok=True)
     new = {p.name: p for p in owned_files(stage, name)}
+    records, runs = f"{name}.json", f"{name}.runs.json"
+    same_values = records in new and (out_dir / records).is_file() and \
+        (out_dir / records).read_bytes() == new[records].read_bytes()
     for fname, src in new.items():
+        if fname == runs and same_values and _runs_of(out_dir / fname) is not None \
+                and _runs_of(out_dir / fname) == _runs_of(src):
+            continue
         write_if_changed(out_dir / fname, src.read_bytes())
     for old in owned_files(out_dir, name):
         if old.name not in new:
@@ -158,14 +174,24 @@ def data_marks(art: Artifact, data_dir: Path, results) -> dict[str, str]:
 
 class Outcome(dict):
     """The flat records of each target artifact (``{artifact id: records}``), the runs whose
-    data was refused (``refused``: run label → why) and the artifacts whose report was kept
-    because the new build would have lost computed values (``kept``: artifact id → the
-    values, described)."""
+    data was refused (``refused``: run label → why), the runs that failed (``failed``: run
+    label → why) and the artifacts whose report was kept because the new build would have
+    lost computed values or replaced a full run with a ``--quick`` one (``kept``: artifact
+    id → the values, described)."""
 
     def __init__(self):
         super().__init__()
         self.refused: dict[str, str] = {}
+        self.failed: dict[str, str] = {}
         self.kept: dict[str, list[str]] = {}
+
+
+def quick_over_full(old_meta: dict | None, quick: bool) -> list[str]:
+    """Why a ``--quick`` build must not replace the files of a full run (none otherwise)."""
+    if not quick or not old_meta or old_meta.get("quick", False):
+        return []
+    return ["the report holds a full run; --quick (small grids and folds) would replace it "
+            "(--quick writes to reports-quick/ unless --out is given)"]
 
 
 def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick: bool = False,
@@ -191,11 +217,14 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
         out_root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise _write_error(exc, out_root) from None
-    # Outside the report directory: nothing of it is ever seen there, even after a SIGKILL.
-    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX))
+    # Outside the report directory: nothing of it is ever seen there, even after a SIGKILL
+    # (the next command removes what a killed one left: repro.cli.guards).
+    staging = staging_dir()
     pdfs: list = []
+    pages = 0
     try:
         for paper in dict.fromkeys(a.paper for a in targets):
+            written = False                  # an artifact of the paper was written
             mod = registry.module(paper)
             published = pubmod.load(paper, getattr(mod, "PUBLISHED_PATH", None))
             arts = mod.ARTIFACTS
@@ -205,17 +234,18 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
             for art in arts:
                 art = by_id.get(art.id, art)         # a target as given (--ranker, --on)
                 out_dir = artifact_dir(out_root, art)
-                if art.timing:
+                target = art.id in target_ids
+                if not target and (out_dir / f"{art.name}.json").exists():
+                    continue                         # not asked for: its files stay as they are
+                if target and art.timing:
                     _drop_moved(out_root / paper, art.name)
                 art_specs = art.runs(quick)
-                if art.id in target_ids:
-                    rs = [results[s] for s in art_specs]
-                else:
-                    rs = list(cache_runner.run(art_specs).values())
-                    uncached = any(r.why.startswith("no cached result") for r in rs)
-                    if uncached and read_artifact(out_dir, art.name) is not None:
-                        continue
-                out.refused.update({r.spec.label: r.why for r in rs if r.refused})
+                rs = ([results[s] for s in art_specs] if target else
+                      list(cache_runner.run(art_specs).values()))
+                if target:
+                    out.refused.update({r.spec.label: r.why for r in rs if r.refused})
+                    out.failed.update({r.spec.label: r.why for r in rs
+                                       if r.status == "failed"})
                 unavailable = {} if art.task else {
                     ds: why for ds in art.datasets for ok, why in [data_state(ds, data_dir)]
                     if not ok}
@@ -223,25 +253,35 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
                 flat = build_artifact(_quick_view(art, quick), rs, published, stage, quick,
                                       unavailable, data_marks(art, data_dir, rs))
                 old = read_artifact(out_dir, art.name)
-                lost = lost_values(old[0], flat) if old is not None else []
-                if lost and not (allow_downgrade and art.id in target_ids):
-                    # an artifact only re-rendered for its page is never degraded
-                    if art.id in target_ids:
+                lost = (lost_values(old[0], flat) + quick_over_full(old[1], quick)
+                        if old is not None else [])
+                if lost and not (allow_downgrade and target):
+                    # an artifact only rendered for its page is never degraded
+                    if target:
                         out.kept[art.id] = lost
-                        log(f"{art.id}: kept the report's {len(lost)} computed value(s) that "
-                            f"this run would replace with 'not run' "
-                            f"({out_dir / (art.name + '.json')} unchanged)")
+                        log(f"{art.id}: kept the report's files: this run would replace "
+                            f"{len(lost)} computed value(s) with 'not run' or a full run "
+                            f"with --quick ({out_dir / (art.name + '.json')} unchanged)")
                     flat = old[0]
                 else:
                     record_changes(out_dir, art, flat)     # before the JSON is replaced
                     _promote(stage, out_dir, art.name)
-                if art.id in target_ids:
+                    written = True
+                if target:
                     out[art.id] = flat
                     log(compact_table(art.id, art.title, flat, str(out_dir / f"{art.name}.json")))
+                    for r in rs:
+                        if user_choice(r):
+                            log(f"  {r.spec.label}: chosen on validation: "
+                                f"{user_choice(r)['chosen']}")
+            if not written and (out_root / paper / "index.html").is_file():
+                continue          # every target kept its files: the page, its PDF stay too
             page = render_paper(mod, out_root, list(getattr(mod, "NOTES", ())), pdf=pdf, log=log,
                                 pdf_later=pdfs)
+            pages += 1
             log(f"wrote {page}")
-        render_index([registry.module(p) for p in registry.paper_ids()], out_root)
+        if pages or not (out_root / "index.html").is_file():
+            render_index([registry.module(p) for p in registry.paper_ids()], out_root)
         # the PDFs last, on the --jobs processes (weasyprint takes most of a rendering)
         for pdf_path in render_pdfs(pdfs, jobs=jobs if not scheduler else 1, log=log):
             log(f"wrote {pdf_path}")
@@ -255,9 +295,7 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
 def _write_error(exc: OSError, out_root: Path) -> ReproError:
     """A clear error for a report directory that cannot be written (read-only, full disk):
     every file is written atomically, so what was there before is still there, whole."""
-    what = {errno.ENOSPC: "the disk is full", errno.EROFS: "the file system is read-only",
-            errno.EACCES: "permission denied", errno.EDQUOT: "the disk quota is exceeded"
-            }.get(exc.errno, exc.strerror or str(exc))
+    what = os_reason(exc)
     where = f" ({exc.filename})" if exc.filename else ""
     return ReproError(f"could not write the reports in {out_root}{where}: {what}. Files already "
                       f"there were kept as they were (each is replaced whole or not at all); "

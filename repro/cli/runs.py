@@ -47,12 +47,14 @@ from ..data.queries import QueryData
 from ..errors import ReproError
 from ..evidence import key_text, table_key
 from ..spec import Artifact, RunSpec
+from .guards import (check_cache_dir, check_writable, clean_stale_staging,
+                     refuse_committed, staging_dir)
 from .pipeline import tasks
-from ..run.runner import RunResult, Runner, compute
+from ..run.backends import compute
+from ..run.cache import RunCache
+from ..run.result import RunResult
 
 MARKER = ".repro-runs"                 # in every artifact directory this command wrote
-COMMITTED_REPORTS = Path("reports")
-PACKAGE_REPORTS = Path(__file__).resolve().parents[2] / "reports"
 NOT_MEASURED = ("these runs record their per-query values with Evidence.per_query (a paper's "
                 "own metric code, or values the paper module rescales or combines), not with "
                 "Evidence.measured, so their document scores never reach the score sink")
@@ -98,22 +100,10 @@ class Export:
 
 # --- selection ---------------------------------------------------------------------------------
 
-def inside(path: Path, parent: Path) -> bool:
-    """Whether ``path`` is ``parent`` or below it."""
-    try:
-        path.resolve().relative_to(parent.resolve())
-        return True
-    except ValueError:
-        return False
-
-
 def check_out(out: Path) -> None:
-    """Refuse an output directory inside the committed reports, or an artifact directory there
-    that this command did not write."""
-    for reports in (COMMITTED_REPORTS, PACKAGE_REPORTS):
-        if reports.is_dir() and inside(out, reports):
-            raise ReproError(f"--out {out} is inside the committed reports ({reports}/); "
-                             f"choose another directory; nothing was run")
+    """Refuse an output directory inside the committed reports (from any working
+    directory: :mod:`repro.cli.guards`)."""
+    refuse_committed(out, "run files are written elsewhere")
 
 
 def select_specs(art: Artifact, quick: bool, datasets: list[str], folds: list[str]
@@ -173,7 +163,7 @@ def _canonical(tables) -> str:
     return json.dumps(tables, sort_keys=True, separators=(",", ":"))
 
 
-def execute(spec: RunSpec, root: Path, runner: Runner, log=print, threads: int = 1
+def execute(spec: RunSpec, root: Path, cache: RunCache, log=print, threads: int = 1
             ) -> tuple[RunResult, list[run_files.Scoring], str]:
     """Run ``spec`` here with a score sink; its result, the scorings offered, and how its
     per-query tables compare with the cached run's ("same", "differs", "new": not cached
@@ -187,11 +177,11 @@ def execute(spec: RunSpec, root: Path, runner: Runner, log=print, threads: int =
         res = compute(spec, tasks(spec.paper, spec.task), str(root), log=log, threads=threads)
     if res.status != "done":
         return res, [], ""
-    key = runner.key(spec)
-    hit = runner.lookup(spec, key)
+    key = cache.key(spec)
+    hit = cache.lookup(spec, key)
     if hit is None:
         res.key = key
-        runner.store(res)
+        cache.store(res)
         state = "new"
     else:
         fresh = json.loads(json.dumps(res.output.get("per_query", [])))
@@ -231,7 +221,7 @@ def _describe(fields: dict) -> str:
     return ", ".join(f"{k} {v}" for k, v in fields.items() if v is not None)
 
 
-def export(art: Artifact, specs: list[RunSpec], root: Path, stage: Path, runner: Runner,
+def export(art: Artifact, specs: list[RunSpec], root: Path, stage: Path, cache: RunCache,
            log=print, threads: int = 1, memo: dict | None = None) -> Export:
     """Run ``specs`` of ``art`` with the sink and write its files into ``stage``.  ``memo``:
     runs already executed by this command (artifacts sharing a run execute it once)."""
@@ -240,7 +230,7 @@ def export(art: Artifact, specs: list[RunSpec], root: Path, stage: Path, runner:
     scorings: list[tuple[RunSpec, run_files.Scoring]] = []
     for spec in specs:
         if spec not in memo:
-            memo[spec] = execute(spec, root, runner, log, threads)
+            memo[spec] = execute(spec, root, cache, log, threads)
         res, offered, state = memo[spec]
         ex.results.append(res)
         if state:
@@ -454,14 +444,17 @@ Re-scoring (from inside an artifact directory)
     LETOR evaluation (repro.evidence.protocol.measured) gives them to the last bit.
   other conventions on the same scores (repro.metrics.family):
     python -m repro eval MQ2008/fold1.letor MQ2008/GRankRLS/fold1.scores --convention NAME
+    (--convention trec_eval: current trec_eval's P.k, map and ndcg_cut.k of the run file,
+    per query, ties by docid as trec_eval breaks them; trec_eval_classic: the discount of
+    earlier trec_eval releases)
 
 LETOR's evaluation conventions are not trec_eval's, so trec_eval's numbers can differ:
   * ties: trec_eval ignores the rank column and orders equal scores by docid (descending);
     LETOR keeps the file's order (the rank column here). A run with tied documents (runs.tsv,
     tied_documents) can score differently for that reason alone.
   * NDCG: LETOR's gain is 2^label - 1 with discount 1 at ranks 1 and 2, then 1/log2(rank);
-    trec_eval's ndcg_cut gain is the qrels label itself, and its discount depends on its
-    release (1/log2(rank + 1) in current ones); the LETOR scripts give NDCG@k = 0 for a query
+    trec_eval's ndcg_cut gain is the qrels label itself, and current releases discount every
+    rank by 1/log2(rank + 1) (earlier ones as LETOR); the LETOR scripts give NDCG@k = 0 for a query
     with fewer than k documents, trec_eval the NDCG of the whole list. MeanNDCG (LETOR 4.0's
     mean of NDCG@1..n) has no trec_eval counterpart.
   * queries without a relevant document (many in MQ2007/MQ2008): the LETOR scripts give them
@@ -516,9 +509,9 @@ def _replace_dir(stage: Path, target: Path) -> None:
         shutil.rmtree(trash, ignore_errors=True)
 
 
-def main(argv, resolve_targets, check_writable) -> int:
-    """The command; ``resolve_targets(names, paper)`` and ``check_writable(out)`` are the main
-    command's (:mod:`repro.cli` passes them: this module sits below it)."""
+def main(argv, resolve_targets) -> int:
+    """The command; ``resolve_targets(names, paper)`` is the main command's (:mod:`repro.cli`
+    passes it: this module sits below it)."""
     args = _parser().parse_args(argv)
     bad = [d for d in args.dataset if "=" in d]
     if bad:
@@ -544,17 +537,19 @@ def main(argv, resolve_targets, check_writable) -> int:
             raise ReproError(f"{target} exists and was not written by `python -m repro runs`; "
                              f"move it or choose another --out; nothing was run")
     check_writable(out)
+    check_cache_dir()
     out.mkdir(parents=True, exist_ok=True)
-    runner = Runner(root, tasks, log=print)
+    cache = RunCache(root, tasks, log=print)
     threads = os.cpu_count() or 1
     command = "python -m repro runs " + " ".join(argv)
     code = 0
     memo: dict = {}
     for art, specs in plans:
         where = out / art.id
-        stage = Path(tempfile.mkdtemp(prefix=f".{art.id}.staging-", dir=out))
+        clean_stale_staging(out, prefix=f".{art.id}.staging-")     # a killed command's
+        stage = staging_dir(out, prefix=f".{art.id}.staging-")
         try:
-            ex = export(art, specs, root, stage, runner, threads=threads, memo=memo)
+            ex = export(art, specs, root, stage, cache, threads=threads, memo=memo)
             finished = any(r.status == "done" for r in ex.results)
             kept = not finished and where.exists()    # earlier files stay: nothing better
             if not kept:

@@ -389,7 +389,7 @@ def data_mark(name: str, root) -> str:
     if info.user:
         return f"user data: {name} (unverified)"
     if name in allowed_unverified():
-        st = status(name, Path(root), memo=True)
+        st = status(name, Path(root))       # hashed now: a remembered digest could be stale
         if st.state == "corrupt":
             return (f"unverified copy: {name} (its files do not match the catalog's checksums: "
                     f"{st.detail}; run with --allow-unverified)")

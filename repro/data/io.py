@@ -11,6 +11,7 @@ import gzip
 import hashlib
 import json
 import lzma
+import stat
 import zlib
 from pathlib import Path
 
@@ -23,11 +24,37 @@ COMPRESSED_SUFFIXES = (".xz", ".gz")
 READ_ERRORS = (lzma.LZMAError, zlib.error, EOFError, OSError)
 
 
+def printable(text: str, limit: int | None = None, newlines: bool = False) -> str:
+    """``text`` safe to print on a terminal: control and other non-printable characters
+    written as escapes (``\\x1b``, ``\\t``; newlines kept with ``newlines``), shortened to
+    ``limit`` characters ("…" at the end)."""
+    out = "".join(c if c.isprintable() or (newlines and c == "\n")
+                  else c.encode("unicode_escape").decode("ascii") for c in str(text))
+    if limit is not None and len(out) > limit:
+        out = out[:max(limit - 1, 0)] + "…"
+    return out
+
+
+def not_a_regular_file(path: Path) -> str | None:
+    """What ``path`` is, if it exists but is not a regular file (None otherwise)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    kind = ("a directory" if stat.S_ISDIR(mode) else "a character device" if stat.S_ISCHR(mode)
+            else "a block device" if stat.S_ISBLK(mode) else "a named pipe" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "not a regular file")
+    return f"{path}: is {kind}, not a regular file"
+
+
 def read_bytes(path: str | Path) -> bytes:
     """Return the uncompressed content of ``path`` (``.xz`` and ``.gz`` are decompressed)."""
     path = Path(path)
-    if path.is_dir():
-        raise DataError(f"{path}: is a directory, not a file")
+    odd = not_a_regular_file(path)
+    if odd:
+        raise DataError(odd)
     if not path.is_file():
         raise DataMissing(f"{path}: no such file")
     try:
@@ -139,7 +166,10 @@ def file_checksums(path: str | Path, kinds=("sha256",), chunk_bytes: int = 1 << 
             pass
     out = _file_checksums(path, kinds, chunk_bytes)
     if memo_file is not None:
-        atomic_write_json(memo_file, out)
+        try:
+            atomic_write_json(memo_file, out)
+        except OSError:            # a memo only: an unwritable cache costs a re-hash next time
+            pass
     return out
 
 

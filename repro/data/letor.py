@@ -42,7 +42,7 @@ from .._kernels import letor as _kernel
 from .labels import check_labels
 from ..errors import DataCorrupt, DataError, DataMissing
 from .io import COMPRESSED_SUFFIXES, READ_ERRORS, Checksums, iter_line_chunks, open_binary, \
-    read_bytes, uncompressed_size
+    printable, read_bytes, uncompressed_size
 from .queries import QueryData
 
 #: Files larger than this (on disk) are parsed as a stream by :func:`read_letor` and the loaders.
@@ -87,13 +87,13 @@ def _error(status: int, err, buf, source: str, extra: str = "",
     start = buf.rfind(b"\n", 0, max(offset, 0)) + 1
     stop = buf.find(b"\n", offset)
     stop = len(buf) if stop < 0 else stop
-    text = bytes(buf[start:stop]).rstrip(b"\r").decode("utf-8", "replace")
-    if len(text) > 160:
-        text = text[:157] + "..."
+    # the line as escapes and shortened: a user's file can hold terminal control sequences
+    text = printable(bytes(buf[start:min(stop, start + 4096)]).rstrip(b"\r")
+                     .decode("utf-8", "replace"), 160)
     tok_end = offset
     while tok_end < stop and buf[tok_end:tok_end + 1] not in (b" ", b"\t", b"\r"):
         tok_end += 1
-    token = bytes(buf[offset:tok_end]).decode("utf-8", "replace")[:40]
+    token = bytes(buf[offset:tok_end]).decode("utf-8", "replace")[:40]     # shown by repr()
     what = _MESSAGES.get(status, f"parse error {status}")
     return DataError(f"{source}, line {line}: {what}{extra} (at {token!r}): {text}")
 
@@ -154,8 +154,9 @@ def tokenize(buf: bytes, source: str = "<bytes>", *, n_features: int | None = No
     return out
 
 
-def _group_queries(qid_rows: np.ndarray, line_no: np.ndarray, source: str):
-    """Offsets of runs of equal qid; refuse a qid that reappears later."""
+def group_queries(qid_rows: np.ndarray, line_no: np.ndarray, source: str):
+    """Offsets of runs of equal qid and their qids; refuse a qid that reappears after another
+    query (naming both lines)."""
     n = qid_rows.shape[0]
     if n == 0:
         raise DataError(f"{source}: no data lines")
@@ -211,7 +212,7 @@ def parse_letor(buf: bytes, source: str = "<bytes>", n_features: int | None = No
     """Parse LETOR-format bytes into :class:`QueryData` (dense X)."""
     raw = tokenize(buf, source, n_features=n_features)
     check_rows(raw["labels"], raw["line_no"], source, bytes(buf[-65536:]))
-    query_ptr, qids = _group_queries(raw["qid"], raw["line_no"], source)
+    query_ptr, qids = group_queries(raw["qid"], raw["line_no"], source)
     return QueryData(X=raw["X"], y=raw["labels"], query_ptr=query_ptr, qids=qids,
                      docids=_docids(buf, raw["docid_span"]), source=source,
                      line_no=raw["line_no"])
@@ -566,7 +567,7 @@ class LetorStream:
         X, labels, qid, line_no = out.X, out.labels, out.qid, out.line_no
         del out
         check_rows(labels, line_no, self.source, self._plain_tail())
-        query_ptr, qids = _group_queries(qid, line_no, self.source)
+        query_ptr, qids = group_queries(qid, line_no, self.source)
         if any_docid:
             ids = np.concatenate([d if isinstance(d, np.ndarray) else
                                   np.full(d, "", dtype=object) for d in docids])

@@ -41,6 +41,7 @@ from .catalog import SPLITS, DatasetInfo
 CATALOG_FILE = "repro.toml"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 SPLIT_FILES = {"train": "train.txt", "vali": "vali.txt", "test": "test.txt"}
+FOLD_DIR = re.compile(r"^Fold(\d+)$")
 
 
 def mark(name: str) -> str:
@@ -69,6 +70,13 @@ def info(name: str, path, folds: int = 5, seed: int = 0, n_features: int | None 
         raise DataError(f"{where}: {name}: n_features must be at least 1, got {n_features}")
     if path.is_dir():
         n = _fold_count(path)
+        numbered = sorted(int(m.group(1)) for d in path.iterdir()
+                          if d.is_dir() and (m := FOLD_DIR.match(d.name)))
+        if any(k > n for k in numbered):
+            raise DataError(f"{where}: {name}: {path} has "
+                            f"{', '.join(f'Fold{k}' for k in numbered)} but no Fold{n + 1}: "
+                            f"folds are numbered 1, 2, … without a gap (a fold after the gap "
+                            f"would be left out)")
         if n == 0 and not all((path / f).is_file() for f in SPLIT_FILES.values()):
             raise DataError(f"{where}: {name}: {path} has neither Fold1/{{train,vali,test}}.txt "
                             f"(the official LETOR layout) nor train.txt, vali.txt and test.txt")
@@ -124,11 +132,23 @@ def read_catalog(path) -> dict[str, DatasetInfo]:
         if extra:
             raise DataError(f"{where}: unknown key(s) {', '.join(extra)} (known: path, folds, "
                             f"seed, n_features, title)")
+        for key, kind, what in CATALOG_TYPES:
+            if key in entry and not (isinstance(entry[key], kind)
+                                     and not isinstance(entry[key], bool)):
+                raise DataError(f"{where}: {key} must be {what}, got {entry[key]!r}")
         p = Path(entry["path"]).expanduser()
         out[name] = info(name, p if p.is_absolute() else path.parent / p,
                          entry.get("folds", 5), entry.get("seed", 0), entry.get("n_features"),
                          entry.get("title", ""), where)
     return out
+
+
+#: (key, type, in words) of every key of a catalog entry
+CATALOG_TYPES = (("path", str, 'a path in quotes (path = "data/mine")'),
+                 ("folds", int, "a whole number (folds = 5)"),
+                 ("seed", int, "a whole number (seed = 0)"),
+                 ("n_features", int, "a whole number (n_features = 136)"),
+                 ("title", str, 'text in quotes (title = "…")'))
 
 
 def fold_parts(n_queries: int, n_folds: int, seed: int) -> list[np.ndarray]:

@@ -17,7 +17,9 @@ from ..evidence.record import matches, natural_key
 from .published import KEY_FIELDS, PublishedSet, compare
 from .published import UNVERIFIED_COPY, USER_METHOD, mark_verdict
 from .stats import OUTCOMES
-from ..run.runner import SYNTHETIC, RunResult, jsonable
+from ..data.catalog import SYNTHETIC
+from ..files import jsonable
+from ..run.result import RunResult
 from .stats import paired, seed_from
 
 
@@ -165,13 +167,14 @@ def assemble_artifact(art: Artifact, results: list[RunResult], published: Publis
 def apply_marks(art: Artifact, flat: list[dict], marks: dict[str, str]) -> None:
     """Mark every record computed on marked data (``data_mark``); a value on an unverified
     copy of a catalogued set has its verdict prefixed "unverified copy: " (never counted as
-    reproduced; published baselines and values not run keep theirs).  When every dataset of
-    the artifact is marked, every record is (a record over datasets, a placeholder)."""
+    reproduced; published baselines and values not run keep theirs).  A record that is not
+    of one dataset of the artifact (over several: an average over sets, a microaverage; a
+    placeholder) carries the marks of every marked dataset."""
     by_label = {dataset_label(art, ds): m for ds, m in marks.items() if m}
-    every = "; ".join(dict.fromkeys(by_label.values())) if by_label and all(
-        marks.get(ds) for ds in art.datasets) else ""
+    own = {dataset_label(art, ds) for ds in art.datasets}
+    across = "; ".join(dict.fromkeys(by_label.values()))
     for r in flat:
-        mark = by_label.get(r.get("dataset")) or every
+        mark = by_label.get(r.get("dataset")) or ("" if r.get("dataset") in own else across)
         if not mark:
             continue
         r["data_mark"] = mark

@@ -7,9 +7,11 @@ A :class:`Convention` states each choice the definitions leave open:
 * ``gain`` of a label r: ``"exp2"`` 2^r − 1, ``"linear"`` r, ``"binary"`` 1 if r is relevant;
 * ``discount`` at 1-based position i: ``"log2"`` 1/log2(i + 1); ``"letor"`` 1 at positions 1
   and 2, 1/log2(i) from position 3 on (Järvelin & Kekäläinen with base 2: the LETOR scripts,
-  trec_eval, Dubey et al. Sec. 1.6.3);
+  earlier trec_eval releases, Dubey et al. Sec. 1.6.3);
 * ``ties`` among equal scores: ``"file"`` (input order kept: a stable sort), ``"worst"`` (less
-  relevant first) or ``"random"`` (the caller's seeded ``rng``);
+  relevant first), ``"random"`` (the caller's seeded ``rng``) or ``"docid"`` (the document
+  ids, descending in byte order: trec_eval's ``comp_sim_docno``, which sorts by score, then
+  ``strcmp`` of the docnos reversed; the measures take ``docids``);
 * ``no_relevant``: NDCG where the ideal DCG is 0, and AP of a query without a relevant
   document — 0, 1 (the GBDT libraries), or NaN (the query has no value and is left out of means);
 * ``beyond`` a query's length n (k > n): ``"letor4"`` P@k = (relevant in the query)/k, NDCG@k = 0;
@@ -38,7 +40,7 @@ from .letor_eval import _check, _numeric_order_keys, evaluate
 
 GAINS = ("exp2", "linear", "binary")
 DISCOUNTS = ("log2", "letor")
-TIES = ("file", "worst", "random")
+TIES = ("file", "worst", "random", "docid")
 BEYOND = ("letor4", "letor3", "truncate")
 ENGINES = ("letor", "sum", "inner", "ranks")
 
@@ -102,15 +104,13 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in (
                source="Eval-Score-MSLR.pl (mslr-eval-score-mslr.pl, J. Xu, June 2010, for the "
                       "Microsoft LTR datasets): the 4.0 script with gains 0/1/3/7/15 for labels "
                       "0-4 and only labels 2-4 relevant for P@k and MAP"),
-    Convention("trec_eval", "linear", "letor", "file", 0.0, "truncate", 1.0,
-               source="trec_eval 9 (usnistgov/trec_eval, m_ndcg_cut.c, m_P.c, m_map.c): gain = "
-                      "the qrels relevance value, discount 1 at ranks 1-2 then 1/log2(rank), "
-                      "relevant iff rel >= 1 (-l 1) — the discount of m_ndcg.c's classic "
-                      "form (gain/log2(i+1) for 0-based i > 0); later trec_eval releases and "
-                      "pytrec_eval-terrier 0.5.11 discount every rank by 1/log2(rank + 1) "
-                      "(measured on MQ2008 runs: per-query NDCG@10 differs by up to 0.37); "
-                      "trec_eval orders tied scores by docno "
-                      "(descending), so pass documents in that order to match it exactly"),
+    Convention("trec_eval", "linear", "log2", "docid", 0.0, "truncate", 1.0,
+               source="current trec_eval (usnistgov/trec_eval: m_ndcg_cut.c, m_ndcg.c, m_P.c, "
+                      "m_map.c, form_res_rels.c) and pytrec_eval-terrier 0.5.11 / ir-measures: "
+                      "gain = the qrels relevance value, every rank discounted by "
+                      "1/log2(rank + 1), relevant iff rel >= 1 (-l 1), equal scores ordered by "
+                      "docno, descending in byte order (comp_sim_docno); a query without a "
+                      "relevant document scores 0"),
     Convention("gbdt", "exp2", "log2", "file", 1.0, "truncate", None,
                source="LightGBM (dcg_calculator.cpp, map_metric.hpp) and XGBoost ndcg/map: "
                       "label_gain 2^r - 1, discount 1/log2(i + 1), k cut at the query's "
@@ -131,6 +131,14 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in (
                       "by the LETOR 4.0 script's rules (the thesis reports no NDCG; the 4.0 "
                       "arithmetic is used for it too)"),
 )}
+
+
+CONVENTIONS["trec_eval_classic"] = CONVENTIONS["trec_eval"].replace(
+    name="trec_eval_classic", discount="letor",
+    source="earlier trec_eval releases' classic m_ndcg.c / m_ndcg_cut.c form (gain / log2(i + 1) "
+           "for 0-based i > 0, the gain itself at i = 0: discount 1 at ranks 1-2, then "
+           "1/log2(rank)), otherwise as trec_eval; on MQ2008 runs per-query NDCG@10 differs "
+           "from current trec_eval's by up to 0.37")
 
 
 def get_convention(convention: str | Convention) -> Convention:
@@ -184,10 +192,20 @@ def dcg_at(gains_in_rank_order, k: int, discount: str = "log2") -> np.ndarray | 
 
 # --- rankings ----------------------------------------------------------------------------------
 
-def _tie_permutation(y, scores, query_ptr, ties: str, rng) -> np.ndarray | None:
+def docid_ranks(docids) -> np.ndarray:
+    """Each document id's position among all of them in byte order (``strcmp`` of the UTF-8
+    bytes, as trec_eval compares docnos); equal ids share a position."""
+    keys = [d if isinstance(d, bytes) else str(d).encode("utf-8") for d in docids]
+    uniq = sorted(set(keys))
+    pos = {k: i for i, k in enumerate(uniq)}
+    return np.array([pos[k] for k in keys], dtype=np.int64)
+
+
+def _tie_permutation(y, scores, query_ptr, ties: str, rng, docids=None) -> np.ndarray | None:
     """A within-query reordering of the documents after which a stable sort by score realises
     the tie rule (``None`` for file order).  ``"random"``: ``rng.permutation`` of every query
-    in turn; ``"worst"``: equal scores with the lowest label first."""
+    in turn; ``"worst"``: equal scores with the lowest label first; ``"docid"``: equal scores
+    by document id, descending in byte order (trec_eval)."""
     if ties == "file":
         return None
     Q = query_ptr.shape[0] - 1
@@ -197,12 +215,18 @@ def _tie_permutation(y, scores, query_ptr, ties: str, rng) -> np.ndarray | None:
         return np.concatenate([lo + rng.permutation(hi - lo)
                                for lo, hi in zip(query_ptr[:-1], query_ptr[1:])])
     qidx = np.repeat(np.arange(Q), np.diff(query_ptr))
+    if ties == "docid":
+        if docids is None or len(docids) != y.shape[0]:
+            raise DataError(f"docids: ties='docid' (trec_eval's rule) needs one document id per "
+                            f"document, got {'none' if docids is None else len(docids)} for "
+                            f"{y.shape[0]} documents")
+        return np.lexsort((-docid_ranks(docids), -scores, qidx))
     return np.lexsort((y, -scores, qidx))
 
 
-def _order(y, scores, query_ptr, ties: str, rng):
+def _order(y, scores, query_ptr, ties: str, rng, docids=None):
     """(y, scores) reordered within queries so that a stable sort by score applies ``ties``."""
-    perm = _tie_permutation(y, scores, query_ptr, ties, rng)
+    perm = _tie_permutation(y, scores, query_ptr, ties, rng, docids)
     return (y, scores) if perm is None else (y[perm], scores[perm])
 
 
@@ -328,16 +352,18 @@ def _ranks_measure(conv, y, scores, query_ptr, k, rng, what: str):
 
 
 def ndcg(y, scores, query_ptr, k: int, convention: str | Convention = "letor4",
-         ties: str | None = None, rng: np.random.Generator | None = None) -> np.ndarray:
+         ties: str | None = None, rng: np.random.Generator | None = None,
+         docids=None) -> np.ndarray:
     """NDCG@k of every query under ``convention`` (a name in :data:`CONVENTIONS` or a
     :class:`Convention`).  ``ties`` overrides the convention's tie rule; ``"random"`` needs
-    ``rng``.  Returns one value per query (NaN: the query has no value under the convention)."""
+    ``rng``, ``"docid"`` the documents' ids (``docids``, one per document).  Returns one value
+    per query (NaN: the query has no value under the convention)."""
     conv, y, scores, query_ptr, k = _prepare(y, scores, query_ptr, k, convention, ties, rng)
     if conv.engine == "ranks":
-        if conv.ties == "worst":
-            y, scores = _order(y, scores, query_ptr, "worst", None)
+        if conv.ties in ("worst", "docid"):
+            y, scores = _order(y, scores, query_ptr, conv.ties, None, docids)
         return _ranks_measure(conv, y, scores, query_ptr, k, rng, "NDCG")
-    y, scores = _order(y, scores, query_ptr, conv.ties, rng)
+    y, scores = _order(y, scores, query_ptr, conv.ties, rng, docids)
     if conv.engine == "letor":
         return _letor(conv, y, scores, query_ptr, k).ndcg[:, k - 1].copy()
     if conv.engine == "inner":
@@ -346,16 +372,16 @@ def ndcg(y, scores, query_ptr, k: int, convention: str | Convention = "letor4",
 
 
 def average_precision(y, scores, query_ptr, convention: str | Convention = "letor4",
-                      ties: str | None = None, rng: np.random.Generator | None = None
-                      ) -> np.ndarray:
+                      ties: str | None = None, rng: np.random.Generator | None = None,
+                      docids=None) -> np.ndarray:
     """AP of every query: the mean, over its relevant documents, of the precision at each
     one's rank (relevant documents per ``relevant_min``); ``no_relevant`` where there is none."""
     conv, y, scores, query_ptr, _ = _prepare(y, scores, query_ptr, None, convention, ties, rng)
     if conv.engine == "ranks":
-        if conv.ties == "worst":
-            y, scores = _order(y, scores, query_ptr, "worst", None)
+        if conv.ties in ("worst", "docid"):
+            y, scores = _order(y, scores, query_ptr, conv.ties, None, docids)
         return _ranks_measure(conv, y, scores, query_ptr, 1, rng, "AP")
-    y, scores = _order(y, scores, query_ptr, conv.ties, rng)
+    y, scores = _order(y, scores, query_ptr, conv.ties, rng, docids)
     rel = conv.relevant(y)
     if conv.engine == "letor":
         out = _letor(conv, y, scores, query_ptr, 1, rel.astype(np.float64)).ap.copy()
@@ -375,7 +401,8 @@ def average_precision(y, scores, query_ptr, convention: str | Convention = "leto
 
 
 def precision(y, scores, query_ptr, k: int, convention: str | Convention = "letor4",
-              ties: str | None = None, rng: np.random.Generator | None = None) -> np.ndarray:
+              ties: str | None = None, rng: np.random.Generator | None = None,
+              docids=None) -> np.ndarray:
     """P@k of every query: relevant documents among the top k, divided by k (positions beyond
     the query's length count as irrelevant; ``beyond="letor3"``: 0 there).  NaN for a query
     without relevant documents only where the convention leaves such queries out
@@ -384,7 +411,7 @@ def precision(y, scores, query_ptr, k: int, convention: str | Convention = "leto
     if conv.engine == "ranks" and conv.ties == "random":
         raise DataError("ties: random ties for precision under the 'ranks' engine are not "
                         "implemented; use the 'sum' engine (convention.replace(engine='sum'))")
-    y, scores = _order(y, scores, query_ptr, conv.ties, rng)
+    y, scores = _order(y, scores, query_ptr, conv.ties, rng, docids)
     rel = conv.relevant(y)
     if conv.engine == "letor":
         out = _letor(conv, y, scores, query_ptr, k, rel.astype(np.float64)).precision[:, k - 1]

@@ -28,7 +28,8 @@ from ..evidence.record import natural_key
 from ..spec import Artifact
 from ..papers.plotting import plt, style
 from ..judge.published import PublishedSet
-from ..run.runner import RunResult, jsonable
+from ..files import jsonable
+from ..run.result import RunResult
 from . import changes
 
 
@@ -90,8 +91,8 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
         "datasets": datasets, "figures": figures,
         "figures_with_published": overlaid,
         "params": jsonable(art.effective(quick).params),
-        "runs": [{"run": r.spec.label, "status": r.status, "why": r.why, "seed": r.spec.seed}
-                 for r in results],
+        "runs": [{"run": r.spec.label, "status": r.status, "why": r.why, "seed": r.spec.seed,
+                  **user_choice(r)} for r in results],
         "implemented": art.task is not None, "timing": art.timing,
         "not_run": art.not_run if art.task is None else "",
         "runs_file": f"{art.name}.runs.json",
@@ -104,6 +105,14 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
         "artifact": art.id,
         "runs": [{"run": r.spec.label, "status": r.status, "seconds": r.seconds,
                   "finished": r.finished} for r in results]})
+
+
+def user_choice(r: RunResult) -> dict:
+    """``{"chosen": parameters}`` of a user's ranker's run (``--ranker``: the candidate its
+    validation selection picked), else nothing."""
+    if "ranker" in r.spec.params and r.output and r.output.get("chosen") is not None:
+        return {"chosen": r.output["chosen"]}
+    return {}
 
 
 def recorded_run_seconds(out_root: Path) -> dict[str, float]:

@@ -17,7 +17,7 @@ def index_context(paper_mods, out_root: Path) -> dict:
     for mod in paper_mods:
         pid = mod.PAPER.id
         out_dir = out_root / pid
-        tally, n, claims = Tally(), 0, []
+        tally, n, claims, marks = Tally(), 0, [], {}
         for art in mod.ARTIFACTS:
             if art.timing:
                 continue
@@ -26,6 +26,7 @@ def index_context(paper_mods, out_root: Path) -> dict:
                 continue
             n += 1
             tally.add(got[0])
+            marks.update(dict.fromkeys(r["data_mark"] for r in got[0] if r.get("data_mark")))
             claims += [claim_row(r, f"{pid}/index.html#{art.name}")
                        for r in claims_of(got[0])]
         total += tally
@@ -35,8 +36,9 @@ def index_context(paper_mods, out_root: Path) -> dict:
                        "pdf": f"{pid}/{pid}.pdf" if (out_dir / f"{pid}.pdf").is_file() else None,
                        "timing": f"{pid}/{TIMING_DIR}/index.html"
                        if (out_dir / TIMING_DIR / "index.html").is_file() else None,
-                       "counts": tally.row(), "headline": headline(tally)[0] if n else
-                       "Not rendered into this directory.",
+                       "counts": tally.row(), "headline": (headline(tally)[0] if n else
+                       "Not rendered into this directory.") + "".join(
+                           f" Values computed on {m}." for m in marks),
                        "scoreboard": scoreboard(claims, key_only=True),
                        "words": counts_in_words(tally) if n else ""})
     return {"papers": papers, "total": total.row(), "headline": headline(total),

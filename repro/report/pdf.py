@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 from pathlib import Path
 
 from ..files import write_if_changed
@@ -36,9 +37,19 @@ def render_pdf(html_path: Path, pdf_path: Path, log=print) -> bool:
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     with _fixed_dates():
-        data = HTML(filename=str(html_path), base_url=str(html_path.parent)).write_pdf()
+        data = HTML(string=pdf_source(html_path), base_url=None).write_pdf()
     write_if_changed(pdf_path, data)
     return True
+
+
+def pdf_source(html_path: Path) -> str:
+    """The page as the PDF is rendered from: its images' sources made absolute (so that they
+    are found and drawn) and no base URL, so that its links stay relative to the PDF (beside
+    its page) — the same PDF bytes from any checkout path."""
+    base = Path(html_path).parent.resolve()
+    return re.sub(r'(<img\b[^>]*?\bsrc=")([^":#?]+)(")',
+                  lambda m: m.group(1) + (base / m.group(2)).as_uri() + m.group(3),
+                  Path(html_path).read_text(encoding="utf-8"))
 
 
 def _pdf_job(paths: tuple[str, str]) -> tuple[bool, str]:
@@ -52,7 +63,7 @@ def render_pdfs(pages: list[tuple[Path, Path]], jobs: int = 1, log=print) -> lis
     """The PDFs of written pages (``(html, pdf)`` pairs), on up to ``jobs`` processes (a
     PDF depends on its page only, so the bytes are those of one process); returns the PDFs
     written."""
-    from ..run.runner import map_in_processes
+    from ..run.backends import map_in_processes
     done = map_in_processes(_pdf_job, [(str(h), str(p)) for h, p in pages], jobs)
     for text in dict.fromkeys(s for _, s in done if s):
         log(text)

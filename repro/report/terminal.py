@@ -1,6 +1,8 @@
 """The compact reproduced-vs-published table printed when an artifact finishes."""
 from __future__ import annotations
 
+from collections import Counter
+
 from .format import fmt_ci, fmt_diff, fmt_value
 from .verdicts import Tally, headline
 
@@ -8,10 +10,13 @@ MAX_ROWS = 40
 
 
 def compact_table(art_id: str, title: str, flat: list[dict], out_path: str) -> str:
-    """Values with a published counterpart or not run first; where an artifact has none (a
-    figure of our own, validation curves), its own values — never a header without rows."""
+    """Values with a published counterpart, not run, or computed on marked data (user data,
+    an unverified copy); where no value has a published counterpart (a figure of our own,
+    validation curves, a run on user data), every value — never a header without rows.  The
+    summary names the data marks, so that no value on unverified data goes unsaid."""
+    published = any(r.get("published") is not None for r in flat)
     rows = [r for r in flat if r.get("published") is not None or r["verdict"].startswith("not run")
-            or r.get("modern")]
+            or r.get("modern") or r.get("data_mark")] if published else list(flat)
     if not rows:
         rows = list(flat)
     ci = any(r.get("ci95") for r in rows[:MAX_ROWS])     # the 95% interval column, if any
@@ -30,5 +35,9 @@ def compact_table(art_id: str, title: str, flat: list[dict], out_path: str) -> s
     out += [fmt(l) for l in lines]
     if len(rows) > MAX_ROWS:
         out.append(f"… {len(rows) - MAX_ROWS} more rows")
-    out.append(headline(Tally().add(flat))[0] + f"  ({len(flat)} values in {out_path})")
+    said = headline(Tally().add(flat))
+    out.append(said[0] + f"  ({len(flat)} values in {out_path})")
+    out += [line for line in said[1:2] if "unverified" in line]     # the unverified copies
+    marks = Counter(r["data_mark"] for r in flat if r.get("data_mark"))
+    out += [f"{n} value(s) say: {mark}" for mark, n in marks.items()]
     return "\n".join(out)

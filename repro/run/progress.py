@@ -13,6 +13,8 @@ from rich.console import Console
 from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
                            TimeElapsedColumn, TimeRemainingColumn)
 
+from ..data.io import printable
+
 
 def _clock(seconds: float) -> str:
     s = int(round(seconds))
@@ -85,7 +87,7 @@ class RunProgress:
         self.done += 1
         self.spent += seconds or 0.0
         text = (f"{label}: {status}" + (f" in {seconds:.1f} s" if seconds is not None else "")
-                + (f" ({why})" if why else ""))
+                + (f" ({printable(why, 300)})" if why else ""))
         if self._progress is not None:
             self._progress.update(self._task, advance=1, description=self._describe())
             if status != "done":
