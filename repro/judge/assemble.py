@@ -13,8 +13,8 @@ from ..evidence import reference
 from .. import papers as registry
 from ..data import catalog as cat
 from ..spec import REFERENCE_TASK, REFERENCE_TASKS, Artifact
-from ..evidence.record import matches, natural_key
-from .published import KEY_FIELDS, PublishedSet, compare
+from ..evidence.record import cell, key, matches, natural_key
+from .published import PublishedSet, compare
 from .published import UNVERIFIED_COPY, USER_METHOD, mark_verdict
 from .stats import OUTCOMES
 from ..run.runner import SYNTHETIC, RunResult, jsonable
@@ -135,7 +135,7 @@ def assemble_artifact(art: Artifact, results: list[RunResult], published: Publis
 
     def exact_ok(r):              # a single fit's published value that is not a time
         metric = str(r.get("metric") or "").lower()
-        return tuple(r.get(k) for k in KEY_FIELDS) in pubs and "second" not in metric \
+        return cell(r) in pubs and "second" not in metric \
             and "time" not in metric
     intervals.attach(art, records, tables, exact_ok)
     flat = jsonable(compare(art.paper, art.name, records, published, not_run))
@@ -157,7 +157,7 @@ def assemble_artifact(art: Artifact, results: list[RunResult], published: Publis
             if r.get("method") in users and not r["verdict"].startswith("not run"):
                 r["verdict"], r["user_method"] = USER_METHOD, True
     apply_marks(art, flat, marks or {})
-    flat.sort(key=lambda r: tuple(natural_key(r.get(k)) for k in KEY_FIELDS))
+    flat.sort(key=lambda r: tuple(natural_key(v) for v in cell(r)))
     return Assembled(flat, jsonable(tables), not_run,
                      datasets_used(art, results, not_run, marks or {}))
 
@@ -186,9 +186,9 @@ def paired_records(art: Artifact, tables: list[dict], users: list[str]) -> list[
     folds; one record per (dataset, paper method, metric, further key fields)."""
     reference_methods = set(users) | {reference.METHOD}
 
-    def group(t):
-        return tuple(sorted((k, str(v)) for k, v in t.items()
-                            if k not in ("method", "fold", "qids", "values", "why", "weights")))
+    def group(t):                 # the table's key but its method and fold
+        return tuple(sorted((k, str(v)) for k, v in key(t).items()
+                            if k != "method" and k != "fold"))
 
     pools: dict[tuple, tuple[list, list]] = {}
     by_key = {}

@@ -28,13 +28,13 @@ from typing import Callable
 import numpy as np
 
 from ..spec import Artifact
-from ..evidence.record import matches
+from ..evidence import TableIndex
+from ..evidence.record import OVER_FOLDS, common_fields, defined as _defined, matches
 from . import intervals
 from .published import load as load_published
 from .stats import (CONTRADICTED, HOLDS, NOT_SIGNIFICANT, NOT_TESTABLE, paired,
                     reproduction_measures, seed_from)
 
-_SKIP = ("value", "fold", "dataset", "why")
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ class Best:
     over: str | tuple
     select: dict = field(default_factory=dict)
     criterion: dict = field(default_factory=lambda: {"fold": "avg"})
-    within: tuple[str, ...] = ("dataset", "method", "metric")
+    within: tuple[str, ...] = OVER_FOLDS
     prefer: str = "smaller"
     chosen_metric: str | dict | None = None
     metric_format: str = "{metric}"
@@ -123,15 +123,9 @@ class Custom:
 
 
 
-def _defined(v) -> bool:
-    return v is not None and not (isinstance(v, float) and math.isnan(v))
-
-
 def _common_fields(recs: list[dict]) -> dict:
-    """Fields (other than the value and the key) equal in every record of a group."""
-    first = recs[0]
-    return {k: v for k, v in first.items() if k not in _SKIP
-            and all(r.get(k) == v for r in recs[1:])}
+    """Fields (other than the value and those the aggregation sets) equal in every record."""
+    return common_fields(recs, set_here=("fold", "dataset"))
 
 
 def _by_folds(art: Artifact, records: list[dict], select: dict, label, by: tuple) -> tuple:
@@ -625,7 +619,7 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
             g["shown"].append(r)
     made = {(tuple(r.get(f) for f in agg.within), r.get("metric")): r for r in records
             if "outcome" in r}
-    index = intervals.Tables(list(tables))
+    index = TableIndex(list(tables))
     fold_groups = intervals.fold_groups(records)
     published = load_published(art.paper)
 
@@ -757,7 +751,7 @@ class RanksWithPublished:
     artifact: str
     order: tuple = ()
     fold: str | None = None
-    keys: tuple[str, ...] = ("dataset", "method", "metric")
+    keys: tuple[str, ...] = OVER_FOLDS
 
 
 def ranks_with_published(art: Artifact, records: list[dict], decl: RanksWithPublished):

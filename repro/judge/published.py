@@ -72,7 +72,8 @@ import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 
-KEY_FIELDS = ("artifact", "dataset", "method", "metric", "fold")
+from ..evidence.record import CELL, IN_ARTIFACT
+
 
 AGREES = "agrees (paper's rounding)"
 WITHIN_NOISE = "within noise (published value inside our 95% interval)"
@@ -203,7 +204,7 @@ class PublishedSet:
         return [v for v in self.values if v.artifact == name]
 
     def _match(self, rule: dict, rec: dict) -> bool:
-        return all(rule[k] == rec.get(k) for k in KEY_FIELDS if k in rule)
+        return all(rule[k] == rec.get(k) for k in CELL if k in rule)
 
     def tolerance(self, rec: dict) -> tuple[float, str]:
         rule = self.rule(rec)
@@ -228,7 +229,7 @@ class PublishedSet:
 
 
 def _cell_key(table: dict, row_value: str, col_value: str) -> dict:
-    key = {k: table.get(k) for k in ("dataset", "method", "metric", "fold")}
+    key = {k: table.get(k) for k in IN_ARTIFACT}
     key[table["rows"]] = row_value
     key[table["cols"]] = col_value
     return key
@@ -250,7 +251,7 @@ def load(paper: str, path=None) -> PublishedSet:
         ident = (t["artifact"], t["source"], t["rows"], t["cols"], tuple(columns))
         layout = layouts.setdefault(ident, TableLayout(
             t["artifact"], t["source"], t["rows"], t["cols"], columns, [], [], t.get("note", "")))
-        layout.fixed.append({k: t.get(k) for k in KEY_FIELDS[1:]
+        layout.fixed.append({k: t.get(k) for k in IN_ARTIFACT
                              if k not in (t["rows"], t["cols"])})
         for row in t["data"]:
             label, cells = str(row[0]), row[1:]
@@ -296,7 +297,7 @@ def _place_in_layout(pv: PublishedValue, layouts) -> None:
     """Put a single published value into the table it was printed in (if any): the first
     table of its artifact whose source begins its source and whose grid it fits — as a cell
     of the row of its row field's value (a new row if the table has none)."""
-    rec = dict(zip(KEY_FIELDS, pv.key))
+    rec = dict(zip(CELL, pv.key))
     for t in layouts:
         if not (pv.source.startswith(t.source) and t.fits(rec)):
             continue
@@ -359,7 +360,7 @@ def compare(paper: str, artifact: str, records: list[dict], published: Published
     pubs = {v.key: v for v in published.for_artifact(artifact)}
     out, seen = [], set()
     for r in records:
-        key = tuple(r.get(k) for k in KEY_FIELDS)
+        key = tuple(r.get(k) for k in CELL)
         seen.add(key)
         pub = pubs.get(key)
         rule = published.rule(r)
@@ -379,7 +380,7 @@ def compare(paper: str, artifact: str, records: list[dict], published: Published
             verdict = UNDEFINED + (f": {r['why']}" if r.get("why") else "")
         elif verdict is None:
             verdict = "not run: " + r.get("why", "no value")
-        rec = {"paper": paper, **{k: r.get(k) for k in KEY_FIELDS}, "value": r["value"],
+        rec = {"paper": paper, **{k: r.get(k) for k in CELL}, "value": r["value"],
                "published": pub.text if pub else None, "diff": diff, "verdict": verdict,
                "source": pub.source if pub else None}
         rec.update({k: v for k, v in r.items() if k not in rec})
@@ -403,8 +404,8 @@ def compare(paper: str, artifact: str, records: list[dict], published: Published
                    or not_run.get(None)
                    or "no reproduced value")
             verdict = f"not run: {why}"
-        kind, kind_why = published.kind(dict(zip(KEY_FIELDS, key)))
-        out.append({"paper": paper, **dict(zip(KEY_FIELDS, key)), "value": None,
+        kind, kind_why = published.kind(dict(zip(CELL, key)))
+        out.append({"paper": paper, **dict(zip(CELL, key)), "value": None,
                     "published": pub.text, "diff": None, "verdict": verdict,
                     "source": pub.source, **({"note": pub.note} if pub.note else {}),
                     **({"kind": kind, "kind_why": kind_why} if kind != "reproduction" else {})})

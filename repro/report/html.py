@@ -35,7 +35,7 @@ from ..run.provenance import describe
 from ..judge.published import load as load_published
 from . import changes
 from .build import TIMING_DIR, read_artifact
-from ..evidence.record import natural_key
+from ..evidence.record import CELL, natural_key
 from .tables import _general, artifact_tables, fmt_value, record_rows
 from .verdicts import (BUCKETS, HEADERS, LABELS, OUTCOMES, Tally, headline, shown_buckets,
                        verdict_class)
@@ -260,7 +260,7 @@ def not_run_reason(meta: dict) -> str:
 
 def _where(c: dict) -> str:
     return ", ".join(f"fold {c[f]}" if f == "fold" else str(c[f])
-                     for f in ("artifact", "dataset", "method", "metric", "fold")
+                     for f in CELL
                      if c.get(f) not in (None, ""))
 
 

@@ -1,6 +1,7 @@
 """The compact reproduced-vs-published table printed when an artifact finishes."""
 from __future__ import annotations
 
+from ..evidence.record import IN_ARTIFACT
 from .tables import fmt_ci, fmt_diff, fmt_value
 from .verdicts import Tally, headline
 
@@ -15,7 +16,7 @@ def compact_table(art_id: str, title: str, flat: list[dict], out_path: str) -> s
     if not rows:
         rows = list(flat)
     ci = any(r.get("ci95") for r in rows[:MAX_ROWS])     # the 95% interval column, if any
-    head = ("dataset", "method", "metric", "fold", "reproduced") + (("95% interval",) if ci
+    head = IN_ARTIFACT + ("reproduced",) + (("95% interval",) if ci
                                                                      else ()) + \
         ("published", "diff", "verdict")
     lines = [[str(r.get("dataset") or ""), str(r.get("method") or ""), str(r.get("metric") or ""),

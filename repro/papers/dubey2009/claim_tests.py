@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ...judge import stats as st
-from ...evidence import table_mean
+from ...evidence import TableIndex, table_mean
 from ...evidence.record import record
 from .names import CLAIMS
 
@@ -50,25 +50,23 @@ class QueryTables:
 
     def __init__(self, art, outputs):
         self.art = art
-        self.tables: dict[tuple, dict[str, tuple[list, list]]] = {}
-        for spec, out in outputs:
-            for t in out.get("per_query", []):
-                key = (spec.dataset, t.get("part"), t["method"], t["metric"],
-                       t.get("convention"))
-                self.tables.setdefault(key, {})[str(spec.fold)] = (list(t["qids"]),
-                                                                   list(t["values"]))
+        tables = [{**t, "dataset": spec.dataset, "fold": str(spec.fold)}
+                  for spec, out in outputs for t in out.get("per_query", [])]
+        self.index = TableIndex(tables)
+        self._datasets = [(t["dataset"], t.get("part")) for t in tables]
 
     def datasets(self, part: str) -> list[str]:
-        return list(dict.fromkeys(k[0] for k in self.tables if k[1] == part))
+        return list(dict.fromkeys(d for d, p in self._datasets if p == part))
 
     def folds(self, dataset, part, method, metric, convention=None) -> list[tuple] | None:
         """``[(fold, qids, values)]`` over the declared folds of ``dataset``; None when a
         fold (or the table) is missing."""
-        by_fold = self.tables.get((dataset, part, method, metric, convention))
         declared = [str(f) for f in self.art.folds_for(dataset) if f is not None]
-        if not by_fold or not declared or any(f not in by_fold for f in declared):
+        got = self.index.folds({"dataset": dataset, "part": part, "method": method,
+                                "metric": metric, "convention": convention}, declared)
+        if not declared or got is None:
             return None
-        return [(f, *by_fold[f]) for f in declared]
+        return [(f, list(t["qids"]), list(t["values"])) for f, t in zip(declared, got)]
 
     def mean(self, dataset, part, method, metric, convention=None) -> float:
         """The mean of the fold means (as Figure 3's cells and the studies' FoldMeans)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...evidence import TableIndex
 from ...judge import intervals
 from ...judge.kinds import _defined, compare_paired, fold_mean, kind, with_tables
 from ...judge.stats import seed_from
@@ -75,7 +76,7 @@ def difference(art: Artifact, records: list[dict], agg: Difference, tables=()):
         elif matches(agg.subtrahend, r):
             b.append(r)
     out = []
-    index, fold_groups = intervals.Tables(list(tables)), intervals.fold_groups(records)
+    index, fold_groups = TableIndex(list(tables)), intervals.fold_groups(records)
     for key, (a, b) in groups.items():
         if len(a) != 1 or len(b) != 1:
             continue
