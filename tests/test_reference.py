@@ -5,6 +5,7 @@ import pytest
 
 from repro import papers
 from repro.judge import published as pub
+from repro.judge import verdicts
 from repro.spec import REFERENCE_TASK
 from repro.papers import pahikkala2010
 from repro.rankers import lambdamart
@@ -36,16 +37,16 @@ def test_quick_reference_run_on_mq2008(data_root, monkeypatch, tmp_path):
     specs = [s for s in art.runs(quick=True) if s.task == REFERENCE_TASK]
     res = Runner(data_root, papers.task, progress=False, log=lambda *a, **k: None).run(specs)
     recs, _ = gather_records(art, list(res.values()))
-    flat = pub.compare("pahikkala2010", "table7", recs, pub.load("pahikkala2010"), {})
+    flat = verdicts.compare("pahikkala2010", "table7", recs, pub.load("pahikkala2010"), {})
     mine = [r for r in flat if r["method"] == METHOD]
     assert [(r["metric"], r["fold"]) for r in mine] == [("MAP", "1")]
-    assert mine[0]["verdict"] == pub.MODERN
+    assert mine[0]["verdict"] == verdicts.Verdict.MODERN
     assert 0.35 < mine[0]["value"] < 0.6            # MQ2008 fold 1 test MAP, a sane range
     # without LightGBM: not run, saying how to install it
     monkeypatch.setattr(lambdamart, "lightgbm", None)
     res = Runner(data_root, papers.task, force=True, progress=False,
                  log=lambda *a, **k: None).run(specs)
     recs, _ = gather_records(art, list(res.values()))
-    flat = pub.compare("pahikkala2010", "table7", recs, pub.load("pahikkala2010"), {})
+    flat = verdicts.compare("pahikkala2010", "table7", recs, pub.load("pahikkala2010"), {})
     (row,) = [r for r in flat if r["method"] == METHOD]
     assert row["verdict"].startswith("not run") and "[modern]" in row["verdict"]

@@ -28,12 +28,13 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from .verdicts import OUTCOMES as _OUTCOMES
+
 N_RESAMPLES = 2000
 LEVEL = 0.95
-#: the outcomes of a claim judged by a test (:meth:`Paired.outcome`; "not testable here" when
-#: there is no paired evidence)
-HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE = (
-    "holds", "contradicted", "not significant here", "not testable here")
+#: the outcomes of a claim judged by a test, as written (:class:`repro.judge.verdicts.Verdict`;
+#: :meth:`Paired.outcome`; "not testable here" when there is no paired evidence)
+HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE = (o.value for o in _OUTCOMES)
 OUTCOMES = (HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE)
 
 
