@@ -12,7 +12,7 @@ from repro.judge import published as pub
 from repro.judge import stats as st
 from repro.spec import RunSpec
 from repro.papers import dubey2009 as paper
-from repro.papers.dubey2009 import claim_tests, claims, figures, gap, names
+from repro.papers.dubey2009 import claim_tests, claims, figures, names
 from repro.papers.dubey2009.claims_sampler import STATEMENTS_53 as S
 
 ART = {a.name: a for a in paper.ARTIFACTS}
@@ -264,11 +264,12 @@ def test_gap_note_only_where_the_published_value_is_above():
                  if v.artifact == "figure3" and v.dataset == "OHSUMED" and v.fold == "avg"}
     above, below = ("MLE", "MAP"), ("RankSVM", "NDCG@1")      # printed 0.543 and 0.667
     values = {above: published[above].value - 0.1, below: published[below].value + 0.03}
-    assert [d for d in ART["figure3"].aggregate if isinstance(d, gap.CellsWithGap)]
-    got, _ = gap.cells_with_gap(ART["figure3"], _cell_records(values), gap.CellsWithGap(
-        paper.CELLS))
+    (decl,) = [d for d in ART["figure3"].aggregate if isinstance(d, aggregate.CellsWithGap)]
+    assert decl.cells == paper.CELLS
+    got, _ = aggregate.cells_with_gap(ART["figure3"], _cell_records(values), decl)
     cell = {(r["method"], r["metric"]): r for r in got}
-    assert "the published value 0.543 sits 0.100 MAP above ours" in cell[above]["note"]
+    assert ("the published value 0.543 sits 0.100 MAP above ours (see 'claims', rows "
+            "'context')") in cell[above]["note"]
     assert "sits" not in cell[below]["note"]
     assert "ours is 0.030 NDCG@1 above the published value 0.667" in cell[below]["note"]
     # no readable published value (MLE NDCG@1 is '?'), a quoted baseline, the floor: no text
@@ -280,7 +281,7 @@ def test_gap_note_only_where_the_published_value_is_above():
             and "sits" in r["note"]}
     assert len(set(gaps.values())) == len(gaps) > 3
     # equal at the published rounding
-    assert gap.gap_text(0.5432, 0.543, 3, "MAP").startswith("equal to the published value")
+    assert aggregate.gap_text(0.5432, 0.543, 3, "MAP").startswith("equal to the published value")
     # the TOML's explanation states no single gap for the whole column
     why = pub.load("dubey2009").explanations[0]["why"]
     assert "0.09" not in why and "not in all" in why
@@ -303,4 +304,4 @@ def test_figure3_plot_marks_the_published_values():
 
 
 def test_aggregation_kind_is_registered():
-    assert aggregate.KINDS[gap.CellsWithGap] is gap.cells_with_gap
+    assert aggregate.KINDS[aggregate.CellsWithGap] is aggregate.cells_with_gap
