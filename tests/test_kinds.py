@@ -8,10 +8,11 @@ import pytest
 from scipy import stats
 
 from repro.judge import kinds
-from repro.judge.kinds import (Best, Cells, CellsWithGap, Claim, Difference, FoldMean,
-                               FoldSpread, MicroAverage, NotCheckable, PairedTest, Ranks,
-                               RanksWithPublished, SettingMeans, Spread)
-from repro.spec import Artifact
+from repro.judge.kinds import (FIRST, LAST, Best, CellClaim, Cells, CellsWithGap, Claim,
+                               Difference, FoldClaim, FoldMean, FoldSpread, Grid, MicroAverage,
+                               NotCheckable, PairedTest, Ranks, RanksWithPublished,
+                               SettingMeans, Spread)
+from repro.spec import Artifact, RunSpec
 
 
 def art(**kw):
@@ -194,7 +195,97 @@ def test_claim_over_fold_values():
     assert r["effect"] == pytest.approx(0.15)
 
 
-TESTED = {FoldMean, FoldSpread, SettingMeans, PairedTest, Cells, CellsWithGap, NotCheckable,
+def _tables(datasets, methods: dict, folds=("1", "2"), n=15, part="p"):
+    """Per-query tables: each method's value of a query = the query's base + the method's
+    shift + small zero-mean noise."""
+    out = []
+    for ds in datasets:
+        for f in folds:
+            rng = np.random.default_rng([len(ds), int(f)])
+            base = rng.uniform(0.2, 0.8, n)
+            for k, (m, shift) in enumerate(methods.items()):
+                noise = np.random.default_rng([len(ds), int(f), k]).normal(0, 0.005, n)
+                out.append({"dataset": ds, "fold": f, "method": m, "metric": "MAP",
+                            "part": part, "qids": [f"{ds}{f}-{i}" for i in range(n)],
+                            "values": (base + shift + noise).tolist()})
+    return out
+
+
+def test_cell_claim_variants_with_holm_pooled_cells_and_a_summary_row():
+    a = art(datasets=("A", "B", "C"), folds=(1, 2))
+    tables = _tables(("A", "B"), {"v1": 0.05, "v2": 0.0, "o": 0.0})
+    decl = CellClaim("v beats o", "1", "2 of 3", {"part": "p"}, ("MAP",), variants=("v1", "v2"),
+                     opponents=("o",), fields={"part": "claims"}, key="MAP")
+    *cells, summary = run(decl, [], a, tables=tables)[0]
+    assert [(r["dataset"], r["outcome"]) for r in cells] == [("A", "holds"), ("B", "holds")]
+    r = cells[0]
+    assert r["method"] == "v beats o" and r["compared"] == "v1 − o" and r["key"] is True
+    assert "key" not in cells[1] and r["part"] == "claims" and r["n_queries"] == 30
+    assert len(r["comparisons"]) == 2 and "Holm" in r["test"] and "Holm" in r["note"]
+    assert r["numbers"] == {m: pytest.approx(np.mean([
+        np.mean(t["values"]) for t in tables if t["dataset"] == "A" and t["method"] == m]),
+        abs=1e-4) for m in ("v1", "v2", "o")}
+    assert summary["counts"]["holds"] == 2 and summary["dataset"] == "all"
+    # the sets pooled into one cell; a set missing: not testable, said once per metric
+    (pooled,) = run(CellClaim("v beats o", "1", "n", {"part": "p"}, ("MAP",), ("v1",), ("o",),
+                              pooled=("A", "B"), label="both", summary=False), [], a,
+                    tables=tables)[0]
+    assert pooled["dataset"] == "both" and pooled["n_queries"] == 60 and pooled["numbers"] == {}
+    assert "the queries of the 2 sets pooled" in pooled["test"]
+    (missing,) = run(CellClaim("v beats o", "1", "n", {"part": "p"}, ("MAP",), ("v1",), ("o",),
+                               pooled=("A", "C"), label="both", summary=False, why="needs C"),
+                     [], a, tables=tables)[0]
+    assert missing["outcome"] == "not testable here" and missing["why"].endswith("needs C")
+    # no cell at all: the fallback says why
+    none = run(CellClaim("v beats o", "1", "n", {"part": "q"}, ("MAP",), ("v1",), ("o",),
+                         fallback="all", why="no part q"), [], a, tables=tables)[0]
+    assert none[0]["dataset"] == "all" and none[0]["outcome"] == "not testable here"
+    assert none[0]["why"] == "not testable here: no part q" and none[0]["metric"] is None
+    assert none[1]["testable_cells"] == 0 and math.isnan(none[1]["value"])
+
+
+def test_cell_claim_on_a_grid_with_a_trend_and_steps():
+    a = art(folds=(1, 2), params={"g": [1, 2, 4]})
+    grid = Grid(("g",), "s={}".format, name="size {}".format)
+    tables = _tables(("A",), {"s=1": 0.0, "s=2": 0.04, "s=4": 0.05})
+    rise = CellClaim("rises", "1", "Fig. 1", {"part": "p"}, ("MAP",), grid=grid, variants=LAST,
+                     opponents=FIRST, trend="the sizes", what="t of {last} against {first}",
+                     note="difference", summary=False)
+    (r,) = run(rise, [], a, tables=tables)[0]
+    assert r["outcome"] == "holds" and r["compared"] == "s=4 − s=1"
+    assert r["test"].startswith("t of 4 against 1, over 30 test queries")
+    assert "Spearman" in r["test"] and r["trend"]["rho"] > 0 and r["trend"]["n"] == 90
+    assert set(r["numbers"]) == {"size 1", "size 2", "size 4"}
+    assert r["note"].startswith("§1; paper: Fig. 1. s=4 − s=1: mean difference +0.0")
+    steps = CellClaim("saturates", "1", "Fig. 1", {"part": "p"}, ("MAP",), grid=grid, steps=True,
+                      note="difference", summary=False)
+    (r,) = run(steps, [], a, tables=tables)[0]
+    assert r["outcome"] == "holds" and r["compared"] == "gain 1 → 2 − gain 2 → 4"
+    assert r["effect"] == pytest.approx(0.03, abs=0.005)
+    a2 = art(folds=(1, 2), params={"g": [1, 4]})
+    (r,) = run(steps, [], a2, tables=tables)[0]
+    assert r["outcome"] == "not testable here" and "three values" in r["why"]
+
+
+def test_fold_claim_is_a_test_over_folds_one_sample_against_a_constant():
+    a = art(folds=(1, 2, 3, 4))
+    xs = {1: 1.2, 2: 0.9, 3: 1.4, 4: 1.1}
+    outputs = [(RunSpec("nopaper", "t", "A", f, 0, "{}"), {"stat": x}) for f, x in xs.items()]
+    decl = FoldClaim("x above 0", "2", "Fig. 2", ("x", "zero"), lambda o: {
+        "m": {"a": o["stat"], "b": 0.0, "what": "x against 0", "shown": {"mean x": o["stat"]}}},
+        caveat="Folds overlap", fallback="A")
+    r, summary = run(decl, [], a, outputs=outputs)[0]
+    assert r["outcome"] == "holds" and r["n_folds"] == 4 and "n_queries" not in r
+    assert r["p_value"] == pytest.approx(stats.ttest_1samp(list(xs.values()), 0.0).pvalue)
+    assert r["test"] == ("paired t-test over 4 folds (scipy.stats.ttest_rel) of x against 0; "
+                         "95% bootstrap interval of the mean difference over folds. Folds "
+                         "overlap")
+    assert r["numbers"] == {"mean x": pytest.approx(1.15)} and summary["testable_cells"] == 1
+    (r, _) = run(decl, [], a, outputs=outputs[:3])[0]                  # a fold missing
+    assert r["outcome"] == "not testable here" and r["dataset"] == "A" and r["metric"] is None
+
+
+TESTED = {CellClaim, FoldClaim, FoldMean, FoldSpread, SettingMeans, PairedTest, Cells, CellsWithGap, NotCheckable,
           Best, Ranks, RanksWithPublished, MicroAverage, Spread, Difference, Claim}
 
 

@@ -13,7 +13,10 @@ one registry (:mod:`.registry`: ``@kind(MyDeclaration)``):
 * across records (:mod:`.across`): :class:`MicroAverage`, :class:`Spread`,
   :class:`Difference`;
 * claims judged by paired tests (:mod:`.claims`, on the engine :mod:`repro.judge.claims`):
-  :class:`Claim`;
+  :class:`Claim` (a record against others, intersection–union), :class:`CellClaim` (cell by
+  cell on per-query tables: variants with Holm, trends, grid steps, pooled sets, summary
+  rows; sides may come from a :class:`Grid` of the parameters), :class:`FoldClaim` (over
+  folds, paired or one-sample);
 * :class:`Custom` — a function of the paper's ``tasks`` module, for what no kind can say.
 
 ``docs/adding-a-paper.md`` lists them with what each computes.
@@ -24,11 +27,13 @@ from .folds import (FoldMean, FoldSpread, PairedTest, SettingMeans, fold_mean, f
 from .cells import Cells, CellsWithGap, NotCheckable, cells, cells_with_gap, gap_text
 from .selection import Best, Ranks, RanksWithPublished, best, ranks, ranks_with_published
 from .across import Difference, MicroAverage, Spread, difference, micro_average, spread
-from .claims import Claim, claim
+from .claims import (FIRST, LAST, REST, CellClaim, Claim, FoldClaim, Grid, cell_claim, claim,
+                     fold_claim)
 
-__all__ = ["KINDS", "Best", "Cells", "CellsWithGap", "Claim", "Custom", "Difference",
-           "FoldMean", "FoldSpread", "MicroAverage", "NotCheckable", "PairedTest", "Ranks",
-           "RanksWithPublished", "SettingMeans", "Spread", "apply", "best", "cells",
-           "cells_with_gap", "claim", "difference", "fold_mean", "fold_spread", "gap_text",
-           "kind", "micro_average", "paired_test", "ranks", "ranks_with_published",
-           "setting_means", "spread", "with_outputs", "with_tables"]
+__all__ = ["FIRST", "KINDS", "LAST", "REST", "Best", "CellClaim", "Cells", "CellsWithGap",
+           "Claim", "Custom", "Difference", "FoldClaim", "FoldMean", "FoldSpread", "Grid",
+           "MicroAverage", "NotCheckable", "PairedTest", "Ranks", "RanksWithPublished",
+           "SettingMeans", "Spread", "apply", "best", "cell_claim", "cells", "cells_with_gap",
+           "claim", "difference", "fold_claim", "fold_mean", "fold_spread", "gap_text", "kind",
+           "micro_average", "paired_test", "ranks", "ranks_with_published", "setting_means",
+           "spread", "with_outputs", "with_tables"]

@@ -27,11 +27,11 @@ class Cells:
     """Aggregation: a printed table's cells from per-fold records measured several ways (e.g.
     conventions).  Records matched by ``select`` carry the field ``variant``; per (dataset,
     method, metric, variant) the mean over the artifact's declared folds (complete groups only,
-    declaration order, as :func:`~repro.judge.kinds.folds.fold_mean`).  One record per (dataset, method, metric) that
-    has the ``main`` variant: value = its mean (the record keeps ``variant = main``, so that
-    the tables behind its folds are found by its fields), every other variant's mean as a field
-    (its name, spaces as underscores), ``fold = label``, the fields ``drop`` removed, ``weight`` =
-    ``weights[dataset]`` where given, and ``note`` = the parts of ``notes`` whose values all
+    declaration order, as :func:`~repro.judge.kinds.folds.fold_mean`).  One record per
+    (dataset, method, metric) that has the ``main`` variant: value = its mean (the record keeps
+    ``variant = main``, so that the tables behind its folds are found by its fields), every
+    other variant's mean as a field (its name, spaces as underscores), ``fold = label``, the
+    fields ``drop`` removed, ``weight`` = ``weights[dataset]`` where given, and ``note`` = the parts of ``notes`` whose values all
     exist, joined: each part ``(format, names)``, a name being a variant of the same cell or
     ``"method|variant"`` of another row of the same (dataset, metric); a part naming another
     row is not added to that row's own cell."""
