@@ -134,7 +134,9 @@ def _value(method, dataset, value, published, verdict, ci, n=784):
 def table1_records(second: bool = False) -> list[dict]:
     """The values of table1; ``second``: a later rendering in which one value moved (and its
     verdict with it) and one moved below the 10th significant digit (not a change)."""
-    from repro.judge.published import AGREES, DEVIATES, WITHIN_NOISE
+    from repro.judge.verdicts import Verdict
+    AGREES, DEVIATES, WITHIN_NOISE = (Verdict.AGREES.value, Verdict.DEVIATES.value,
+                                      Verdict.WITHIN_NOISE.value)
     beta07 = 0.4191 if second else 0.4302
     return [_value("alpha", "MQ2007", 0.44104, "0.4410", AGREES, [0.4301, 0.4522]),
             _value("alpha", "MQ2008", 0.46912 + (1e-13 if second else 0.0), "0.4720",

@@ -26,9 +26,9 @@ from repro.judge.kinds import Custom, MicroAverage
 from repro.spec import RunSpec
 from repro.metrics import family
 from repro.papers import dubey2009 as paper
-from repro.papers.dubey2009 import (claims, claims_sampler, figure3, figures, names,
-                                    protocol, sampling)
+from repro.papers.dubey2009 import claims, figure3, figures, gap, names, protocol, sampling
 from repro.rankers import RankSVM
+from test_dubey2009_claims import judged
 from repro.rankers import swap_sampler as ss
 from repro.run.runner import Runner
 from repro.run.timing import single_thread_blas
@@ -69,10 +69,13 @@ def test_declarations():
              and v.method == "SVMmap" and v.metric == "MAP"}
     mic = sum(w[d] * cells[d] for d in w) / sum(w.values())
     assert abs(mic - cells["microaverage"]) <= 0.0005
-    # one Custom (the claims), declared apart from the run code
+    # the claims are declarations; one Custom (the context of the OHSUMED gap), declared apart
+    # from the run code
     customs = [g for a in paper.ARTIFACTS for g in a.aggregate if isinstance(g, Custom)]
-    assert [c.function for c in customs] == ["claims"]
-    assert papers.aggregation("dubey2009", "claims") is claims.claims
+    assert [c.function for c in customs] == ["gap_context"]
+    assert papers.aggregation("dubey2009", "gap_context") is gap.gap_context
+    (art,) = [a for a in paper.ARTIFACTS if a.name == "claims"]
+    assert art.aggregate[:-1] == claims.DECLARED
 
 
 @pytest.mark.slow
@@ -85,6 +88,7 @@ def test_modules_are_small_and_runs_do_not_import_claims():
         mod = papers.task("dubey2009", task).__module__
         got = closure(mod)
         assert "repro.papers.dubey2009.claims" not in got and \
+            "repro.papers.dubey2009.gap" not in got and \
             "repro.papers.dubey2009.figures" not in got, (task, sorted(got))
     assert "repro.papers.dubey2009.sampling" not in closure("repro.papers.dubey2009.throughput")
 
@@ -304,7 +308,7 @@ def test_claims_on_records_made_by_hand():
     vals = {m: 0.40 for m in names.METHODS}
     vals.update({"ConvexLoss_NDCG": 0.45, "MLE": 0.41, "SVMmap": 0.42, names.FLOOR: 0.40})
     art = dataclasses.replace(ART["claims"], folds=(1,))
-    got = claims.claims(art, _outputs(_fold_records((1,), vals)))
+    got = judged(art, _outputs(_fold_records((1,), vals)))
     made = [r for r in got if r.get("claim")]
     assert made and all(r["outcome"] == "not testable here" and np.isnan(r["value"])
                         for r in made)
@@ -312,7 +316,7 @@ def test_claims_on_records_made_by_hand():
     cl = {r["method"]: r for r in got if not r.get("claim")}
     assert cl["context: all-equal scores (file order)"]["value"] == pytest.approx(0.401)
     # with the declared five folds, one fold is not enough for a cell: no context either
-    got = claims.claims(ART["claims"], _outputs(_fold_records((1,))))
+    got = judged(ART["claims"], _outputs(_fold_records((1,))))
     assert not any(r["method"].startswith("context") for r in got)
 
 
@@ -492,8 +496,8 @@ def test_names_are_produced(short_build):
             if r["section"].startswith("5.2")} >= {(s, m) for _, s, *_ in claims.CLAIMS_52
                                                    for m in names.METRICS}
     assert all(r["outcome"] != "not testable here" and r["value"] is not None for r in judged
-               if r["statement"] != claims_sampler.STATEMENTS_53["saturation"])
-    assert {r["statement"] for r in judged} >= set(claims_sampler.STATEMENTS_53.values())
+               if r["statement"] != claims.STATEMENTS_53["saturation"])
+    assert {r["statement"] for r in judged} >= set(claims.STATEMENTS_53.values())
 
 
 def test_python_peer_is_fig2():

@@ -7,19 +7,30 @@ import math
 import numpy as np
 import pytest
 
+from repro import papers
+from repro.judge import claims as engine
 from repro.judge import kinds as aggregate
 from repro.judge import published as pub
 from repro.judge import stats as st
 from repro.spec import RunSpec
 from repro.papers import dubey2009 as paper
-from repro.papers.dubey2009 import claim_tests, claims, figures, gap, names
-from repro.papers.dubey2009.claims_sampler import STATEMENTS_53 as S
+from repro.papers.dubey2009 import claims, figures, names
+from repro.papers.dubey2009.claims import STATEMENTS_53 as S
 
 ART = {a.name: a for a in paper.ARTIFACTS}
 FOLDS = (1, 2, 3, 4, 5)
 N_PER_FOLD = 21
 CONTRACT = ("claim", "statement", "outcome", "value", "effect", "ci95", "p_value", "test",
             "numbers", "method", "metric", "dataset", "fold")
+
+
+def judged(art, outputs) -> list[dict]:
+    """The claims artifact's declared aggregations applied to run outputs, their tables keyed
+    as the assembly keys them (the data set as run, the run's fold)."""
+    tables = [{**t, "dataset": spec.dataset, "fold": str(spec.fold)}
+              for spec, o in outputs for t in o.get("per_query", [])]
+    recs, _ = aggregate.apply(art, [], outputs, papers.aggregation, tables)
+    return recs
 
 
 def _base(fold: int) -> np.ndarray:
@@ -63,7 +74,7 @@ def test_outcomes_follow_the_per_query_tables():
     """Better on every query → holds; equal on average (noise) → not significant, even where
     the means differ a little in the claimed direction; reversed → contradicted."""
     shift = {"ConvexLoss_NDCG": 0.05, "ConvexLoss_MAP": 0.002, "ExpGain_AUC": -0.05}
-    recs = claims.claims(ART["claims"], _figure3_outputs(
+    recs = judged(ART["claims"], _figure3_outputs(
         shift, {"ConvexLoss_NDCG": 0.01, "ConvexLoss_MAP": 0.2, "ExpGain_AUC": 0.01}))
     expect = {"ConvexLoss_NDCG beats ExpGain_NDCG": "holds",
               "ConvexLoss_MAP beats SVMmap": "not significant here",
@@ -101,7 +112,7 @@ def test_outcomes_follow_the_per_query_tables():
     assert summ["counts"]["contradicted"] == 4 and summ["value"] == 0.0
     assert not summ.get("claim")
     # the same evidence gives the same intervals (seeds from the claim's identity)
-    again = claims.claims(ART["claims"], _figure3_outputs(
+    again = judged(ART["claims"], _figure3_outputs(
         shift, {"ConvexLoss_NDCG": 0.01, "ConvexLoss_MAP": 0.2, "ExpGain_AUC": 0.01}))
     assert [r.get("ci95") for r in again] == [r.get("ci95") for r in recs]
 
@@ -113,39 +124,39 @@ def test_pairs_are_matched_by_query_id():
         for t in o["per_query"]:
             if t["method"] == "ExpGain_NDCG":
                 t["qids"], t["values"] = t["qids"][::-1], t["values"][::-1]
-    r = _by(claims.claims(ART["claims"], outs), "ConvexLoss_NDCG beats ExpGain_NDCG")["MAP"]
+    r = _by(judged(ART["claims"], outs), "ConvexLoss_NDCG beats ExpGain_NDCG")["MAP"]
     assert r["outcome"] == "holds" and r["effect"] == pytest.approx(0.05)
     assert r["ci95"][1] - r["ci95"][0] < 0.01         # by position: a spread of ~0.3
 
 
 def _cmp(name, p, effect=0.01):
-    return claim_tests.Comparison(name, "MLE", st.Paired(effect, (effect, effect), p, 50, "t"))
+    return engine.Comparison(name, "MLE", st.Paired(effect, (effect, effect), p, 50, "t"))
 
 
 def test_best_of_variants_is_holm_adjusted():
     """One variant at raw p = 0.02 among three: after Holm (× 3) it is not significant, so the
     claim on "its best variant" does not hold; at p = 0.001 it does."""
-    j = claim_tests.judge({"A": [_cmp("A", 0.02)], "B": [_cmp("B", 0.5)],
+    j = engine.judge_variants({"A": [_cmp("A", 0.02)], "B": [_cmp("B", 0.5)],
                            "C": [_cmp("C", 0.9)]})
     assert j.adjusted and j.outcome == "not significant here"
     assert [c.p_adj for c in j.comparisons] == pytest.approx(st.holm([0.02, 0.5, 0.9]))
     assert j.comparisons[0].p_adj == pytest.approx(0.06)
-    j = claim_tests.judge({"A": [_cmp("A", 0.001)], "B": [_cmp("B", 0.5)],
+    j = engine.judge_variants({"A": [_cmp("A", 0.001)], "B": [_cmp("B", 0.5)],
                            "C": [_cmp("C", 0.9, effect=-0.01)]})
     assert j.outcome == "holds" and j.binding.a == "A"
     assert j.binding.p_adj == pytest.approx(0.003)
     # "every variant must" (the worse of two): one variant short of significance fails it
-    j = claim_tests.judge({"A": [_cmp("A", 0.001)], "B": [_cmp("B", 0.3)]}, every=True)
+    j = engine.judge_variants({"A": [_cmp("A", 0.001)], "B": [_cmp("B", 0.3)]}, every=True)
     assert j.outcome == "not significant here" and j.binding.a == "B"
     # "beats every X" with some X significantly better: contradicted
-    j = claim_tests.judge({"A": [_cmp("A", 0.001), _cmp("A", 0.001, effect=-0.02)]})
+    j = engine.judge_variants({"A": [_cmp("A", 0.001), _cmp("A", 0.001, effect=-0.02)]})
     assert j.outcome == "contradicted" and j.binding.res.effect < 0
 
 
 def test_best_of_variants_on_tables():
     """Through the aggregation: every variant is tested, the record's p-value is the Holm
     adjusted one and the test names the adjustment."""
-    recs = claims.claims(ART["claims"], _figure3_outputs(
+    recs = judged(ART["claims"], _figure3_outputs(
         {"ExpGain_AUC": 0.04, "ConvexLoss_NDCG": 0.04},
         {"ExpGain_AUC": 0.01, "ConvexLoss_NDCG": 0.01}))
     r = _by(recs, "ExpGain (its best variant) beats MLE")["MAP"]
@@ -166,7 +177,7 @@ def test_best_of_variants_on_tables():
 
 def test_not_testable_without_every_fold():
     outs = [o for o in _figure3_outputs({}) if o[0].fold != 5]
-    recs = claims.claims(ART["claims"], outs)
+    recs = judged(ART["claims"], outs)
     cl = [r for r in recs if r.get("claim")]
     assert cl and all(r["outcome"] == "not testable here" and r.get("why") for r in cl)
     assert all(math.isnan(r["value"]) for r in cl)
@@ -211,7 +222,7 @@ def _sens_outputs(rise: float, ds="MQ2008"):
 
 
 def test_sampler_claims():
-    recs = claims.claims(ART["claims"], _sens_outputs(0.01))
+    recs = judged(ART["claims"], _sens_outputs(0.01))
     rise = _by(recs, S["rise"], "MQ2008")
     assert {m: r["outcome"] for m, r in rise.items()} == {"MAP": "holds", "NDCG@10": "holds"}
     assert rise["MAP"]["trend"]["rho"] > 0 and "Spearman" in rise["MAP"]["test"]
@@ -231,15 +242,15 @@ def test_sampler_claims():
     dom = _by(recs, S["dominance"], "MQ2008")
     assert [r["outcome"] for r in dom.values()] == ["holds"]
     # reversed accuracy: the rise is contradicted
-    down = _by(claims.claims(ART["claims"], _sens_outputs(-0.01)), S["rise"], "MQ2008")
+    down = _by(judged(ART["claims"], _sens_outputs(-0.01)), S["rise"], "MQ2008")
     assert down["MAP"]["outcome"] == "contradicted"
     # no per-query change at all: not significant
-    flat = _by(claims.claims(ART["claims"], _sens_outputs(0.0)), S["rise"], "MQ2008")
+    flat = _by(judged(ART["claims"], _sens_outputs(0.0)), S["rise"], "MQ2008")
     assert flat["MAP"]["outcome"] == "not significant here"
 
 
 def test_key_claims():
-    recs = claims.claims(ART["claims"], _figure3_outputs({}) + _sens_outputs(0.01, "OHSUMED"))
+    recs = judged(ART["claims"], _figure3_outputs({}) + _sens_outputs(0.01, "OHSUMED"))
     key = [r for r in recs if r.get("key")]
     assert 1 <= len(key) <= 5 and all(r["metric"] == "MAP" and r.get("claim") for r in key)
     assert {r["statement"] for r in key} <= set(claims.KEY_CLAIMS)
@@ -265,11 +276,12 @@ def test_gap_note_only_where_the_published_value_is_above():
                  if v.artifact == "figure3" and v.dataset == "OHSUMED" and v.fold == "avg"}
     above, below = ("MLE", "MAP"), ("RankSVM", "NDCG@1")      # printed 0.543 and 0.667
     values = {above: published[above].value - 0.1, below: published[below].value + 0.03}
-    assert [d for d in ART["figure3"].aggregate if isinstance(d, gap.CellsWithGap)]
-    got, _ = gap.cells_with_gap(ART["figure3"], _cell_records(values), gap.CellsWithGap(
-        paper.CELLS))
+    (decl,) = [d for d in ART["figure3"].aggregate if isinstance(d, aggregate.CellsWithGap)]
+    assert decl.cells == paper.CELLS
+    got, _ = aggregate.cells_with_gap(ART["figure3"], _cell_records(values), decl)
     cell = {(r["method"], r["metric"]): r for r in got}
-    assert "the published value 0.543 sits 0.100 MAP above ours" in cell[above]["note"]
+    assert ("the published value 0.543 sits 0.100 MAP above ours (see 'claims', rows "
+            "'context')") in cell[above]["note"]
     assert "sits" not in cell[below]["note"]
     assert "ours is 0.030 NDCG@1 above the published value 0.667" in cell[below]["note"]
     # no readable published value (MLE NDCG@1 is '?'), a quoted baseline, the floor: no text
@@ -281,7 +293,7 @@ def test_gap_note_only_where_the_published_value_is_above():
             and "sits" in r["note"]}
     assert len(set(gaps.values())) == len(gaps) > 3
     # equal at the published rounding
-    assert gap.gap_text(0.5432, 0.543, 3, "MAP").startswith("equal to the published value")
+    assert aggregate.gap_text(0.5432, 0.543, 3, "MAP").startswith("equal to the published value")
     # the TOML's explanation states no single gap for the whole column
     why = pub.load("dubey2009").explanations[0]["why"]
     assert "0.09" not in why and "not in all" in why
@@ -304,4 +316,4 @@ def test_figure3_plot_marks_the_published_values():
 
 
 def test_aggregation_kind_is_registered():
-    assert aggregate.KINDS[gap.CellsWithGap] is gap.cells_with_gap
+    assert aggregate.KINDS[aggregate.CellsWithGap] is aggregate.cells_with_gap

@@ -7,8 +7,15 @@ from scipy import stats
 from repro.judge import intervals
 from repro.judge.kinds import Claim, claim
 from repro.spec import Artifact
-from repro.judge.published import (AGREES, DEVIATES, STAND_IN, STAND_IN_DIFFERS, STAND_IN_SAYS,
-                                   WITHIN_NOISE, PublishedValue, judge)
+from repro.judge.published import PublishedValue
+from repro.judge.verdicts import STAND_IN_DIFFERS, Verdict, judge
+
+AGREES, DEVIATES, WITHIN_NOISE = Verdict.AGREES, Verdict.DEVIATES, Verdict.WITHIN_NOISE
+
+
+def said(*args, **kw) -> str:
+    """The verdict :func:`judge` writes."""
+    return judge(*args, **kw)[1].text
 from repro.report.verdicts import Tally, bucket
 
 
@@ -80,16 +87,16 @@ def _pv(text):
 
 
 def test_the_verdict_rule_is_rounding_then_interval_then_deviates():
-    assert judge(0.47224, _pv("0.4722"), 0.0, ci95=[0.40, 0.50])[1] == AGREES
-    assert judge(0.45, _pv("0.4722"), 0.0, ci95=[0.40, 0.50])[1] == WITHIN_NOISE
-    assert judge(0.45, _pv("0.4722"), 0.0, ci95=[0.40, 0.46])[1] == DEVIATES
-    assert judge(0.45, _pv("0.4722"), 0.0)[1] == DEVIATES                  # no interval
+    assert said(0.47224, _pv("0.4722"), 0.0, ci95=[0.40, 0.50]) == AGREES
+    assert said(0.45, _pv("0.4722"), 0.0, ci95=[0.40, 0.50]) == WITHIN_NOISE
+    assert said(0.45, _pv("0.4722"), 0.0, ci95=[0.40, 0.46]) == DEVIATES
+    assert said(0.45, _pv("0.4722"), 0.0) == DEVIATES                  # no interval
     # the published value is known to its rounding: 0.47 covers [0.465, 0.475]
-    assert judge(0.45, _pv("0.47"), 0.0, ci95=[0.40, 0.466])[1] == WITHIN_NOISE
+    assert said(0.45, _pv("0.47"), 0.0, ci95=[0.40, 0.466]) == WITHIN_NOISE
     # stand-in data: never "deviates"
-    v = judge(0.45, _pv("0.4722"), 0.0, stand_in=True, ci95=[0.40, 0.46])[1]
-    assert v == STAND_IN + STAND_IN_SAYS[DEVIATES] and "deviates" not in v
-    assert judge(0.45, _pv("0.4722"), 0.0, stand_in=True)[1] == STAND_IN + STAND_IN_DIFFERS
+    v = said(0.45, _pv("0.4722"), 0.0, stand_in=True, ci95=[0.40, 0.46])
+    assert v == "stand-in data: published value outside our 95% interval"
+    assert said(0.45, _pv("0.4722"), 0.0, stand_in=True) == "stand-in data: " + STAND_IN_DIFFERS
     assert bucket({"verdict": WITHIN_NOISE, "published": "0.47"}) == "noise"
 
 

@@ -219,7 +219,7 @@ def test_optimism_gets_a_paired_interval_over_the_same_test_queries():
     """literal − nested over the same queries: a paired bootstrap of the per-query
     differences (Difference with tables), equal to scipy's paired t-test."""
     from scipy import stats
-    from repro.papers.lesmola2007.kinds import Difference, difference
+    from repro.judge.kinds import Difference, difference
     a = replace(art("table1"), folds={"pendigits": (1, 2)})
     rng = np.random.default_rng(4)
     recs, tables, diffs = [], [], []

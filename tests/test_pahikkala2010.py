@@ -4,6 +4,7 @@ import pytest
 
 from repro import papers
 from repro.judge import published as pub
+from repro.judge import verdicts
 from repro.bench.lqo import numpy_greedy_path
 from repro.run.codekey import closure
 from repro.data.synthetic import make_queries
@@ -69,7 +70,7 @@ def _run(artifacts, data_dir, quick):
 
 def _compare(art, results, quick):
     recs, not_run = gather_records(art, [results[s] for s in art.runs(quick) if s in results])
-    return pub.compare("pahikkala2010", art.name, recs, PUB, not_run)
+    return verdicts.compare("pahikkala2010", art.name, recs, PUB, not_run)
 
 
 def test_quick_protocol_reproduces_mq2008_fold1(data_root):
@@ -80,7 +81,7 @@ def test_quick_protocol_reproduces_mq2008_fold1(data_root):
     for art in targets[:-1]:
         for r in _compare(art, results, quick=True):
             if r["fold"] == "1" and r["published"] is not None and r["method"] != "RankSVM":
-                assert r["verdict"] == pub.AGREES, r
+                assert r["verdict"] == verdicts.Verdict.AGREES, r
                 agrees += 1
             elif r["fold"] == "avg" and r["method"] != "RankSVM":
                 assert r["verdict"].startswith("not run")     # one fold: no average
@@ -108,9 +109,9 @@ def test_full_protocol_reproduces_tables_2_and_7_to_10(data_root):
             if r["published"] is None:
                 continue
             if r["method"] == "RankSVM":
-                assert r["verdict"] == pub.BASELINE
+                assert r["verdict"] == verdicts.Verdict.BASELINE
             else:
-                assert r["verdict"] == pub.AGREES, r
+                assert r["verdict"] == verdicts.Verdict.AGREES, r
                 n += 1
     assert n == 27 + 4 * 12
 
@@ -121,7 +122,7 @@ def test_mq2007_missing_is_reported_not_run(tmp_path):
     rows = _compare(art, results, quick=True)
     assert {r["verdict"] for r in rows if r["method"] != "RankSVM"} == \
         {"not run: data missing: MQ2007 (see `python -m repro data`)"}
-    assert {r["verdict"] for r in rows if r["method"] == "RankSVM"} == {pub.BASELINE}
+    assert {r["verdict"] for r in rows if r["method"] == "RankSVM"} == {verdicts.Verdict.BASELINE}
 
 
 def test_complexity_quick_run_and_figure():

@@ -7,6 +7,7 @@ import reference_letor
 
 from repro import papers
 from repro.judge import published as pub
+from repro.judge import verdicts
 from repro.spec import REFERENCE_TASK
 from repro.papers import pahikkala2010
 from repro.rankers import lambdamart
@@ -40,10 +41,10 @@ def test_quick_reference_run_on_mq2008(data_root, monkeypatch, tmp_path):
     specs = [s for s in art.runs(quick=True) if s.task == REFERENCE_TASK]
     res = Runner(data_root, papers.task, progress=False, log=lambda *a, **k: None).run(specs)
     recs, _ = gather_records(art, list(res.values()))
-    flat = pub.compare("pahikkala2010", "table7", recs, pub.load("pahikkala2010"), {})
+    flat = verdicts.compare("pahikkala2010", "table7", recs, pub.load("pahikkala2010"), {})
     mine = [r for r in flat if r["method"] == METHOD]
     assert [(r["metric"], r["fold"]) for r in mine] == [("MAP", "1")]
-    assert mine[0]["verdict"] == pub.MODERN
+    assert mine[0]["verdict"] == verdicts.Verdict.MODERN
     # the value is the test MAP of LambdaMART refitted with the chosen parameters and the
     # run's seed (LightGBM is deterministic, single-threaded, BLAS-free), by the LETOR 4.0
     # script's reference
@@ -60,6 +61,6 @@ def test_quick_reference_run_on_mq2008(data_root, monkeypatch, tmp_path):
     res = Runner(data_root, papers.task, force=True, progress=False,
                  log=lambda *a, **k: None).run(specs)
     recs, _ = gather_records(art, list(res.values()))
-    flat = pub.compare("pahikkala2010", "table7", recs, pub.load("pahikkala2010"), {})
+    flat = verdicts.compare("pahikkala2010", "table7", recs, pub.load("pahikkala2010"), {})
     (row,) = [r for r in flat if r["method"] == METHOD]
     assert row["verdict"].startswith("not run") and "[modern]" in row["verdict"]

@@ -19,8 +19,12 @@ from repro import papers
 from repro.spec import Artifact
 from repro.evidence.record import record
 from repro.cli.pipeline import run_artifacts
-from repro.judge.published import (AGREES, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT, WITHIN,
-                                   PublishedValue, compare, judge, load)
+from repro.judge.published import PublishedValue, load
+from repro.judge.verdicts import Verdict, compare, judge
+
+AGREES, CONSISTENT, DEVIATES, INCONSISTENT, WITHIN = (
+    Verdict.AGREES, Verdict.CONSISTENT, Verdict.DEVIATES, Verdict.INCONSISTENT, Verdict.WITHIN)
+DERIVED = "derived value: "
 from repro.report.verdicts import BUCKETS, Tally, bucket, headline
 from report_pages import REPORTS
 
@@ -37,12 +41,14 @@ def _pv(text):
 
 
 def test_claimed_exponent_uses_its_tolerance_not_integer_rounding():
-    assert judge(1.4, _pv("1"), 0.0)[1] == AGREES                        # the old ±0.5
-    assert judge(1.4, _pv("1"), 0.15, kind="derived", rounding=False)[1] == DERIVED + DEVIATES
-    assert judge(1.1, _pv("1"), 0.15, kind="derived", rounding=False)[1] == DERIVED + WITHIN
-    assert judge(2.0, _pv("1"), 0.15, kind="derived", rounding=False)[1] == DERIVED + DEVIATES
-    assert judge(4.0, _pv("4"), 0.0, kind="consistency")[1] == CONSISTENT
-    assert judge(5.0, _pv("4"), 0.0, kind="consistency")[1] == INCONSISTENT
+    def said(*args, **kw):
+        return judge(*args, **kw)[1].text
+    assert said(1.4, _pv("1"), 0.0) == AGREES                        # the old ±0.5
+    assert said(1.4, _pv("1"), 0.15, kind="derived", rounding=False) == DERIVED + DEVIATES
+    assert said(1.1, _pv("1"), 0.15, kind="derived", rounding=False) == DERIVED + WITHIN
+    assert said(2.0, _pv("1"), 0.15, kind="derived", rounding=False) == DERIVED + DEVIATES
+    assert said(4.0, _pv("4"), 0.0, kind="consistency") == CONSISTENT
+    assert said(5.0, _pv("4"), 0.0, kind="consistency") == INCONSISTENT
 
 
 @pytest.mark.parametrize("paper", ["pahikkala2010", "leelin2014"])

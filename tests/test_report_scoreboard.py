@@ -134,7 +134,9 @@ def test_column_blocks_are_balanced_never_one_column():
 def _three_tables(tmp_path):
     """Three published tables of ten long-named methods (as stevens2010 Figure 4), one row
     not run: lettered notes shared by all three tables."""
-    from repro.judge.published import AGREES, load
+    from repro.judge.published import load
+    from repro.judge.verdicts import Verdict
+    AGREES = Verdict.AGREES.value
     methods = [f"method-num-{i:02d}x" for i in range(10)]
     lines = ["[tolerance]", "default = 0.0", ""]
     for m in ("m1", "m2", "m3"):

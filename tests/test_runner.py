@@ -119,13 +119,15 @@ def test_quick_overrides_folds():
 
 
 def test_powers_are_compared_exactly_and_decimals_by_rounding():
-    from repro.judge.published import AGREES, DEVIATES, PublishedValue, judge
+    from repro.judge.published import PublishedValue
+    from repro.judge.verdicts import Verdict, judge
     pv = lambda text: PublishedValue("t", None, None, None, None, text, "src")
-    assert judge(256.0, pv("2^8"), 0.0)[1] == AGREES
-    assert judge(0.5, pv("2^0"), 0.0)[1] == DEVIATES        # 2^-1 must not "agree" with 2^0
-    assert judge(0.47224, pv("0.4722"), 0.0)[1] == AGREES
-    assert judge(0.47226, pv("0.4722"), 0.0)[1] == DEVIATES
-    assert judge(22.444, pv("22.44"), 0.0)[1] == AGREES
+    said = lambda value, text: judge(value, pv(text), 0.0)[1].verdict
+    assert said(256.0, "2^8") is Verdict.AGREES
+    assert said(0.5, "2^0") is Verdict.DEVIATES        # 2^-1 must not "agree" with 2^0
+    assert said(0.47224, "0.4722") is Verdict.AGREES
+    assert said(0.47226, "0.4722") is Verdict.DEVIATES
+    assert said(22.444, "22.44") is Verdict.AGREES
 
 
 def test_dataset_not_run_without_published_values_still_gets_a_row(tmp_path):
@@ -151,7 +153,8 @@ def test_quick_mode_says_why_values_are_missing(tmp_path):
 
 
 def test_nan_value_is_undefined_not_not_run():
-    from repro.judge.published import compare, load
+    from repro.judge.published import load
+    from repro.judge.verdicts import compare
     pub = load("fakepaper", fakepaper.PUBLISHED_PATH)
     rec = {"artifact": "table1", "dataset": "synthetic", "method": "const", "metric": "x",
            "fold": "1", "value": float("nan"), "why": "no pairs"}

@@ -11,6 +11,7 @@ import reference_letor
 from repro.judge import kinds as aggregate
 from repro import papers
 from repro.judge import published as pub
+from repro.judge import verdicts
 from repro.bench.domination import numpy_sweep
 from repro.run.codekey import closure
 from repro.data.load import load_letor_fold
@@ -140,7 +141,7 @@ def test_gov_and_mq2007_rows_say_data_missing(tmp_path):
     results = Runner(tmp_path, papers.task, log=lambda *x, **k: None).run(specs)
     recs, not_run = gather_records(dataclasses.replace(a, datasets=tuple(
         d for d in a.datasets if d != "OHSUMED")), list(results.values()))
-    rows = pub.compare("stevens2010", "figure4", recs, PUB, not_run)
+    rows = verdicts.compare("stevens2010", "figure4", recs, PUB, not_run)
     dr = [r for r in rows if r["method"] in ("DR-Layered", "DR-Flat", "DR-Margin")
           and r["dataset"] != "OHSUMED"]
     assert len(dr) == 3 * 3 * 7

@@ -29,7 +29,8 @@ from ..data import catalog as cat
 from ..data.catalog import data_state
 from ..errors import ReproError
 from ..spec import Artifact
-from ..judge.published import KEY_FIELDS, PublishedSet
+from ..evidence.record import cell
+from ..judge.published import PublishedSet
 from ..report.build import (artifact_dir, read_artifact, record_changes, recorded_run_seconds,
                             user_choice, write_artifact)
 from ..report.index import render_index
@@ -60,14 +61,14 @@ def owned_files(out_dir: Path, name: str) -> list[Path]:
 def computed_counts(flat: list[dict]) -> Counter:
     """How many computed values (value not null) each key (artifact, dataset, method, metric,
     fold) has."""
-    return Counter(tuple(r.get(k) for k in KEY_FIELDS) for r in flat
+    return Counter(cell(r) for r in flat
                    if r.get("value") is not None)
 
 
 def lost_values(old: list[dict], new: list[dict]) -> list[str]:
     """Values computed in ``old`` that ``new`` no longer has (not run, or gone), described."""
     before, after = computed_counts(old), computed_counts(new)
-    why = {tuple(r.get(k) for k in KEY_FIELDS): r.get("verdict", "")
+    why = {cell(r): r.get("verdict", "")
            for r in new if r.get("value") is None}
     out = []
     for key, n in before.items():

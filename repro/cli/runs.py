@@ -46,6 +46,7 @@ from ..data import catalog as cat
 from ..data.queries import QueryData
 from ..errors import ReproError
 from ..evidence import key_text, table_key
+from ..evidence.record import IN_ARTIFACT
 from ..spec import Artifact, RunSpec
 from .guards import (check_cache_dir, check_writable, clean_stale_staging,
                      refuse_committed, staging_dir)
@@ -324,7 +325,7 @@ def tied_documents(data, scores) -> int:
 def write_per_query(tables: list[dict], path: Path) -> None:
     """``dataset method <key fields…> fold metric qid value [weight]``: every query of every
     table (tables in the sidecar's order, queries in data order; an undefined value is NA)."""
-    fixed = ("dataset", "method", "fold", "metric")
+    fixed = IN_ARTIFACT
     extra = sorted({k for t in tables for k in table_key(t) if k not in fixed})
     weighted = any(t.get("weights") is not None for t in tables)
     cols = ["dataset", "method", *extra, "fold", "metric", "qid", "value"] + (

@@ -12,8 +12,8 @@ stores).  It holds
   undefined per-query value is ``None`` and the table says why (``why``);
 * **detail** — anything else a figure draws (validation curves, timings), free-form.
 
-Key fields of a table are those of its record: everything but the value and the fields listed
-in :data:`NOT_KEY`.  The runner adds ``dataset`` (and ``fold`` where the run has one) to both.
+Key fields of a table are those of its record (:func:`repro.evidence.record.key`: every field
+in no other category).  The runner adds ``dataset`` (and ``fold`` where the run has one) to both.
 
 The per-query tables of an artifact are written beside its JSON as
 ``<artifact>.per-query.json.gz`` (:func:`encode_sidecar`): gzip-compressed JSON, byte-identical
@@ -23,53 +23,37 @@ from __future__ import annotations
 
 import gzip
 import json
-import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 import numpy as np
 
 from . import run_files
-
-#: fields of a record that describe it rather than identify it
-NOT_KEY = frozenset({"value", "why", "shown", "weight", "queries", "note", "seconds",
-                     "published", "diff", "verdict", "source", "kind", "paper", "artifact",
-                     "data_used", "stand_in", "modern", "not_run"})
+from .record import key, key_text, number, table_key
 
 SIDECAR_SUFFIX = ".per-query.json.gz"
 
 
-def _num(v) -> float | None:
-    if v is None:
-        return None
-    v = float(v)
-    return None if math.isnan(v) else v
-
-
-TABLE_DATA = ("qids", "values", "why", "weights")
-
-
-def table_key(table: dict) -> dict:
-    """The identifying fields of a query table: all but its data and its reason."""
-    return {k: v for k, v in table.items() if k not in TABLE_DATA}
-
-
-def key_text(fields: dict) -> str:
-    """A canonical, hashable text of identifying fields (values compared as strings)."""
-    return json.dumps({k: (None if v is None else str(v)) for k, v in fields.items()},
-                      sort_keys=True, separators=(",", ":"))
-
-
 class TableIndex:
-    """Finds the query table behind a record: the table whose key fields all equal the
-    record's fields of the same names (a record has more fields — verdicts, notes — than the
-    key of its table)."""
+    """The per-query tables of an artifact's runs, found by a record's fields.
+
+    * :meth:`find` — exactly: the table whose key fields all equal the record's fields of the
+      same names (a record has more fields — verdicts, notes — than the key of its table);
+    * :meth:`find_fold` — the table of one fold behind a mean over folds: exactly, or loosely,
+      the one table of that fold (same method and metric) whose key fields the record has all
+      agree (a field that varies by fold, e.g. the training size of "all queries", is absent
+      from the mean's record);
+    * :meth:`folds` — the tables of a record's fields at each of the given folds (None when
+      one is missing)."""
 
     def __init__(self, tables: list[dict]):
         self.by_fields: dict[tuple, dict[str, dict]] = {}
+        self.by_name: dict[tuple, list[dict]] = {}
         for t in tables:
-            key = table_key(t)
-            self.by_fields.setdefault(tuple(sorted(key)), {})[key_text(key)] = t
+            k = table_key(t)
+            self.by_fields.setdefault(tuple(sorted(k)), {})[key_text(k)] = t
+            self.by_name.setdefault((str(t.get("method")), str(t.get("metric")),
+                                     str(t.get("fold"))), []).append(t)
 
     def find(self, rec: dict) -> dict | None:
         for fields, tables in self.by_fields.items():
@@ -77,6 +61,22 @@ class TableIndex:
             if hit is not None:
                 return hit
         return None
+
+    def find_fold(self, rec: dict, fold: str) -> dict | None:
+        hit = self.find({**rec, "fold": fold})
+        if hit is not None:
+            return hit
+        cands = [t for t in self.by_name.get((str(rec.get("method")), str(rec.get("metric")),
+                                              fold), [])
+                 if all(str(rec.get(k)) == str(v) for k, v in table_key(t).items()
+                        if k != "fold" and k in rec)]
+        return cands[0] if len(cands) == 1 else None
+
+    def folds(self, fields: dict, folds: list[str]) -> list[dict] | None:
+        """The tables of ``fields`` (a record's, or a select naming one table per fold) at
+        each of ``folds``, exactly; None when one is missing."""
+        got = [self.find({**fields, "fold": f}) for f in folds]
+        return None if any(t is None for t in got) else got
 
 
 @dataclass
@@ -94,8 +94,8 @@ class QueryTable:
 
     def __post_init__(self):
         self.qids = [q.item() if isinstance(q, np.generic) else q for q in list(self.qids)]
-        self.values = [_num(v) for v in np.asarray(self.values, dtype=np.float64).tolist()] \
-            if not isinstance(self.values, list) else [_num(v) for v in self.values]
+        self.values = [number(v) for v in (self.values if isinstance(self.values, list) else
+                                           np.asarray(self.values, dtype=np.float64).tolist())]
         if len(self.qids) != len(self.values):
             raise ValueError(f"query table {self.method}/{self.metric}: {len(self.qids)} query "
                              f"ids but {len(self.values)} values")
@@ -132,8 +132,8 @@ def table_mean(table: dict) -> float:
     vals, w = table["values"], table.get("weights")
     if w is None:
         w = [1.0] * len(vals)
-    used = [(float(v), float(wi)) for v, wi in zip(vals, w)
-            if v is not None and not math.isnan(v) and wi != 0]
+    used = [(number(v), float(wi)) for v, wi in zip(vals, w)
+            if number(v) is not None and wi != 0]
     if not used:
         return float("nan")
     if table.get("weights") is None:
@@ -164,16 +164,13 @@ class Evidence:
         sequential sum, equal to the table's mean up to rounding); default the table's mean.
         ``weights``: the mean is weighted (e.g. pairwise accuracy averaged over pairs: each
         query weighs its number of pairs)."""
-        keys = {k: v for k, v in extra.items() if k not in NOT_KEY}
-        for k in keys:
-            if k in TABLE_DATA or k in ("method", "metric", "fold"):
-                raise ValueError(f"per_query: {k!r} cannot be a further key field")
+        keys = key(extra)
         table = QueryTable(method, metric, list(qids), values, fold, why, keys,
                            None if weights is None else list(weights))
         self.tables.append(table)
         rec = self.value(method, metric, table.mean() if value is None else value, fold,
                          **extra)
-        if why and _num(rec["value"]) is None:
+        if why and number(rec["value"]) is None:
             rec.setdefault("why", why)
         return rec
 
@@ -186,8 +183,7 @@ class Evidence:
         recs = [self.per_query(method, name, m.qids, m.per_query[name], fold,
                                value=m.summary[name], **extra)
                 for name in names]
-        run_files.offer(method, m, fold, {k: v for k, v in extra.items() if k not in NOT_KEY},
-                        names)
+        run_files.offer(method, m, fold, key(extra), names)
         return recs
 
     def output(self) -> dict:

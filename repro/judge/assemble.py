@@ -13,10 +13,10 @@ from ..evidence import reference
 from .. import papers as registry
 from ..data import catalog as cat
 from ..spec import REFERENCE_TASK, REFERENCE_TASKS, Artifact
-from ..evidence.record import matches, natural_key
-from .published import KEY_FIELDS, PublishedSet, compare
-from .published import UNVERIFIED_COPY, USER_METHOD, mark_verdict
-from .stats import OUTCOMES
+from ..evidence.record import cell, key, matches, natural_key
+from .published import PublishedSet
+from .verdicts import (UNVERIFIED_COPY, Verdict, compare, is_not_run, mark_verdict,
+                       not_run_verdict, outcome_of)
 from ..data.catalog import SYNTHETIC
 from ..files import jsonable
 from ..run.result import RunResult
@@ -137,29 +137,29 @@ def assemble_artifact(art: Artifact, results: list[RunResult], published: Publis
 
     def exact_ok(r):              # a single fit's published value that is not a time
         metric = str(r.get("metric") or "").lower()
-        return tuple(r.get(k) for k in KEY_FIELDS) in pubs and "second" not in metric \
+        return cell(r) in pubs and "second" not in metric \
             and "time" not in metric
     intervals.attach(art, records, tables, exact_ok)
     flat = jsonable(compare(art.paper, art.name, records, published, not_run))
     for r in flat:                # a claim judged by a paired test: its outcome is its verdict
-        if r.get("claim") is True and r.get("outcome") in OUTCOMES \
-                and not r["verdict"].startswith("not run"):
-            r["verdict"] = r["outcome"]
+        if r.get("claim") is True and outcome_of(r) is not None \
+                and not is_not_run(r["verdict"]):
+            r["verdict"] = outcome_of(r).value
     shown = {r.get("dataset") for r in flat}
     for label, why in not_run.items():      # a dataset not run and without published values
         if label is not None and label not in shown:
             flat.append({"paper": art.paper, "artifact": art.name, "dataset": label,
                          "method": None, "metric": None, "fold": None, "value": None,
-                         "published": None, "diff": None, "verdict": f"not run: {why}",
+                         "published": None, "diff": None, "verdict": not_run_verdict(why),
                          "source": None})
     users = [reference.user_method(rr.params["label"]) for rr in art.rankers]
     if users:
         flat += jsonable(paired_records(art, tables, users))
         for r in flat:
-            if r.get("method") in users and not r["verdict"].startswith("not run"):
-                r["verdict"], r["user_method"] = USER_METHOD, True
+            if r.get("method") in users and not is_not_run(r["verdict"]):
+                r["verdict"], r["user_method"] = Verdict.USER_METHOD.value, True
     apply_marks(art, flat, marks or {})
-    flat.sort(key=lambda r: tuple(natural_key(r.get(k)) for k in KEY_FIELDS))
+    flat.sort(key=lambda r: tuple(natural_key(v) for v in cell(r)))
     return Assembled(flat, jsonable(tables), not_run,
                      datasets_used(art, results, not_run, marks or {}))
 
@@ -189,9 +189,9 @@ def paired_records(art: Artifact, tables: list[dict], users: list[str]) -> list[
     folds; one record per (dataset, paper method, metric, further key fields)."""
     reference_methods = set(users) | {reference.METHOD}
 
-    def group(t):
-        return tuple(sorted((k, str(v)) for k, v in t.items()
-                            if k not in ("method", "fold", "qids", "values", "why", "weights")))
+    def group(t):                 # the table's key but its method and fold
+        return tuple(sorted((k, str(v)) for k, v in key(t).items()
+                            if k != "method" and k != "fold"))
 
     pools: dict[tuple, tuple[list, list]] = {}
     by_key = {}
@@ -220,7 +220,7 @@ def paired_records(art: Artifact, tables: list[dict], users: list[str]) -> list[
         out.append({"paper": art.paper, "artifact": art.name, "dataset": ds, "method": method,
                     "metric": f"{metric}: paired difference vs {other}", "fold": None,
                     "value": res.effect, "published": None, "diff": None,
-                    "verdict": USER_METHOD, "source": None, "user_method": True,
+                    "verdict": Verdict.USER_METHOD.value, "source": None, "user_method": True,
                     "paired": True, "versus": other, "measure": metric, "effect": res.effect,
                     "ci95": ci, "p_value": res.p_value, "n_queries": res.n_queries,
                     "test": "paired t-test (scipy.stats.ttest_rel), pooled over folds; "

@@ -30,35 +30,26 @@ import math
 import numpy as np
 from scipy import stats as sstats
 
-from ..evidence import TableIndex, table_key, table_mean
+from ..evidence import TableIndex, table_mean
+from ..evidence.record import group_key, number, seed_fields
 from .stats import LEVEL, N_RESAMPLES, interval, seed_from
-
-#: fields that never identify a record for a seed
-_SEED_SKIP = {"value", "published", "diff", "verdict", "source", "why", "explanation", "note"}
 
 
 def seed_for(art_id: str, rec: dict) -> int:
-    """A seed from the artifact and the record's identifying fields."""
-    key = sorted((k, str(v)) for k, v in rec.items()
-                 if k not in _SEED_SKIP and not isinstance(v, (dict, list)))
-    return seed_from(f"{art_id}|{key}")
+    """A seed from the artifact and the record as measured
+    (:func:`repro.evidence.record.seed_fields`)."""
+    return seed_from(f"{art_id}|{seed_fields(rec)}")
 
 
-def _number(v) -> float | None:
-    if v is None or isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    v = float(v)
-    return None if math.isnan(v) or math.isinf(v) else v
-
-
-def _close(a: float, b: float) -> bool:
+def close(a: float, b: float) -> bool:
+    """Equal up to floating-point rounding (a basis reproduces a record's value)."""
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
-def _defined(values, weights=None):
+def _defined_pairs(values, weights=None):
     w = [1.0] * len(values) if weights is None else weights
-    pairs = [(float(v), float(wi)) for v, wi in zip(values, w)
-             if v is not None and not math.isnan(v) and wi != 0]
+    pairs = [(number(v), float(wi)) for v, wi in zip(values, w)
+             if number(v) is not None and wi != 0]
     return np.array([p[0] for p in pairs]), np.array([p[1] for p in pairs])
 
 
@@ -68,7 +59,7 @@ def _weighted(v, w, axis=-1):
 
 def table_interval(table: dict, seed: int) -> tuple | None:
     """``((low, high), n)`` of one query table's mean (weighted when it has weights)."""
-    v, w = _defined(table["values"], table.get("weights"))
+    v, w = _defined_pairs(table["values"], table.get("weights"))
     if v.size < 2:
         return None
     if table.get("weights") is None:
@@ -96,16 +87,6 @@ def _fold_interval(values: list[float], seed: int) -> tuple[float, float] | None
     return float(res.confidence_interval.low), float(res.confidence_interval.high)
 
 
-_NOT_GROUP = ("fold", "value", "why", "note", "weight", "queries", "seconds", "n_queries",
-              "shown", "ci95", "n_folds", "ci_basis")
-
-
-def group_key(r: dict) -> tuple:
-    """A record's identity apart from its fold (records of one setting over folds)."""
-    return tuple(sorted((k, str(v)) for k, v in r.items()
-                        if k not in _NOT_GROUP and not isinstance(v, (dict, list))))
-
-
 def declared_folds(art, rec: dict) -> list[str]:
     used = rec.get("data_used") or rec.get("dataset")
     try:
@@ -114,42 +95,14 @@ def declared_folds(art, rec: dict) -> list[str]:
         return []
 
 
-class Tables:
-    """The per-query tables of an artifact's runs, found by a record's fields: exactly (the
-    table whose key fields all equal the record's, :class:`~repro.evidence.TableIndex`) or,
-    for a fold of a mean over folds, loosely — the one table of that fold whose key fields the
-    record has all agree (a field that varies by fold, e.g. the training size of "all
-    queries", is absent from the mean's record)."""
-
-    def __init__(self, tables: list[dict]):
-        self.index = TableIndex(tables)
-        self.by_name: dict[tuple, list[dict]] = {}
-        for t in tables:
-            self.by_name.setdefault((str(t.get("method")), str(t.get("metric")),
-                                     str(t.get("fold"))), []).append(t)
-
-    def find(self, rec: dict) -> dict | None:
-        return self.index.find(rec)
-
-    def find_fold(self, rec: dict, fold: str) -> dict | None:
-        hit = self.index.find({**rec, "fold": fold})
-        if hit is not None:
-            return hit
-        cands = [t for t in self.by_name.get((str(rec.get("method")), str(rec.get("metric")),
-                                              fold), [])
-                 if all(str(rec.get(k)) == str(v) for k, v in table_key(t).items()
-                        if k != "fold" and k in rec)]
-        return cands[0] if len(cands) == 1 else None
-
-
-def query_values(art, rec: dict, index: "Tables") -> dict | None:
+def query_values(art, rec: dict, index: TableIndex) -> dict | None:
     """``{(fold, qid): value}`` behind a record — its own table, or its folds' tables when it
     is their mean — or None when the record is not a mean of such tables."""
-    value = _number(rec.get("value"))
+    value = number(rec.get("value"))
     if value is None:
         return None
     own = index.find(rec)
-    if own is not None and own.get("weights") is None and _close(table_mean(own), value):
+    if own is not None and own.get("weights") is None and close(table_mean(own), value):
         return {(str(rec.get("fold")), q): v for q, v in zip(own["qids"], own["values"])
                 if v is not None}
     folds = declared_folds(art, rec)
@@ -160,7 +113,7 @@ def query_values(art, rec: dict, index: "Tables") -> dict | None:
     if any(t is None or t.get("weights") is not None for t in tables):
         return None
     means = [table_mean(t) for t in tables]
-    if any(math.isnan(m) for m in means) or not _close(float(np.mean(means)), value):
+    if any(math.isnan(m) for m in means) or not close(float(np.mean(means)), value):
         return None
     return {(f, q): v for f, t in zip(folds, tables) for q, v in zip(t["qids"], t["values"])
             if v is not None}
@@ -171,7 +124,7 @@ def fold_groups(records: list[dict]) -> dict[tuple, dict[str, float | None]]:
     out: dict[tuple, dict] = {}
     for r in records:
         if r.get("fold") is not None:
-            out.setdefault(group_key(r), {})[str(r["fold"])] = _number(r.get("value"))
+            out.setdefault(group_key(r), {})[str(r["fold"])] = number(r.get("value"))
     return out
 
 
@@ -179,13 +132,13 @@ def fold_values(art, rec: dict, records: list[dict], groups: dict | None = None)
     """``{fold: value}`` of the records of the same setting at the artifact's declared folds,
     when ``rec`` is their mean; None otherwise.  ``groups``: :func:`fold_groups` of
     ``records``, when already computed."""
-    value = _number(rec.get("value"))
+    value = number(rec.get("value"))
     folds = declared_folds(art, rec)
     fold = None if rec.get("fold") is None else str(rec["fold"])
     if value is None or len(folds) < 2 or fold in folds:
         return None
     got = (groups if groups is not None else fold_groups(records)).get(group_key(rec), {})
-    if any(got.get(f) is None for f in folds) or not _close(
+    if any(got.get(f) is None for f in folds) or not close(
             float(np.mean([got[f] for f in folds])), value):
         return None
     return {f: got[f] for f in folds}
@@ -221,15 +174,15 @@ def attach(art, records: list[dict], tables: list[dict], exact_ok=None) -> None:
     place.  ``exact_ok(rec) -> bool``: whether a single fold's (or single run's) value without
     per-query evidence is an exact deterministic value (default: every such record); a record
     with no basis at all gets ``ci95`` None and says so."""
-    index = Tables(tables)
+    index = TableIndex(tables)
     groups = fold_groups(records)
     for r in records:
-        value = _number(r.get("value"))
+        value = number(r.get("value"))
         if value is None or _skip(r):
             continue
         seed = seed_for(art.id, r)
         own = index.find(r)
-        if own is not None and _close(table_mean(own), value):      # one fold's queries
+        if own is not None and close(table_mean(own), value):      # one fold's queries
             got = table_interval(own, seed)
             if got is not None:
                 (lo, hi), n = got

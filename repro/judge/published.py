@@ -1,5 +1,6 @@
-"""Published numbers (one TOML file per paper, next to its module) and the comparison of our
-results with them.
+"""Published numbers: one TOML file per paper, next to its module, loaded (:func:`load`) into
+a :class:`PublishedSet` — values, tolerance rules, explanations, kinds and table layouts.
+Judging our values against them is :mod:`repro.judge.verdicts`' job.
 
 File layout (``repro/papers/<paper>.toml``)::
 
@@ -45,15 +46,6 @@ A value is a *reproduction* unless a ``[[kind]]`` entry says otherwise:
 * ``shown``: the published value is shown beside ours but not compared, because the paper does
   not say what it measures (e.g. a "±" of unstated meaning); verdict "shown, not compared: why".
 
-The verdict of a reproduction is the same rule for every method and paper (:func:`judge`):
-"agrees" at the paper's rounding; "within noise" when the published value lies inside the 95%
-interval of our value (``ci95``, from :mod:`repro.judge.intervals`; widened by half a unit of the
-published value's last printed digit, since the paper's own value is known only to that
-rounding); "within tolerance" only under a
-declared tolerance rule whose reason is computed in the project; "deviates" otherwise.  A value
-on stand-in data is never said to "deviate": its verdict says where the published value lies
-against our interval (``STAND_IN_SAYS``).
-
 A tolerance rule with ``rounding = false`` compares by its ``tol`` alone: the published text is
 a claim, not a rounded measurement (an exponent "1" claimed by ``O(n)`` does not mean ±0.5).
 
@@ -65,49 +57,17 @@ transcribed one by one because the text is garbled, say).
 """
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 import tomllib
 from dataclasses import dataclass, field
 from importlib import resources
 
-KEY_FIELDS = ("artifact", "dataset", "method", "metric", "fold")
+from ..evidence.record import CELL, IN_ARTIFACT
 
-AGREES = "agrees (paper's rounding)"
-WITHIN_NOISE = "within noise (published value inside our 95% interval)"
-WITHIN = "within tolerance"
-DEVIATES = "deviates"
-CONSISTENT = "consistent (check, not a reproduction)"
-INCONSISTENT = "inconsistent (check)"
-DERIVED = "derived value: "          # prefix of AGREES / WITHIN / DEVIATES for derived values
-STAND_IN = "stand-in data: "         # prefix of any verdict computed on substitute data
-#: what a stand-in value says instead of a reproduction verdict (never "deviates": the data
-#: is not the paper's)
-STAND_IN_SAYS = {AGREES: "equal at the paper's rounding",
-                 WITHIN_NOISE: "published value inside our 95% interval",
-                 WITHIN: "published value within the stated tolerance",
-                 DEVIATES: "published value outside our 95% interval"}
-#: a stand-in value without an interval that differs beyond the paper's rounding
-STAND_IN_DIFFERS = "differs beyond the paper's rounding (no interval to judge noise)"
-SHOWN = "shown, not compared: "      # prefix: a published value whose meaning is unknown
+
+#: what a published value is (``[[kind]]``): a reproduction unless the TOML says otherwise
 KINDS = ("reproduction", "consistency", "derived", "shown")
-NO_PUBLISHED = "no published value"
-BASELINE = "published baseline (not rerun)"
-UNREADABLE = "published value unreadable"
-UNDEFINED = "undefined (NaN)"
-MODERN = "modern reference (not in the paper)"
-#: prefix of the verdict of a value computed on an unverified copy of a catalogued set
-UNVERIFIED_COPY = "unverified copy: "
-#: the verdict of a user's ranker's values (``--ranker``)
-USER_METHOD = "user method (not in the paper)"
-
-
-def mark_verdict(verdict: str) -> str:
-    """The verdict of a value computed on an unverified copy ("not run" verdicts stay)."""
-    if verdict.startswith(UNVERIFIED_COPY) or verdict.startswith("not run"):
-        return verdict
-    return UNVERIFIED_COPY + verdict
 
 
 @dataclass(frozen=True)
@@ -203,7 +163,7 @@ class PublishedSet:
         return [v for v in self.values if v.artifact == name]
 
     def _match(self, rule: dict, rec: dict) -> bool:
-        return all(rule[k] == rec.get(k) for k in KEY_FIELDS if k in rule)
+        return all(rule[k] == rec.get(k) for k in CELL if k in rule)
 
     def tolerance(self, rec: dict) -> tuple[float, str]:
         rule = self.rule(rec)
@@ -228,7 +188,7 @@ class PublishedSet:
 
 
 def _cell_key(table: dict, row_value: str, col_value: str) -> dict:
-    key = {k: table.get(k) for k in ("dataset", "method", "metric", "fold")}
+    key = {k: table.get(k) for k in IN_ARTIFACT}
     key[table["rows"]] = row_value
     key[table["cols"]] = col_value
     return key
@@ -250,7 +210,7 @@ def load(paper: str, path=None) -> PublishedSet:
         ident = (t["artifact"], t["source"], t["rows"], t["cols"], tuple(columns))
         layout = layouts.setdefault(ident, TableLayout(
             t["artifact"], t["source"], t["rows"], t["cols"], columns, [], [], t.get("note", "")))
-        layout.fixed.append({k: t.get(k) for k in KEY_FIELDS[1:]
+        layout.fixed.append({k: t.get(k) for k in IN_ARTIFACT
                              if k not in (t["rows"], t["cols"])})
         for row in t["data"]:
             label, cells = str(row[0]), row[1:]
@@ -296,7 +256,7 @@ def _place_in_layout(pv: PublishedValue, layouts) -> None:
     """Put a single published value into the table it was printed in (if any): the first
     table of its artifact whose source begins its source and whose grid it fits — as a cell
     of the row of its row field's value (a new row if the table has none)."""
-    rec = dict(zip(KEY_FIELDS, pv.key))
+    rec = dict(zip(CELL, pv.key))
     for t in layouts:
         if not (pv.source.startswith(t.source) and t.fits(rec)):
             continue
@@ -312,100 +272,3 @@ def _place_in_layout(pv: PublishedValue, layouts) -> None:
         cells[col] = pv.key
         t.rows.append(LayoutRow(value, value, tuple(cells)))
         return
-
-
-def judge(value, pub: PublishedValue | None, tol: float, stand_in: bool = False,
-          kind: str = "reproduction", rounding: bool = True, ci95=None):
-    """``(diff, verdict)`` for a reproduced value against a published one.  ``rounding``:
-    whether agreement at the published text's rounding counts (False for claims such as an
-    exponent "1", compared by ``tol`` alone); ``ci95``: the 95% interval of our value — the
-    published value inside it is "within noise"."""
-    if pub is None:
-        return None, NO_PUBLISHED
-    p = pub.value
-    if p is None:
-        return None, UNREADABLE
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None, None            # the caller says why it was not run
-    diff = float(value) - p
-    # A power such as "2^8" is exact (a grid value), not a rounded decimal.
-    half_unit = 0.0 if ("^" in pub.text or not rounding) else 0.5 * 10.0 ** (-pub.decimals)
-    if abs(diff) <= half_unit * (1 + 1e-9) + 1e-12 * max(1.0, abs(p)):
-        verdict = AGREES
-    elif ci95 is not None and ci95[0] is not None and ci95[1] is not None \
-            and float(ci95[0]) - half_unit <= p <= float(ci95[1]) + half_unit:
-        verdict = WITHIN_NOISE
-    elif abs(diff) <= tol * (1 + 1e-9):
-        verdict = WITHIN
-    else:
-        verdict = DEVIATES
-    if kind == "consistency":
-        verdict = INCONSISTENT if verdict == DEVIATES else CONSISTENT
-    elif kind == "derived":
-        verdict = DERIVED + verdict
-    elif kind == "shown":
-        return diff, SHOWN
-    if stand_in:
-        verdict = STAND_IN + (STAND_IN_DIFFERS if verdict == DEVIATES and not ci95
-                              else STAND_IN_SAYS.get(verdict, verdict))
-    return diff, verdict
-
-
-def compare(paper: str, artifact: str, records: list[dict], published: PublishedSet,
-            not_run: dict[str | None, str], dataset_label=lambda d: d) -> list[dict]:
-    """Join reproduced ``records`` (already carrying artifact/dataset/...) with the paper's
-    published values for ``artifact``.  ``not_run`` maps a dataset (or None for all) to the
-    reason its values are absent.  Returns the flat records of ``<artifact>.json``."""
-    pubs = {v.key: v for v in published.for_artifact(artifact)}
-    out, seen = [], set()
-    for r in records:
-        key = tuple(r.get(k) for k in KEY_FIELDS)
-        seen.add(key)
-        pub = pubs.get(key)
-        rule = published.rule(r)
-        tol, tol_why = (float(rule["tol"]), rule.get("why", "")) if rule else \
-            (published.default_tol, "")
-        kind, kind_why = published.kind(r) if pub else ("reproduction", "")
-        diff, verdict = judge(r["value"], pub, tol, bool(r.get("stand_in")), kind,
-                              rounding=bool(rule.get("rounding", True)) if rule else True,
-                              ci95=r.get("ci95"))
-        if verdict == SHOWN:
-            verdict = SHOWN + kind_why
-        if r.get("not_run"):
-            verdict = "not run: " + r.get("why", "no value")
-        elif r.get("modern") and verdict == NO_PUBLISHED:
-            verdict = MODERN
-        elif isinstance(r["value"], float) and math.isnan(r["value"]):
-            verdict = UNDEFINED + (f": {r['why']}" if r.get("why") else "")
-        elif verdict is None:
-            verdict = "not run: " + r.get("why", "no value")
-        rec = {"paper": paper, **{k: r.get(k) for k in KEY_FIELDS}, "value": r["value"],
-               "published": pub.text if pub else None, "diff": diff, "verdict": verdict,
-               "source": pub.source if pub else None}
-        rec.update({k: v for k, v in r.items() if k not in rec})
-        if verdict.endswith(DEVIATES) or verdict.endswith(INCONSISTENT):
-            rec["explanation"] = published.explanation(rec)
-        if tol_why and pub is not None and not verdict.startswith("not run"):
-            rec["tolerance_why"] = tol_why
-        if kind != "reproduction":
-            rec["kind"], rec["kind_why"] = kind, kind_why
-        out.append(rec)
-    for key, pub in pubs.items():
-        if key in seen:
-            continue
-        if pub.baseline:
-            verdict = BASELINE
-        elif pub.value is None:
-            verdict = UNREADABLE
-        else:
-            parent = published.parents.get(pub.dataset)
-            why = (not_run.get(pub.dataset) or (parent and not_run.get(parent))
-                   or not_run.get(None)
-                   or "no reproduced value")
-            verdict = f"not run: {why}"
-        kind, kind_why = published.kind(dict(zip(KEY_FIELDS, key)))
-        out.append({"paper": paper, **dict(zip(KEY_FIELDS, key)), "value": None,
-                    "published": pub.text, "diff": None, "verdict": verdict,
-                    "source": pub.source, **({"note": pub.note} if pub.note else {}),
-                    **({"kind": kind, "kind_why": kind_why} if kind != "reproduction" else {})})
-    return out

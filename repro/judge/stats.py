@@ -28,13 +28,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
+from ..evidence.record import numbers_of
+from .verdicts import Verdict
+
 N_RESAMPLES = 2000
 LEVEL = 0.95
-#: the outcomes of a claim judged by a test (:meth:`Paired.outcome`; "not testable here" when
-#: there is no paired evidence)
-HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE = (
-    "holds", "contradicted", "not significant here", "not testable here")
-OUTCOMES = (HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE)
 
 
 def seed_from(text: str) -> int:
@@ -44,7 +42,8 @@ def seed_from(text: str) -> int:
 
 
 def _clean(values) -> np.ndarray:
-    a = np.asarray([np.nan if v is None else v for v in values], dtype=np.float64)
+    """The defined values (:func:`repro.evidence.record.number`)."""
+    a = numbers_of(values)
     return a[np.isfinite(a)]
 
 
@@ -84,12 +83,13 @@ class Paired:
     def significant(self) -> bool:
         return bool(np.isfinite(self.p_value) and self.p_value < 0.05)
 
-    def outcome(self, expected_sign: int = 1) -> str:
+    def outcome(self, expected_sign: int = 1) -> Verdict:
         """"holds" (significant, expected sign), "contradicted" (significant, other sign) or
-        "not significant here"."""
+        "not significant here" (:class:`repro.judge.verdicts.Verdict`)."""
         if not self.significant:
-            return NOT_SIGNIFICANT
-        return HOLDS if np.sign(self.effect) == np.sign(expected_sign) else CONTRADICTED
+            return Verdict.NOT_SIGNIFICANT
+        return Verdict.HOLDS if np.sign(self.effect) == np.sign(expected_sign) \
+            else Verdict.CONTRADICTED
 
     def as_dict(self) -> dict:
         return {"effect": self.effect, "ci95": list(self.ci95) if self.ci95 else None,
@@ -99,8 +99,7 @@ class Paired:
 def paired(a, b, seed: int, test: str = "t", n_resamples: int = N_RESAMPLES) -> Paired:
     """Paired comparison of per-query values ``a`` and ``b`` (same queries, same order;
     pairs with an undefined value are dropped)."""
-    a = np.asarray([np.nan if v is None else v for v in a], dtype=np.float64)
-    b = np.asarray([np.nan if v is None else v for v in b], dtype=np.float64)
+    a, b = numbers_of(a), numbers_of(b)
     if a.shape != b.shape:
         raise ValueError(f"paired: {a.size} and {b.size} values are not paired")
     ok = np.isfinite(a) & np.isfinite(b)
@@ -128,7 +127,7 @@ def trend(settings, values) -> tuple[float, float, int]:
     over settings, with its p-value and the number of values: a monotone claim tested as a
     trend."""
     x = np.asarray(settings, dtype=np.float64)
-    y = np.asarray([np.nan if v is None else v for v in values], dtype=np.float64)
+    y = numbers_of(values)
     ok = np.isfinite(x) & np.isfinite(y)
     if ok.sum() < 3 or np.unique(x[ok]).size < 2:
         return float("nan"), float("nan"), int(ok.sum())

@@ -24,12 +24,13 @@ import math
 import re
 from pathlib import Path
 
+from ..evidence.record import CELL
 from ..files import write_if_changed
 
 FILE = "changes.json"
 #: significant digits at which two values are the same value
 DIGITS = 10
-KEY = ("paper", "artifact", "dataset", "method", "metric", "fold")
+KEY = ("paper",) + CELL
 #: entries kept per artifact in the file (the count of all of them is kept too)
 MAX_ENTRIES = 500
 #: what the page says of a previous rendering that names no commit

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 import re
 
+from ..evidence.record import CELL
 from ..judge.published import decimals_of
 
 #: no value (a cell, an effect, a time)
@@ -209,8 +210,8 @@ def fmt_loads(v) -> str:
 
 # --- where a record sits ----------------------------------------------------------------------
 
-#: the fields that place a record on a page, in the order they are read
-WHERE = ("artifact", "dataset", "method", "metric", "fold")
+#: the fields that place a record on a page, in the order they are read: its published cell
+WHERE = CELL
 
 
 def where(r: dict, fields=WHERE, empty: str = "") -> str:

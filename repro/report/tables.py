@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..judge.published import KEY_FIELDS, TableLayout
+from ..evidence.record import IN_ARTIFACT, cell as record_cell
+from ..judge.published import TableLayout
 from .format import fmt_ci, fmt_diff, fmt_general, fmt_n, fmt_value, interval_text, where
 from .verdicts import SHORT, bucket, not_run_reason, verdict_class
 
@@ -280,7 +281,7 @@ def fit(t: Table) -> list[Table]:
 
 
 def _key(r: dict) -> tuple:
-    return tuple(r.get(k) for k in KEY_FIELDS)
+    return record_cell(r)
 
 
 def layout_table(layout: TableLayout, by_key: dict[tuple, dict], extra: list[dict],
@@ -341,7 +342,7 @@ def values_table(records: list[dict], caption: str, natural_key,
     the combinations of the other varying fields."""
     if not records:
         return None
-    fields = ("dataset", "method", "metric", "fold")
+    fields = IN_ARTIFACT
     distinct = {f: list(dict.fromkeys(r.get(f) for r in records)) for f in fields}
     varying = [f for f in fields if len(distinct[f]) > 1]
     notes = Notes.for_records(records, book=book)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from ..evidence.record import IN_ARTIFACT
 from .format import fmt_ci, fmt_diff, fmt_value
 from .verdicts import Tally, headline
 
@@ -20,7 +21,7 @@ def compact_table(art_id: str, title: str, flat: list[dict], out_path: str) -> s
     if not rows:
         rows = list(flat)
     ci = any(r.get("ci95") for r in rows[:MAX_ROWS])     # the 95% interval column, if any
-    head = ("dataset", "method", "metric", "fold", "reproduced") + (("95% interval",) if ci
+    head = IN_ARTIFACT + ("reproduced",) + (("95% interval",) if ci
                                                                      else ()) + \
         ("published", "diff", "verdict")
     lines = [[str(r.get("dataset") or ""), str(r.get("method") or ""), str(r.get("metric") or ""),

@@ -1,6 +1,7 @@
-"""What a record's verdict means to a reader: its class (colour, short word), the bucket it is
-counted in, and the headline of a page — so that every count a page shows adds up to the
-records of the JSON files it was rendered from.
+"""What a page says of its records' verdicts: the counts per bucket and the headline — so that
+every count a page shows adds up to the records of the JSON files it was rendered from.  A
+verdict's words (colour class, short word, bucket, label, header) are those of its member of
+:class:`repro.judge.verdicts.Verdict`; this module names them for the templates.
 
 Buckets (every record is in exactly one):
 
@@ -27,125 +28,28 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..judge import stats
-from ..judge.published import (AGREES, BASELINE, CONSISTENT, DERIVED, DEVIATES, INCONSISTENT,
-                               MODERN, NO_PUBLISHED, SHOWN, STAND_IN, STAND_IN_DIFFERS,
-                               STAND_IN_SAYS, UNDEFINED, UNREADABLE, UNVERIFIED_COPY,
-                               USER_METHOD, WITHIN, WITHIN_NOISE, mark_verdict)
+from ..judge.verdicts import (OUTCOMES as _OUTCOMES, SHORT, Bucket, Judged, bucket,
+                              not_run_reason, verdict_class)
 
-COMPARABLE = ("agrees", "noise", "within", "deviates", "stand-in", "unverified", "check",
-              "derived", "undefined", "not run")
-NOT_COMPARABLE = ("baseline", "unreadable", "not compared", "claims", "ours only", "modern",
-                  "user", "empty")
-#: the outcomes of a claim judged by a paired test (``repro.judge.kinds`` Claim, paper claims)
-OUTCOMES = stats.OUTCOMES
+COMPARABLE = tuple(b.value for b in Bucket if b.comparable)
+NOT_COMPARABLE = tuple(b.value for b in Bucket if not b.comparable)
+#: the outcomes of a claim judged by a test, as written
+OUTCOMES = tuple(o.value for o in _OUTCOMES)
 
 BUCKETS = COMPARABLE + NOT_COMPARABLE
-LABELS = {"agrees": "agrees", "noise": "within noise (published value inside our 95% interval)",
-          "within": "within a computed tolerance", "deviates": "deviates",
-          "stand-in": "on stand-in data", "check": "consistency checks",
-          "derived": "derived values", "undefined": "undefined (NaN)", "not run": "not run",
-          "baseline": "published baselines (not rerun)", "unreadable": "unreadable in the source",
-          "ours only": "ours only (no published value)",
-          "modern": "modern reference (LambdaMART, not in the paper)",
-          "unverified": "on an unverified copy of the data",
-          "user": "user methods (not in the paper)",
-          "empty": "placeholders of data not run (nothing published)",
-          "not compared": "shown, not compared (meaning not stated by the paper)",
-          "claims": "claims judged by paired tests"}
+LABELS = {b.value: b.label for b in Bucket}
+HEADERS = {b.value: b.header for b in Bucket}
+ALWAYS = tuple(b.value for b in Bucket if b.always)
 
-HEADERS = {"agrees": "agree", "noise": "within noise", "within": "within tol.",
-           "deviates": "deviate",
-           "stand-in": "stand-in", "check": "checks", "derived": "derived", "undefined": "NaN",
-           "not run": "not run", "baseline": "baseline", "unreadable": "unreadable",
-           "ours only": "ours only", "modern": "modern reference",
-           "unverified": "unverified copy", "user": "user method",
-           "empty": "not run, none published", "not compared": "not compared",
-           "claims": "claims"}
-ALWAYS = ("agrees", "noise", "deviates", "not run")
+__all__ = ["ALWAYS", "BUCKETS", "COMPARABLE", "HEADERS", "LABELS", "NOT_COMPARABLE", "OUTCOMES",
+           "SHORT", "STAND_IN_WORDS", "Tally", "bucket", "headline", "not_run_reason",
+           "reasons_text", "shown_buckets", "verdict_class"]
 
 
 def shown_buckets(counts: dict) -> list[str]:
     """The count columns of a page: the reproduction verdicts and "not run" always, the other
     buckets where the page has any (every record is still in ``records``)."""
     return [b for b in BUCKETS if b in ALWAYS or counts.get(b)]
-
-
-def verdict_class(verdict: str) -> str:
-    """The colour class of a verdict: agrees, within-noise, within, deviates, stand-in,
-    consistent, inconsistent, derived-agrees / derived-within / derived-deviates, undefined,
-    not-run, baseline, unreadable, no-published, not-compared, and a claim's outcome (holds,
-    contradicted, not-significant, not-testable)."""
-    if verdict in OUTCOMES:
-        return {"not significant here": "not-significant",
-                "not testable here": "not-testable"}.get(verdict, verdict)
-    if verdict.startswith(SHOWN):
-        return "not-compared"
-    if verdict.startswith(UNVERIFIED_COPY):
-        return "unverified"
-    if verdict == USER_METHOD:
-        return "user"
-    if verdict.startswith(STAND_IN):
-        return "stand-in"
-    if verdict.startswith(DERIVED):
-        inner = verdict[len(DERIVED):]
-        return "derived-" + {AGREES: "agrees", WITHIN: "within",
-                             WITHIN_NOISE: "within"}.get(inner, "deviates")
-    return {AGREES: "agrees", WITHIN_NOISE: "within-noise", WITHIN: "within",
-            DEVIATES: "deviates",
-            CONSISTENT: "consistent", INCONSISTENT: "inconsistent", BASELINE: "baseline",
-            UNREADABLE: "unreadable", NO_PUBLISHED: "no-published", MODERN: "modern"}.get(
-        verdict, "undefined" if verdict.startswith(UNDEFINED) else "not-run")
-
-
-SHORT = {"agrees": "agrees", "within-noise": "within noise", "within": "within tol.",
-         "deviates": "deviates",
-         "stand-in": "stand-in", "consistent": "consistent", "inconsistent": "inconsistent",
-         "derived-agrees": "derived: agrees", "derived-within": "derived: within tol.",
-         "derived-deviates": "derived: deviates", "undefined": "undefined", "not-run": "not run",
-         "not-compared": "not compared", "holds": "holds", "contradicted": "contradicted",
-         "not-significant": "not significant here", "not-testable": "not testable here",
-         "baseline": "baseline", "unreadable": "unreadable", "no-published": "ours only",
-         "modern": "modern reference", "unverified": "unverified copy",
-         "user": "user method"}
-
-
-def bucket(rec: dict) -> str:
-    """The one bucket a record is counted in (see the module docstring)."""
-    cls = verdict_class(rec["verdict"])
-    if cls in ("baseline", "unreadable", "modern", "user"):
-        return cls
-    if cls in ("holds", "contradicted", "not-significant", "not-testable"):
-        return "claims"
-    if cls == "not-compared" or rec.get("kind") == "shown":
-        return "not compared"
-    if rec.get("published") is None:
-        return "empty" if cls == "not-run" else "ours only"
-    if cls in ("consistent", "inconsistent"):
-        return "check"
-    if cls.startswith("derived"):
-        return "derived"
-    if cls == "not-run":
-        return "not run"
-    if cls == "unverified":
-        return "unverified"
-    if cls == "within-noise":
-        return "noise"
-    return cls
-
-
-def not_run_reason(verdict: str) -> str:
-    return verdict.split(": ", 1)[1] if verdict.startswith("not run: ") else verdict
-
-
-_STAND_IN_CLASS = {**{says: verdict_class(v) for v, says in STAND_IN_SAYS.items()},
-                   STAND_IN_DIFFERS: "deviates"}
-
-
-def _stand_in_class(inner: str) -> str:
-    """The class of what a stand-in value says (``STAND_IN_SAYS``): agrees, within-noise,
-    within or deviates (the page words it as inside / outside our interval)."""
-    return _STAND_IN_CLASS.get(inner, verdict_class(inner))
 
 
 #: how the headline words the classes of stand-in values
@@ -167,7 +71,7 @@ class Tally:
 
     def add(self, flat: list[dict]) -> "Tally":
         for r in flat:
-            b = bucket(r)
+            b = bucket(r).value
             self.records += 1
             self.buckets[b] += 1
             if b in COMPARABLE:
@@ -175,7 +79,7 @@ class Tally:
             if b == "not run":
                 self.reasons[not_run_reason(r["verdict"])] += 1
             if b == "stand-in":
-                self.stand_in[_stand_in_class(r["verdict"][len(STAND_IN):])] += 1
+                self.stand_in[Judged.parse(r["verdict"]).inner_css] += 1
         return self
 
     def __iadd__(self, other: "Tally") -> "Tally":

@@ -16,18 +16,20 @@ from __future__ import annotations
 
 import ctypes
 import importlib
+import json
 import os
 import signal
 import sys
 import threading
 import time
 import traceback
+import warnings
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, as_completed, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
 
-from ..errors import DataCorrupt, DataMissing, ReproError, Unavailable
+from ..errors import ConvergenceWarning, DataCorrupt, DataMissing, ReproError, Unavailable
 from ..files import CacheError, jsonable
 from ..spec import RunContext, RunSpec
 from .progress import RunProgress
@@ -168,11 +170,26 @@ def compute(spec: RunSpec, ref, data_dir: str, log=None, threads: int = 1) -> Ru
             os.chdir(cwd)
 
 
+def canonical_output(output) -> dict:
+    """A task's output as the cache stores and returns it (JSON, keys sorted): a run computed
+    now and one read from the cache give the same figures and pages, key order included."""
+    return json.loads(json.dumps(jsonable(output, keep_nan=True), sort_keys=True))
+
+
 def _compute(spec: RunSpec, ref, ctx: RunContext, start: float) -> RunResult:
     try:
         fn = ref if callable(ref) else getattr(importlib.import_module(ref[0]), ref[1])
-        with single_thread_blas():
-            output = jsonable(fn(ctx), keep_nan=True)
+        with single_thread_blas(), warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", ConvergenceWarning)
+            output = canonical_output(fn(ctx))
+        limited = 0
+        for w in caught:             # a protocol's iteration budget is deliberate: counted
+            if issubclass(w.category, ConvergenceWarning):
+                limited += 1
+            else:
+                warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+        if limited:
+            output["fits_at_iteration_limit"] = limited
     except SystemExit as exc:    # sys.exit() in a ranker ends its run, not the command
         return RunResult(spec, "failed", why=f"the task called sys.exit({exc.code!r}) "
                                              f"instead of returning")
@@ -248,6 +265,11 @@ def _ended(procs) -> str:
     """How the process of a broken one-process pool ended."""
     for p in procs:
         p.join(5.0)
+        # the pool's own thread may be reaping the same process: its status reaches
+        # ``exitcode`` a moment after our wait returns empty-handed
+        deadline = time.monotonic() + 5.0
+        while p.exitcode is None and time.monotonic() < deadline:
+            time.sleep(0.01)
         if p.exitcode is not None and p.exitcode < 0:
             try:
                 return f"killed by {signal.Signals(-p.exitcode).name}"

@@ -1,64 +1,91 @@
-"""Figure 3's cells with their computed distance to the published cell (§5.2, Figure 3).
-
-The OHSUMED column printed by the paper lies above what this protocol gives most methods, but
-not every cell: e.g. our RankSVM and RankBoost NDCG@1 are above the printed ones.  A sentence
-for the whole column would be wrong on those cells, so each cell's note says, with its own
-number, on which side the published value lies (:func:`gap_text`), and the TOML's
-explanation only points to these notes and to the computed context in 'claims'.
-
-:class:`CellsWithGap` is the suite's :class:`~repro.judge.kinds.Cells` followed by that note: a
-declaration kind registered with :func:`repro.judge.kinds.kind`, which annotates only the cells
-it has just made (no other record is touched).
-"""
+"""The computed context of the OHSUMED gap of Figure 3 (§5.2): the printed OHSUMED column lies
+above what this protocol gives most methods, but not every cell (each cell's note says on which
+side, :class:`repro.judge.kinds.CellsWithGap`); the 'claims' artifact's rows 'context' give the
+numbers that explain it — our MLE/ConvexLoss level against the published one, our RankSVM
+beside the paper's RankSVM cell, the all-equal floor, LETOR's official baselines.  The paper's
+one custom aggregation (:func:`gap_context`): it compares fold means across conventions and
+with numbers published in two papers, which no declared kind says."""
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass
+import numpy as np
 
-from ...judge import kinds as aggregate
-from ...judge import published as _published
-
-#: the note part that points to the computed context of the column (the 'claims' artifact)
-CONTEXT = "see 'claims', rows 'context'"
+from ...evidence.record import record
+from ...judge.kinds import Cells, cells
+from ...judge.published import load as load_published
+from .names import CLAIMS, CONVENTIONS, CONVEX, FIGURE3, FLOOR, LETOR3, PAPER_DEF, PER_FOLD
 
 
-def gap_text(ours: float, published: float, decimals: int, metric: str) -> str:
-    """Where the published value lies against ours, in words and with the number: above,
-    below, or equal at the published value's rounding (half a unit of its last digit)."""
-    gap = published - ours
-    half = 0.5 * 10.0 ** (-decimals)
-    shown = f"{published:.{decimals}f}"
-    if gap > half:
-        return f"the published value {shown} sits {gap:.3f} {metric} above ours ({CONTEXT})"
-    if gap < -half:
-        return f"ours is {-gap:.3f} {metric} above the published value {shown}"
-    return f"equal to the published value {shown} at its rounding"
+def gap_context(art, outputs) -> list[dict]:
+    """Aggregation: the context rows of the OHSUMED column (none before OHSUMED ran)."""
+    f3 = figure3_means(art, run_records(outputs))
+    if "OHSUMED" not in f3:
+        return []
+    return context_rows(f3["OHSUMED"][PAPER_DEF], f3["OHSUMED"][LETOR3])
 
 
-@dataclass(frozen=True)
-class CellsWithGap:
-    """Aggregation: the cells of ``cells`` (a :class:`~repro.judge.kinds.Cells`), each with a
-    readable, rerun published counterpart (same dataset, method, metric and fold label)
-    getting :func:`gap_text` appended to its note."""
-    cells: aggregate.Cells
-
-    @property
-    def select(self) -> dict:
-        """The records it reads: those of its cells."""
-        return self.cells.select
+def run_records(outputs) -> list[dict]:
+    """The records of the finished runs, keyed as the assembly keys them (dataset as run —
+    claims are per data set, not per stand-in label — and fold)."""
+    out = []
+    for spec, o in outputs:
+        for r in o.get("records", []):
+            out.append({**r, "dataset": r.get("dataset") or spec.dataset,
+                        "fold": r.get("fold") or str(spec.fold)})
+    return out
 
 
-@aggregate.kind(CellsWithGap)
-def cells_with_gap(art, records: list[dict], agg: CellsWithGap) -> tuple[list[dict], dict]:
-    got, why = aggregate.cells(art, records, agg.cells)
-    pub = {(v.dataset, v.method, v.metric, v.fold): v
-           for v in _published.load(art.paper).for_artifact(art.name)
-           if v.value is not None and not v.baseline}
+def figure3_means(art, recs) -> dict:
+    """{dataset: {convention: {method: {metric: fold mean}}}} of the datasets that ran every
+    declared fold."""
+    got, _ = cells(art, recs, Cells(select={"part": FIGURE3, PER_FOLD: True},
+                                     variant="convention", main=PAPER_DEF))
+    out: dict = {}
     for r in got:
-        v = pub.get((r.get("dataset"), r.get("method"), r.get("metric"), r.get("fold")))
-        value = r.get("value")
-        if v is None or value is None or (isinstance(value, float) and math.isnan(value)):
+        for conv in CONVENTIONS[:3]:
+            v = r["value"] if conv == PAPER_DEF else r.get(conv.replace(" ", "_"))
+            out.setdefault(r["dataset"], {}).setdefault(conv, {}).setdefault(
+                r["method"], {})[r["metric"]] = v
+    return out
+
+
+def context_rows(c: dict, letor: dict) -> list[dict]:
+    """The computed context of the OHSUMED column (``c``: paper measures, ``letor``: LETOR 3.0
+    script, fold means by method and metric): our MLE/ConvexLoss level, our RankSVM beside the
+    paper's RankSVM cell, the all-equal floor, LETOR's official baselines."""
+    pub = {(v.method, v.metric): v.value for v in load_published("dubey2009").values
+           if v.artifact == FIGURE3 and v.dataset == "OHSUMED" and v.fold == "avg"}
+    st = {(v.method, v.metric): v.text for v in load_published("stevens2010").values
+          if v.dataset == "OHSUMED" and v.baseline}
+    ours = [c[m]["MAP"] for m in ("MLE",) + CONVEX]
+    publ = [pub.get((m, "MAP")) for m in ("MLE",) + CONVEX]
+    publ = [p for p in publ if p is not None]
+
+    def ctx(name, value, note):
+        return record(name, "MAP", value, "avg", dataset="OHSUMED", part=CLAIMS,
+                      section="context", note=note)
+    out = [ctx("context: MLE and ConvexLoss_* (mean)", float(np.mean(ours)),
+               f"ours {', '.join(f'{v:.4f}' for v in ours)} (spread {max(ours) - min(ours):.4f}); "
+               f"published mean {np.mean(publ):.3f} → gap {np.mean(ours) - np.mean(publ):+.3f}"),
+           ctx("context: RankSVM (ours, same protocol)", c["RankSVM"]["MAP"],
+               f"paper's RankSVM cell {pub.get(('RankSVM', 'MAP'))}; ours with the LETOR 3.0 "
+               f"script {letor['RankSVM']['MAP']:.4f}"),
+           ctx("context: all-equal scores (file order)", c[FLOOR]["MAP"],
+               f"LETOR 3.0 script {letor[FLOOR]['MAP']:.4f}: OHSUMED's file order is itself a "
+               f"good ranking, tied scores gain from it"),
+           ctx("context: published ListNet / BoltzRank2 (quoted by the paper)",
+               float(np.mean([pub.get(("ListNet", "MAP")) or np.nan,
+                              pub.get(("BoltzRank2", "MAP")) or np.nan])),
+               f"ListNet {pub.get(('ListNet', 'MAP'))}, BoltzRank2 {pub.get(('BoltzRank2', 'MAP'))} "
+               f"(Volkovs & Zemel 2009, uncleaned data)")]
+    for letor_name, ours_name in (("RankBoost", "Rankboost"), ("ListNet", None)):
+        v = st.get((letor_name, "NDCG@10"))
+        if v is None:
             continue
-        text = gap_text(float(value), v.value, v.decimals, r["metric"])
-        r["note"] = f"{r['note']}; {text}" if r.get("note") else text
-    return got, why
+        note = (f"LETOR 3.0 official {letor_name} baseline, OHSUMED NDCG@10 {v} and NDCG@5 "
+                f"{st.get((letor_name, 'NDCG@5'))} (as printed in Stevens 2010, Fig. 4)")
+        if ours_name:
+            note += (f"; our {ours_name} with the LETOR 3.0 script: NDCG@10 "
+                     f"{letor[ours_name]['NDCG@10']:.4f}, NDCG@5 {letor[ours_name]['NDCG@5']:.4f}")
+        out.append(record(f"context: LETOR 3.0 {letor_name} baseline", "NDCG@10", float(v),
+                          "avg", dataset="OHSUMED", part=CLAIMS, section="context", note=note))
+    return out

@@ -80,10 +80,9 @@ Open questions of the paper (each decided in the choices of ``prose.md``, shown 
   (2006) and are not restated. Also open: which items count as "the rest" predicted, and
   whether NDCG is over all predicted items.
 """
-from ...judge.kinds import Claim, PairedTest, Spread
+from ...judge.kinds import (Best, Claim, Difference, FoldMean, FoldSpread, PairedTest,
+                            SettingMeans, Spread)
 from ...spec import Artifact, Paper
-from ...judge.kinds import Best, FoldMean, FoldSpread
-from .kinds import Difference, SettingMeans
 from .names import (C_LABEL, C_SERIES, CHOSEN_C, CLAIM_63, CLAIM_64, CLAIM_65, CLAIM_T1,
                     FIGURE2_METHODS, NDCG10, NDCG_AT, NESTED_C, NESTED_P, OPTIMISM, P_VALUE,
                     SCHEME_METHODS, SCHEMES_LABEL, SECONDS, SHORT, SPREAD_SUFFIX, TABLE2_COUNTS,
