@@ -55,6 +55,41 @@ class ReferenceRanker:
     params: dict = field(default_factory=dict, hash=False, compare=False)
 
 
+#: the bases of a comparison with a published value (see :class:`Noise`)
+SAME_QUERIES, SAMPLE, STAND_IN = "same queries", "sample", "stand-in"
+#: the sources of run-to-run variation replicates can measure
+SEEDS, SAMPLING, ARITHMETIC = "seeds", "sampling", "arithmetic"
+
+
+@dataclass(frozen=True)
+class Noise:
+    """Which variation separates our value from the published one, and so which interval a
+    verdict uses (issue 25; ``docs/architecture.md``).
+
+    ``basis``: ``"same queries"`` — our test queries are the paper's (the official LETOR
+    folds): query sampling cannot separate two scores on identical queries, so the published
+    value is judged against our run-to-run spread (a deterministic method agrees at the paper's
+    rounding or deviates); ``"sample"`` — our sample of queries or documents is not the
+    paper's: a two-level interval (replicates × queries).  Values on stand-in data are judged
+    as stand-ins whatever the basis.  ``sources``: what the artifact's replicates
+    (``Artifact.repeats`` > 1) vary — ``"seeds"`` (training randomness), ``"sampling"`` (each
+    replicate draws its own sample), ``"arithmetic"`` (a deterministic but sensitive method:
+    replicates perturb the input by a seeded relative jitter) — empty for a single run.
+    ``why``: one sentence for the page, why this is the variation that matters here."""
+    basis: str = SAME_QUERIES
+    sources: tuple[str, ...] = ()
+    why: str = ""
+
+    def __post_init__(self):
+        if self.basis not in (SAME_QUERIES, SAMPLE):
+            raise ValueError(f"Noise.basis must be {SAME_QUERIES!r} or {SAMPLE!r}, "
+                             f"got {self.basis!r}")
+        bad = [s for s in self.sources if s not in (SEEDS, SAMPLING, ARITHMETIC)]
+        if bad:
+            raise ValueError(f"Noise.sources: unknown source(s) {bad}; known: {SEEDS!r}, "
+                             f"{SAMPLING!r}, {ARITHMETIC!r}")
+
+
 @dataclass
 class Artifact:
     """One table, figure or check of a paper, declared as data (not frozen: a declaration is
@@ -68,7 +103,8 @@ class Artifact:
     task: str | None = None         # function of the paper's tasks module; None = not implemented
     not_run: str = ""               # with task None: why it cannot run (else "not implemented yet")
     folds: tuple | dict = (None,)   # fold ids (None: no folds), or {dataset or "*": fold ids}
-    repeats: int = 1
+    repeats: int = 1                # replicates of every run (seeds derive from the repeat)
+    noise: Noise | dict = field(default_factory=Noise)   # or {dataset or "*": Noise}
     params: dict = field(default_factory=dict)
     quick: dict = field(default_factory=dict)       # overrides of folds/repeats/params
     metrics: tuple[str, ...] = ()   # the measures reported (shown in the report)
@@ -96,6 +132,12 @@ class Artifact:
         q = dict(self.quick)
         params = {**self.params, **q.pop("params", {})}
         return replace(self, params=params, **q)
+
+    def noise_for(self, dataset: str) -> Noise:
+        """The :class:`Noise` declared for ``dataset`` (or for every dataset)."""
+        if isinstance(self.noise, dict):
+            return self.noise.get(dataset, self.noise.get("*", Noise()))
+        return self.noise
 
     def folds_for(self, dataset: str) -> tuple:
         """The folds run on ``dataset``."""
