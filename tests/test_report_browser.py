@@ -124,10 +124,12 @@ def test_checker_reports_an_overwide_page(browser, tmp_path):
 
 
 _PARTS = """
-const rows = [...document.querySelectorAll('#scoreboard table.claims tbody tr')];
+const rows = [...document.querySelectorAll('#scoreboard table.claims tbody tr:not(.gh):not(.gt)')];
 const outcome = rows.map(r => {
   const c = r.querySelector('td.oc');
-  return c ? [c.textContent.trim(), getComputedStyle(c).backgroundColor] : null; });
+  if (!c) return null;
+  const words = [...c.querySelectorAll(':scope > .w')].map(w => w.textContent).join(' ');
+  return [words || c.textContent.trim(), getComputedStyle(c).backgroundColor]; });
 const cell = document.querySelector('td.c[title*="python -m repro"]');
 const code = [...document.querySelectorAll('caption code')].map(c => c.textContent);
 const changes = [...document.querySelectorAll('#changelist table.changes tbody tr')]

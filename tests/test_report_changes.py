@@ -13,7 +13,8 @@ from repro.spec import Artifact
 from repro.run.provenance import source_state
 from repro.report import changes
 from repro.report.build import record_changes
-from report_pages import CLAIMS_PAPER, claims_paper, render_claims_paper, table1_records
+from report_pages import (CLAIMS_PAPER, claims_paper, render_claims_paper, table1_records,
+                          table1_tables)
 
 
 def _rec(value, verdict="agrees (paper's rounding)", **kw):
@@ -115,8 +116,8 @@ def test_write_artifact_records_the_change_and_a_rerun_is_byte_identical(tmp_pat
     from repro.report.pages import render_paper
     mod = claims_paper(tmp_path)
     published = load(CLAIMS_PAPER, mod.PUBLISHED_PATH)
-    write_artifact(mod.ARTIFACTS[0], table1_records(True), [], [], [], published, paper_dir,
-                   False)
+    write_artifact(mod.ARTIFACTS[0], table1_records(True), table1_tables(), [], [], published,
+                   paper_dir, False)
     render_paper(mod, out, [], pdf=False, log=lambda *a, **k: None)
     again = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in paper_dir.iterdir()
              if p.name in (changes.FILE, "index.html")}

@@ -14,11 +14,45 @@ NAN = float("nan")
 
 @pytest.mark.parametrize("v, text", [
     (0.0, "0"), (3.0, "3"), (-7.0, "-7"), (1234.5678, "1234.6"), (0.123456, "0.1235"),
-    (12.3456, "12.35"), (0.00123456, "0.001235"), (0.000123456, "0.000123"),
-    (-0.0004567, "-0.000457"), (2.5e15, "2500000000000000.0"),
+    (12.3456, "12.35"), (0.00123456, "0.001235"), (0.000123456, "0.0001235"),
+    (-0.0004567, "-0.0004567"), (-8.388e-05, "-0.00008388"), (6.63e-05, "0.00006630"),
+    (2.5e15, "2500000000000000.0"), (1.2e-7, "1.2e-07"),
 ])
-def test_general_numbers_keep_about_four_significant_digits(v, text):
+def test_general_numbers_keep_four_significant_digits_in_one_notation(v, text):
+    """Fixed-point down to 10⁻⁶: "-8.388e-05" and "-0.0001031" never side by side."""
     assert fmt.fmt_general(v) == text
+
+
+@pytest.mark.parametrize("v, text", [
+    (0.0, "0"), (0.0213, "+0.02130"), (-8.388e-05, "-0.00008388"), (3.0, "+3"),
+])
+def test_signed_numbers_have_a_sign_but_zero_has_none(v, text):
+    assert fmt.fmt_signed(v) == text
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("2^{10}", "2^10"), ("2^10", "2^10"), ("2^-5", "2^-5"), ("0.4410", "0.4410"),
+    (None, ""), ("?", "?"),
+])
+def test_published_powers_of_two_read_one_way(text, shown):
+    assert fmt.fmt_published(text) == shown
+
+
+def test_labels_with_numbers_sort_by_value():
+    """Value lists in numeric order: "|Ŷ| = 30; 100; 300; 1000; 3000", "k=-20" before "k=5"."""
+    sizes = ["|Ŷ| = 100", "|Ŷ| = 1000", "|Ŷ| = 30", "|Ŷ| = 300", "|Ŷ| = 3000"]
+    assert sorted(sizes, key=fmt.value_order) == ["|Ŷ| = 30", "|Ŷ| = 100", "|Ŷ| = 300",
+                                                   "|Ŷ| = 1000", "|Ŷ| = 3000"]
+    assert sorted(["k=5", "k=-20", "k=0"], key=fmt.value_order) == ["k=-20", "k=0", "k=5"]
+    assert sorted(["NDCG@10", "NDCG@5", "MAP", "NDCG@1"], key=fmt.value_order) == \
+        ["MAP", "NDCG@1", "NDCG@5", "NDCG@10"]
+
+
+@pytest.mark.parametrize("x, text", [
+    (None, "—"), (0.0, "0.0 %"), (-0.1234, "-12.3 %"), (2.5, "+250 %"), (0.00001, "0.0 %"),
+])
+def test_relative_differences_read_in_per_cent(x, text):
+    assert fmt.fmt_relative(x) == text
 
 
 @pytest.mark.parametrize("v, published, text", [
@@ -41,7 +75,7 @@ def test_a_value_reads_at_the_precision_of_its_published_number(v, published, te
     (0.000001, "0.4412", 0.4, "Δ ±0.00000"),            # rounds to zero at that precision
     (0.0, "2^7", 128.0, "Δ ±0"), (0, "2^7", 256.0, "Δ log₂ +1"),
     (0, "2^7", 100.0, "Δ log₂ -0.356144"),
-    (3.0, None, 5.0, "Δ +3"), (-0.000123, None, 1.0, "Δ -0.000123"), (2.5, "45", 47.5, "Δ +2.5"),
+    (3.0, None, 5.0, "Δ +3"), (-0.000123, None, 1.0, "Δ -0.0001230"), (2.5, "45", 47.5, "Δ +2.500"),
 ])
 def test_a_difference_reads_as_delta_at_the_values_precision(d, published, value, text):
     assert fmt.fmt_diff(d, published, value) == text
@@ -75,11 +109,25 @@ def test_p_values_read_no_finer_than_a_test_resolves(p, text):
 
 
 @pytest.mark.parametrize("v, text", [
-    (None, "—"), (NAN, "—"), (False, "—"), (-8.388e-05, "-8.388e-05"),
-    (0.0001031, "+0.0001031"), (0.0, "+0"), (12345.678, "+1.235e+04"),
+    (None, "—"), (NAN, "—"), (False, "—"), (-8.388e-05, "-0.00008388"),
+    (-0.0001031, "-0.0001031"), (0.0, "0"), (12345.678, "+12345.7"),
 ])
-def test_effects_are_signed_with_four_significant_digits(v, text):
+def test_effects_without_an_interval_keep_four_significant_digits(v, text):
+    """No exponent notation beside a fixed-point neighbour, no "+0"."""
     assert fmt.fmt_effect(v) == text
+
+
+@pytest.mark.parametrize("v, ci, effect, interval", [
+    # the two effects the issue names, each at the precision of its own interval
+    (-8.388e-05, [-0.0008423, 0.0007761], "-0.00008", "[-0.00084, +0.00078]"),
+    (-0.0001031, [-0.002615, 0.002627], "-0.0001", "[-0.0026, +0.0026]"),
+    (0.0213, [0.0071, 0.0352], "+0.021", "[+0.007, +0.035]"),
+    (85.444, [83.103, 87.472], "+85.4", "[+83.1, +87.5]"),
+    (-0.00004, [-0.02881, 0.0], "0.000", "[-0.029, 0.000]"),     # rounds to zero: no sign
+])
+def test_effects_and_intervals_read_at_the_intervals_precision(v, ci, effect, interval):
+    assert fmt.fmt_effect(v, ci) == effect
+    assert fmt.fmt_effect_ci(ci) == interval
 
 
 def test_a_claim_rows_numbers_come_from_the_formatter():
@@ -88,9 +136,9 @@ def test_a_claim_rows_numbers_come_from_the_formatter():
                      "effect_ratio": 0.41234, "delta_ri": -0.000123,
                      "numbers": {"ours": 0.123456, "label": "x"}})
     assert (row["effect"], row["ci"], row["p"], row["n"]) == \
-        ("-8.388e-05", "[-0.0002, +1e-05]", "< 0.0001", "1,234 queries")
-    assert row["extra"] == "effect ratio 0.4123, ΔRI -0.000123"
-    assert row["numbers"] == "ours: 0.1235; label: x"
+        ("-0.00008", "[-0.00020, +0.00001]", "< 0.0001", "1,234 queries")
+    assert row["extra"] == "effect ratio 0.4123, ΔRI -0.0001230"
+    assert row["numbers"] == "label: x; ours: 0.1235"
     assert fmt.fmt_effect_ci([1, "x"]) == "" and fmt.fmt_effect_ci(None) == ""
 
 

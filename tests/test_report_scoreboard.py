@@ -27,23 +27,39 @@ def rendered(tmp_path_factory):
 
 
 def _rows(html: str, table_class: str) -> list[str]:
+    """The body rows of the first table of ``table_class`` (a claims table: its claims'
+    rows, without the groups' header and test rows)."""
     start = html.index(f'<table class="{table_class}">')
     table = html[start:html.index("</table>", start)]
-    return re.findall(r"<tr[^>]*>.*?</tr>", table.split("<tbody>")[1], re.S)
+    body = table.split("</thead>")[1] if "</thead>" in table else table.split("<tbody>")[1]
+    rows = re.findall(r"<tr[^>]*>.*?</tr>", body, re.S)
+    return [r for r in rows if not re.match(r'<tr class="(gh|gt)"', r)]
+
+
+def _groups(html: str) -> list[str]:
+    """The claim groups (tbody elements) of the first claims table."""
+    start = html.index('<table class="claims">')
+    table = html[start:html.index("</table>", start)]
+    return re.findall(r'<tbody class="claim-group[^"]*" id="[^"]+">.*?</tbody>', table, re.S)
 
 
 def test_paper_scoreboard_lists_every_claim_with_its_test(rendered):
     page = (rendered / CLAIMS_PAPER / "index.html").read_text()
     rows = _rows(page, "claims")
     assert len(rows) == len(claim_records())
-    outcomes = [re.search(r'class="l oc ([^"]+)"', r).group(1) for r in rows]
+    outcomes = [re.search(r'class="l oc ([^" ]+)', r).group(1) for r in rows]
     assert outcomes == ["holds", "contradicted", "not-significant", "not-testable"]
     holds = _text(rows[0])
-    assert "+0.0213" in holds and "[+0.0071, +0.0352]" in holds and "0.0031" in holds
-    assert "1,692 queries" in holds and "effect ratio 0.83" in holds
-    assert 'class="key"' in rows[0] and 'class="key"' not in rows[2]
-    assert "data missing: Yahoo-set2" not in _text(rows[3]) or "paired t-test" in _text(rows[3])
+    assert "+0.021" in holds and "[+0.007, +0.035]" in holds and "0.0031" in holds
+    assert "1,692 queries" in holds and "effect ratio 0.8300" in holds
+    assert "data missing: Yahoo-set2" in _text(rows[3])
     assert "—" in _text(rows[3])                     # not testable: no effect shown
+    # one group per claim, its statement once, the key claim marked at its group
+    groups = _groups(page)
+    assert len(groups) == 3
+    assert _text(page).count("alpha beats beta in NDCG@10") == 1
+    assert 'class="claim-group key"' in groups[0] and "key claim" in groups[0]
+    assert 'class="claim-group key"' not in groups[1]
 
 
 def test_index_scoreboard_shows_key_claims_and_counts_in_words(rendered):
@@ -67,11 +83,13 @@ def test_each_value_cell_carries_its_interval_and_commands(rendered):
     page = (rendered / CLAIMS_PAPER / "index.html").read_text()
     cell = re.search(r'<td class="c within-noise" title="([^"]*)"', page).group(1)
     assert "95% interval [0.45810, 0.47990] (bootstrap over 784 test queries" in cell
-    assert "recompute: python -m repro claimpaper.table1 --data-dir DATA" in cell
+    assert "recompute: python -m repro claimpaper.table1 --data-dir DATA --out my-reports/" \
+        in cell
     assert "per-query values: python -m repro runs claimpaper.table1 --out runs/ " \
            "--data-dir DATA" in cell
     caption = re.search(r"<caption>Table 1 \(NDCG@10\)(.*?)</caption>", page, re.S).group(1)
-    assert "<code>python -m repro claimpaper.table1 --data-dir DATA</code>" in caption
+    assert "<code>python -m repro claimpaper.table1 --data-dir DATA --out my-reports/</code>" \
+        in caption
     assert "<code>python -m repro runs claimpaper.table1 --out runs/ --data-dir DATA</code>" \
         in caption
     assert "<th>95% interval (n)</th>" in page
@@ -121,7 +139,8 @@ def test_change_list_when_nothing_moved_and_when_long(tmp_path):
 # --- column blocks and notes --------------------------------------------------------------------
 
 def test_column_blocks_are_balanced_never_one_column():
-    label, widths = 5.5, [9.96] * 10              # nine fit a landscape page, ten do not
+    label = 5.5
+    widths = [(LANDSCAPE_EM - label) / 9 - 0.01] * 10   # nine fit a landscape page, ten not
     assert label + sum(widths[:9]) <= LANDSCAPE_EM < label + sum(widths)
     blocks = column_blocks(label, widths)
     assert blocks == [(0, 5), (5, 10)]
@@ -171,9 +190,16 @@ def test_split_tables_print_each_note_once_per_artifact(tmp_path):
     assert "not run: data missing: A" in printed
     assert [bool(t.notes or t.earlier) for t in tables] == [False, True] * 3
     assert all(t.earlier for t in tables[3::2])     # later tables refer to the notes above
-    letters = {m for t in tables for r in t.rows for c in r["cells"] for m in
+    letters = {m for t in tables for r in t.rows for c in [r, *r["cells"]] for m in
                c["marks"].split(",") if m}
     assert letters and all(len(m) <= 2 for m in letters)
+    # the reason common to a row is lettered at its label, not at each of its cells
+    row_a = [r for t in tables for r in t.rows if r["label"] == "A"]
+    assert row_a and all(r["marks"] and not any(c["marks"] for c in r["cells"]) for r in row_a)
+    # a value's own note (its computed context) is in its tooltip, not a footnote
+    assert "note of method-num-00x" not in printed
+    assert any("note of method-num-00x" in c["title"] for t in tables for r in t.rows
+               for c in r["cells"])
 
 
 def test_a_table_that_fits_keeps_its_notes():

@@ -17,14 +17,13 @@ from __future__ import annotations
 
 import io
 import json
-import re
+import shlex
 from pathlib import Path
 
 from .. import papers as registry
 from ..files import atomic_write_bytes, atomic_write_json
 from ..run.provenance import source_state
 from ..evidence import SIDECAR_SUFFIX, encode_sidecar
-from ..evidence.record import natural_key
 from ..spec import Artifact
 from ..papers.plotting import plt, style
 from ..judge.published import PublishedSet
@@ -51,11 +50,13 @@ def shows_published(fig) -> bool:
                for a in [*ax.lines, *ax.collections, *ax.patches, *ax.texts])
 
 
-def save_figure(fig, path: Path) -> None:
-    """Deterministic SVG (fixed hash salt, no creation date), in the suite's style."""
+def save_figure(fig, path: Path, tight: bool = True) -> None:
+    """Deterministic SVG (fixed hash salt, no creation date), in the suite's style; cut to
+    what is drawn (``tight``) or at the figure's own size."""
     buf = io.BytesIO()
     with style():
-        fig.savefig(buf, format="svg", metadata={"Date": None}, bbox_inches="tight")
+        fig.savefig(buf, format="svg", metadata={"Date": None},
+                    bbox_inches="tight" if tight else None)
     atomic_write_bytes(path, buf.getvalue())
     plt.close(fig)
 
@@ -98,6 +99,9 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
         "runs_file": f"{art.name}.runs.json",
         "provenance": rendering_commit(),
     }
+    opts = command_options(art, datasets)
+    if opts:                        # only pages made with them: other meta files unchanged
+        meta["options"] = opts
     atomic_write_json(out_dir / f"{art.name}.meta.json", meta)
     # Run times and finishing times come from the cache entries (when each value was
     # computed, not when this command ran): a rerun from the cache rewrites the same bytes.
@@ -105,6 +109,25 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
         "artifact": art.id,
         "runs": [{"run": r.spec.label, "status": r.status, "seconds": r.seconds,
                   "finished": r.finished} for r in results]})
+
+
+def command_options(art: Artifact, datasets: list[dict]) -> list[str]:
+    """The command-line options an artifact was run with, as its page's commands repeat
+    them: ``--on NAME --dataset NAME=PATH`` (a user's data set), ``--ranker LABEL=module:Class
+    [:json]`` (a user's ranker), ``--allow-unverified NAME`` (an unverified copy)."""
+    opts = [f"--on {ds} --dataset {ds}=PATH" for ds in art.like]
+    for rr in art.rankers:
+        p = rr.params or {}
+        spec = f"{p.get('label', rr.label)}={p.get('class', 'module:Class')}"
+        params = {**(p.get("params") or {}), **({"param_grid": p["param_grid"]}
+                                                if p.get("param_grid") else {})}
+        if params:
+            spec += ":" + json.dumps(params, sort_keys=True, separators=(",", ":"))
+        opts.append(f"--ranker {shlex.quote(spec)}")
+    for d in datasets:
+        if str(d.get("mark") or "").startswith("unverified copy"):
+            opts.append(f"--allow-unverified {d['dataset']}")
+    return opts
 
 
 def user_choice(r: RunResult) -> dict:

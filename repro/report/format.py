@@ -5,9 +5,12 @@ shows is turned into text here, so how numbers read is changed in one place.
   prints, powers of two as ``2^e`` where the paper writes them so), their difference
   :func:`fmt_diff`, interval :func:`fmt_ci`, sample size :func:`fmt_n` and interval in words
   :func:`interval_text`;
-* any other computed number: :func:`fmt_general` (about four significant digits);
-* claims: p-values :func:`fmt_p`, signed effects and their intervals :func:`fmt_effect`,
-  :func:`fmt_effect_ci`, counts :func:`fmt_count`;
+* any other computed number: :func:`fmt_general` (four significant digits, fixed-point: no
+  "8.388e-05" beside "0.0001031"), signed :func:`fmt_signed`; published text
+  :func:`fmt_published` (powers of two one way); labels with numbers in numeric order
+  :func:`value_order`; relative differences :func:`fmt_relative`;
+* claims: p-values :func:`fmt_p`, signed effects and their intervals at the precision of the
+  interval :func:`fmt_effect`, :func:`fmt_effect_ci`, counts :func:`fmt_count`;
 * the benchmarks page: measurements :func:`fmt_sig`, times :func:`fmt_seconds` (s, ms or µs as
   they fit), ratios :func:`fmt_ratio`, :func:`fmt_ratio_range`, load averages
   :func:`fmt_loads`;
@@ -34,10 +37,17 @@ def _number(v) -> bool:
 
 # --- values beside published numbers ----------------------------------------------------------
 
+def _fixed(v: float, sig: int) -> str:
+    """``v`` in fixed-point notation with ``sig`` significant digits (no exponent)."""
+    digits = max(0, sig - 1 - int(math.floor(math.log10(abs(v)))))
+    return f"{v:.{digits}f}"
+
+
 def fmt_general(v: float) -> str:
-    """A computed number without a published counterpart: integers as integers, four
-    significant digits from 0.001 to 1000, one decimal above, three significant digits in
-    exponent notation below."""
+    """A computed number without a published counterpart — the one rule for every such number
+    on the site: integers as integers, four significant digits in fixed-point notation from
+    10⁻⁶ to 1000, one decimal above; exponent notation (three significant digits) only below
+    10⁻⁶, so that numbers side by side read in one notation."""
     if v == 0:
         return "0"
     if float(v).is_integer() and abs(v) < 1e15:
@@ -45,10 +55,34 @@ def fmt_general(v: float) -> str:
     a = abs(v)
     if a >= 1000:
         return f"{v:.1f}"
-    if a >= 1e-3:
-        digits = max(0, 3 - int(math.floor(math.log10(a))))
-        return f"{v:.{digits}f}"
+    if a >= 1e-6:
+        return _fixed(v, 4)
     return f"{v:.3g}"
+
+
+def fmt_signed(v: float) -> str:
+    """:func:`fmt_general` with its sign ("+0.0213", "-0.00008388"); zero has none ("0")."""
+    text = fmt_general(v)
+    return text if text.startswith("-") or float(text) == 0 else "+" + text
+
+
+def fmt_published(text: str | None) -> str:
+    """A published value's text as the site writes it: powers of two one way ("2^{10}" and
+    "2^10" both read "2^10"); other text as printed."""
+    if text is None:
+        return ""
+    e = power_of_two(text)
+    return f"2^{e}" if e is not None else str(text)
+
+
+_NUMBER_IN_TEXT = re.compile(r"(-?\d+(?:\.\d+)?)")
+
+
+def value_order(text) -> tuple:
+    """Sort key of labels that carry numbers, by their numbers' values: "|Ŷ| = 30" before
+    "|Ŷ| = 100", "k=-20" before "k=5", "λ = 2^-3" before "λ = 2^2"."""
+    parts = _NUMBER_IN_TEXT.split("" if text is None else str(text))
+    return tuple((0, float(t), "") if i % 2 else (1, 0.0, t) for i, t in enumerate(parts) if t)
 
 
 def power_of_two(published: str | None) -> int | None:
@@ -93,9 +127,7 @@ def fmt_diff(d, published: str | None = None, value=None) -> str:
     if dec:
         text = f"{d:+.{dec + 1}f}"
         return f"Δ ±{text[1:]}" if float(text) == 0 else f"Δ {text}"
-    if float(d).is_integer() and abs(d) < 1e15:
-        return f"Δ {int(d):+d}"
-    return f"Δ {float(d):+.3g}"
+    return f"Δ {fmt_signed(float(d))}"
 
 
 def fmt_ci(ci, published: str | None = None) -> str:
@@ -141,22 +173,51 @@ def fmt_p(p) -> str:
     return "< 0.0001" if p < 1e-4 else f"{p:.4f}" if p < 0.01 else f"{p:.3f}"
 
 
-def _signed(v: float) -> str:
-    return f"{v:+.4g}"
+def effect_decimals(ci) -> int | None:
+    """The decimals an effect and its interval are printed with: two significant digits of
+    the interval's half-width (a number is shown no finer than its uncertainty); None without
+    an interval of positive width."""
+    if not (isinstance(ci, (list, tuple)) and len(ci) == 2 and all(_number(x) for x in ci)):
+        return None
+    half = abs(float(ci[1]) - float(ci[0])) / 2
+    if not half or math.isnan(half) or math.isinf(half):
+        return None
+    return min(12, max(0, 1 - int(math.floor(math.log10(half)))))
 
 
-def fmt_effect(v) -> str:
-    """A claim's effect, signed, four significant digits; "—" without one."""
+def _at(v: float, decimals: int | None) -> str:
+    """``v`` signed, at ``decimals`` (else :func:`fmt_signed`); a value that rounds to zero
+    has no sign."""
+    if decimals is None:
+        return fmt_signed(v)
+    text = f"{v:+.{decimals}f}"
+    return text[1:] if float(text) == 0 else text
+
+
+def fmt_effect(v, ci=None) -> str:
+    """A claim's effect, signed, at the precision of its interval ``ci`` (two significant
+    digits of the half-width), else four significant digits — never in exponent notation
+    beside a fixed-point neighbour; "—" without one."""
     if not _number(v) or (isinstance(v, float) and math.isnan(v)):
         return MISSING
-    return _signed(v)
+    return _at(float(v), effect_decimals(ci))
 
 
 def fmt_effect_ci(ci) -> str:
-    """A claim's 95% interval "[−0.01, +0.02]" at the effect's precision; "" without one."""
+    """A claim's 95% interval "[-0.011, +0.027]" at the effect's precision; "" without one."""
     if isinstance(ci, (list, tuple)) and len(ci) == 2 and all(_number(x) for x in ci):
-        return f"[{_signed(ci[0])}, {_signed(ci[1])}]"
+        d = effect_decimals(ci)
+        return f"[{_at(float(ci[0]), d)}, {_at(float(ci[1]), d)}]"
     return ""
+
+
+def fmt_relative(x) -> str:
+    """A relative difference (ours − published) / |published| in per cent: "-12.3 %"."""
+    if not _number(x) or math.isnan(x):
+        return MISSING
+    pct = 100.0 * float(x)
+    text = f"{pct:+.1f}" if abs(pct) < 100 else f"{pct:+.0f}"
+    return ("0.0" if float(text) == 0 else text) + " %"
 
 
 # --- the benchmarks page ----------------------------------------------------------------------

@@ -1,23 +1,73 @@
-"""The index page: each paper's key claims (the scoreboard), its headline and counts, links to
-its page, PDF and timing page, and the counts over all papers."""
+"""The index page: the answer first — one headline over all papers (values reproduced and
+deviating, claims' outcomes, complexity claims that fail) and each paper's figure at a glance
+(:mod:`.overview`) with its headline — then each paper's key claims (the scoreboard), its
+counts, links to its page, PDF and timing page, and the counts over all papers; and the
+index's PDF."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from ..files import write_if_changed
 from .build import TIMING_DIR, read_artifact
+from .format import fmt_published, fmt_value
+from .legend import bucket_meanings, glossary, legend
+from .overview import OVERVIEW_FILE
+from .pdf import render_pdf
 from .render import common, footer_css, template
-from .scoreboard import REPRODUCED_MEANS, claim_row, claims_of, counts_in_words, scoreboard
-from .verdicts import Tally, headline
+from .scoreboard import (REPRODUCED_MEANS, claim_outcome, claim_row, claims_of,
+                         counts_in_words, declared_order, scoreboard)
+from .standins import declared_stand_ins, stand_ins_of
+from .verdicts import OUTCOMES, Tally, headline, verdict_class
+
+#: the index's PDF, beside it
+INDEX_PDF = "index.pdf"
+#: colour classes of a timing value (a complexity claim) that fails
+FAILING = ("deviates", "derived-deviates", "inconsistent")
+
+
+def complexity_failures(paper_mod, out_root: Path) -> list[str]:
+    """The complexity claims (values of a paper's timing artifacts compared with a number
+    the paper states or implies) that fail, in words: "complexity: exponent in m 1.375
+    against the paper's 1 (deviates; timing page)"."""
+    pid = paper_mod.PAPER.id
+    out = []
+    for art in paper_mod.ARTIFACTS:
+        if not art.timing:
+            continue
+        got = read_artifact(Path(out_root) / pid / TIMING_DIR, art.name)
+        for r in (got[0] if got else []):
+            if r.get("published") is None or r.get("value") is None:
+                continue
+            cls = verdict_class(r["verdict"])
+            if cls in FAILING:
+                what = ", ".join(str(r[k]) for k in ("method", "metric") if r.get(k))
+                out.append(f"{what} {fmt_value(r['value'], r['published'])} against the "
+                           f"paper's {fmt_published(r['published'])} ({r['verdict']})")
+    return [f"Complexity claim failing (timing page): {'; '.join(out)}."] if out else []
+
+
+def answer(total: Tally, claims: list[dict], failing: dict[str, list[str]]) -> list[str]:
+    """The index's headline: what was reproduced over all papers, how the tested claims came
+    out, and which complexity claims fail."""
+    lines = [headline(total)[0]]
+    counts = {o: sum(1 for r in claims if claim_outcome(r) == o) for o in OUTCOMES}
+    if claims:
+        lines.append(f"Of the papers' {len(claims)} claims tested (per data set and measure), "
+                     + ", ".join(f"{n} {o}" for o, n in counts.items() if n) + ".")
+    for pid, lines_of in failing.items():
+        for line in lines_of:
+            lines.append(f"{pid}: {line}")
+    return lines
 
 
 def index_context(paper_mods, out_root: Path) -> dict:
     out_root = Path(out_root)
-    papers, total = [], Tally()
+    papers, total, every_claim, failing, classes = [], Tally(), [], {}, set()
     for mod in paper_mods:
         pid = mod.PAPER.id
         out_dir = out_root / pid
-        tally, n, claims, marks = Tally(), 0, [], {}
+        declared = declared_stand_ins(pid, getattr(mod, "PUBLISHED_PATH", None))
+        tally, n, claims, marks, datasets, metrics = Tally(), 0, [], {}, [], []
         for art in mod.ARTIFACTS:
             if art.timing:
                 continue
@@ -25,31 +75,53 @@ def index_context(paper_mods, out_root: Path) -> dict:
             if got is None:
                 continue
             n += 1
-            tally.add(got[0])
-            marks.update(dict.fromkeys(r["data_mark"] for r in got[0] if r.get("data_mark")))
-            claims += [claim_row(r, f"{pid}/index.html#{art.name}")
-                       for r in claims_of(got[0])]
+            flat, meta = got
+            tally.add(flat)
+            classes.update(verdict_class(r["verdict"]) for r in flat)
+            marks.update(dict.fromkeys(r["data_mark"] for r in flat if r.get("data_mark")))
+            datasets += [d["dataset"] for d in meta.get("datasets", [])]
+            metrics += list(meta.get("metrics", []))
+            claims += [claim_row(r, f"{pid}/index.html#{art.name}", stand_ins_of(meta, declared))
+                       for r in claims_of(flat)]
         total += tally
+        every_claim += claims
+        fails = complexity_failures(mod, out_root) if n else []
+        if fails:
+            failing[pid] = fails
         page = (out_dir / "index.html").is_file()
+        order = [pat for art in mod.ARTIFACTS for pat in declared_order(art)]
         papers.append({"id": pid, "title": mod.PAPER.title,
                        "page": f"{pid}/index.html" if page else None,
                        "pdf": f"{pid}/{pid}.pdf" if (out_dir / f"{pid}.pdf").is_file() else None,
                        "timing": f"{pid}/{TIMING_DIR}/index.html"
                        if (out_dir / TIMING_DIR / "index.html").is_file() else None,
+                       "overview": f"{pid}/{OVERVIEW_FILE}"
+                       if (out_dir / OVERVIEW_FILE).is_file() else None,
+                       "complexity": fails,
                        "counts": tally.row(), "headline": (headline(tally)[0] if n else
                        "Not rendered into this directory.") + "".join(
                            f" Values computed on {m}." for m in marks),
-                       "scoreboard": scoreboard(claims, key_only=True),
+                       "scoreboard": scoreboard(claims, key_only=True, order=order,
+                                                datasets=list(dict.fromkeys(datasets)),
+                                                metrics=list(dict.fromkeys(metrics))),
                        "words": counts_in_words(tally) if n else ""})
+    boards = [p["scoreboard"] for p in papers]
+    merged = {"total": sum(b["total"] for b in boards),
+              "claims": [r for b in boards for r in b["claims"]]}
     return {"papers": papers, "total": total.row(), "headline": headline(total),
+            "answer": answer(total, every_claim, failing),
             "benchmarks": (out_root / "benchmarks.html").is_file(),
-            "words": counts_in_words(total), "reproduced_means": REPRODUCED_MEANS}
+            "words": counts_in_words(total), "reproduced_means": REPRODUCED_MEANS,
+            "legend": legend(classes), "glossary": glossary(merged),
+            "meanings": bucket_meanings()}
 
 
-def render_index(paper_mods, out_root: Path) -> Path:
+def render_index(paper_mods, out_root: Path, pdf: bool = False, log=print) -> Path:
+    """The index page (and, with ``pdf``, its PDF ``index.pdf``)."""
     html = template("index.html.j2").render(**index_context(paper_mods, out_root), **common(),
                                             footer=footer_css("repro-rank reports"))
     path = Path(out_root) / "index.html"
     write_if_changed(path, html.encode("utf-8"))
+    if pdf:
+        render_pdf(path, Path(out_root) / INDEX_PDF, log)
     return path
-

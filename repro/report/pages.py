@@ -19,28 +19,33 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..evidence import SIDECAR_SUFFIX
 from ..evidence.record import natural_key
 from ..files import write_if_changed
 from ..judge.published import load as load_published
 from . import changes
 from .build import TIMING_DIR, read_artifact
-from .commands import commands
+from .commands import commands, page_options
 from .format import fmt_value, where
+from .legend import glossary, legend
+from .overview import OVERVIEW_FILE, write_overview
 from .pdf import render_pdf
 from .render import common, footer_css, template
-from .scoreboard import REPRODUCED_MEANS, claim_row, claims_of, counts_in_words, scoreboard
+from .scoreboard import (REPRODUCED_MEANS, claim_row, claims_of, counts_in_words,
+                         declared_order, scoreboard)
+from .standins import declared_stand_ins, label as stand_in_label, stand_ins_of
 from .tables import artifact_tables, record_rows
 from .verdicts import Tally, headline, verdict_class
 
 
-def _data_line(meta: dict) -> tuple[list[str], list[str]]:
-    """(datasets whose values are shown, "dataset — why" of those not run)."""
+def _data_line(meta: dict, stand_ins: dict | None = None) -> tuple[list[str], list[str]]:
+    """(datasets whose values are shown — stand-ins named as everywhere —, "dataset — why"
+    of those not run)."""
     used, not_run = [], []
     for d in meta.get("datasets", []):
         name = d["dataset"]
         if d["status"] == "used":
-            text = (f"{name} (stand-in for {d['stand_in_for']})" if d.get("stand_in_for")
-                    else name)
+            text = stand_in_label(name, d.get("stand_in_for") or (stand_ins or {}).get(name))
             if d.get("like"):
                 text += f", in place of the paper's {d['like']}"
             if d.get("mark"):
@@ -91,23 +96,36 @@ def not_run_reason(meta: dict) -> str:
     return ""
 
 
-def artifact_context(art, out_dir: Path, layouts, seen_choices: dict) -> dict | None:
+def artifact_commands(art, out_dir: Path, meta: dict) -> dict:
+    """The commands an artifact's page shows: with the options the page was made with, and
+    a per-query command only where the artifact has per-query values (its sidecar) on the
+    paper's data."""
+    opts = page_options(meta)
+    per_query = (Path(out_dir) / f"{art.name}{SIDECAR_SUFFIX}").is_file() and not any(
+        o.startswith("--on") for o in opts)
+    return commands(art.paper, art.name, opts, per_query=per_query)
+
+
+def artifact_context(art, out_dir: Path, layouts, seen_choices: dict,
+                     declared: dict | None = None) -> dict | None:
     got = read_artifact(out_dir, art.name)
     if got is None:
         return None
     flat, meta = got
     marks = data_marks(meta, flat)
+    stand_ins = stand_ins_of(meta, declared)
     if any(d.get("like") for d in meta.get("datasets", [])):
         layouts = []               # the user's data in place of the paper's: no published cells
-    cmds = commands(art.paper, art.name)
-    tables, left = artifact_tables(art.name, flat, layouts, natural_key, commands=cmds)
+    cmds = artifact_commands(art, out_dir, meta)
+    tables, left = artifact_tables(art.name, flat, layouts, natural_key, commands=cmds,
+                                   stand_ins=stand_ins)
     if marks:                      # every table and figure says what its data is
         for t in tables:
             t.caption = f"{'; '.join(marks)} — {t.caption}"
     figures = _figures(meta, flat)
     for f in figures if marks else []:
         f["caption"] += f"; {'; '.join(marks)}"
-    used, not_run = _data_line(meta)
+    used, not_run = _data_line(meta, stand_ins)
     choices = meta.get("choices", [])
     same_as = seen_choices.get(tuple(choices)) if choices else None
     if choices and not same_as:
@@ -121,7 +139,11 @@ def artifact_context(art, out_dir: Path, layouts, seen_choices: dict) -> dict | 
             "methods": ", ".join(meta.get("methods", [])),
             "metrics": ", ".join(meta.get("metrics", [])),
             "used": used, "not_run": not_run, "figures": figures, "marks": marks,
-            "tables": tables, "left": left, "records": record_rows(flat),
+            "tables": tables, "left": left, "records": record_rows(flat, stand_ins),
+            "stand_ins": stand_ins, "meta_datasets": [d["dataset"] for d in
+                                                       meta.get("datasets", [])],
+            "meta_metrics": list(meta.get("metrics", [])),
+            "classes": sorted({verdict_class(r["verdict"]) for r in flat}),
             "runs": [{"run": r["run"], "status": r["status"], "why": r.get("why") or "",
                       "seed": r.get("seed")} for r in meta.get("runs", [])],
             "runs_file": meta.get("runs_file") if (out_dir / str(meta.get("runs_file"))).is_file()
@@ -134,11 +156,12 @@ def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = Fa
     paper = paper_mod.PAPER
     published = load_published(paper.id, getattr(paper_mod, "PUBLISHED_PATH", None))
     out_dir = Path(out_root) / paper.id / (TIMING_DIR if timing else "")
+    declared = declared_stand_ins(paper.id, getattr(paper_mod, "PUBLISHED_PATH", None))
     arts, seen, total, quick = [], {}, Tally(), False
     for art in paper_mod.ARTIFACTS:
         if bool(art.timing) != timing:
             continue
-        a = artifact_context(art, out_dir, published.layouts_for(art.name), seen)
+        a = artifact_context(art, out_dir, published.layouts_for(art.name), seen, declared)
         if a is None:
             continue
         arts.append(a)
@@ -150,8 +173,9 @@ def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = Fa
                            for a in timing_arts))
     summary = [{"name": a["name"], "href": f"#{a['name']}", "counts": a["counts"]} for a in arts]
     summary.append({"name": "all", "href": None, "counts": total.row(), "total": True})
-    claims = [claim_row(r, f"#{a['name']}") for a in arts for r in a["claims"]]
-    board = scoreboard(claims, key_only=False)
+    claims = [claim_row(r, f"#{a['name']}", a["stand_ins"], bool(a["commands"].get("runs")))
+              for a in arts for r in a["claims"]]
+    board = scoreboard(claims, key_only=False, **claim_order(paper_mod, arts))
     moved = None if timing else changes.page_entries(
         out_dir, [a["name"] for a in arts], fmt_value, where)
     return {"paper": paper, "artifacts": arts, "quick": quick, "notes": [] if timing else notes,
@@ -160,7 +184,20 @@ def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = Fa
             "summary_rows": summary,
             "timing": timing, "timing_artifacts": timing_arts if timing_page else [],
             "tally": total, "headline": headline(total), "counts": total.row(),
+            "legend": legend(set().union(*(a["classes"] for a in arts)) if arts else set()),
+            "glossary": glossary(board),
+            "overview": None if timing or not (Path(out_root) / paper.id / OVERVIEW_FILE
+                                                ).is_file() else OVERVIEW_FILE,
             "up": "../../" if timing else "../"}
+
+
+def claim_order(paper_mod, arts: list[dict]) -> dict:
+    """How a paper's claims are ordered: its claim declarations' statements (the paper's
+    order), its data sets and its measures, as its artifacts list them."""
+    order = [pat for art in paper_mod.ARTIFACTS for pat in declared_order(art)]
+    datasets = list(dict.fromkeys(d for a in arts for d in a["meta_datasets"]))
+    metrics = list(dict.fromkeys(m for a in arts for m in a["meta_metrics"]))
+    return {"order": order, "datasets": datasets, "metrics": metrics}
 
 
 #: a change list longer than this is collapsed (its first rows shown, the rest in <details>)
@@ -195,6 +232,7 @@ def render_paper(paper_mod, out_root: Path, notes: list[str], pdf: bool = True, 
     ``(page, pdf)`` pairs instead of rendering the PDFs here (:func:`.pdf.render_pdfs`)."""
     pid = paper_mod.PAPER.id
     out_dir = Path(out_root) / pid
+    write_overview(paper_mod, out_root)
     ctx = paper_context(paper_mod, out_root, notes)
     path = _write_page(ctx, out_dir / "index.html", out_dir / f"{pid}.pdf", pdf, log, pdf_later)
     tctx = paper_context(paper_mod, out_root, notes, timing=True)

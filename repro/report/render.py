@@ -1,15 +1,21 @@
 """The template environment every report page is rendered with: the Jinja templates of
-``templates/`` (autoescaped, undefined names an error), the stylesheet inlined in each page,
-the PDF footer that names the page's origin, and the context every page shares."""
+``templates/`` (autoescaped, undefined names an error), the stylesheet inlined in each page
+(with the verdict colours of :mod:`.palette`), the PDF footer that names the page's origin,
+and the context every page shares.  Text in backticks (a command in a reason: "see `python
+-m repro data`") is set as code, never with its backticks."""
 from __future__ import annotations
 
+import re
 from importlib import resources
 
 from jinja2 import Environment, FunctionLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup, escape
 
 from ..run.provenance import describe
+from .palette import verdict_css
 from .verdicts import BUCKETS, HEADERS, LABELS, shown_buckets
+
+_CODE = re.compile(r"`([^`]+)`")
 
 
 def _load_template(name: str) -> str:
@@ -17,11 +23,37 @@ def _load_template(name: str) -> str:
     return resources.files("repro.report").joinpath("templates", name).read_text("utf-8")
 
 
+def _word_spans(text: str) -> Markup:
+    return Markup(" ").join(Markup('<span class="w">%s</span>') % escape(w)
+                            for w in text.split())
+
+
 def words(text) -> Markup:
     """Text that may wrap between words but never inside one (labels such as
-    "corel-pamir:Small-Easy" or "1.02573e-08" stay whole)."""
-    return Markup(" ").join(Markup('<span class="w">%s</span>') % escape(w)
-                            for w in str(text).split())
+    "corel-pamir:Small-Easy" or "1.02573e-08" stay whole); `code` set as code."""
+    out = Markup("")
+    for i, piece in enumerate(_CODE.split(str(text))):
+        if i % 2:
+            out += Markup("<code>%s</code>") % piece
+            continue
+        if not piece:
+            continue
+        lead = " " if piece[:1].isspace() and out else ""
+        trail = " " if piece[-1:].isspace() else ""
+        out += Markup(lead) + _word_spans(piece) + Markup(trail)
+    return out
+
+
+def code(text) -> Markup:
+    """Text with its `code` spans set as code (escaped)."""
+    parts = _CODE.split(str(text))
+    return Markup("").join(Markup("<code>%s</code>") % p if i % 2 else escape(p)
+                           for i, p in enumerate(parts))
+
+
+def plain(text) -> str:
+    """Text for an attribute (a tooltip): backticks dropped."""
+    return _CODE.sub(r"\1", str(text))
 
 
 def _env() -> Environment:
@@ -29,6 +61,8 @@ def _env() -> Environment:
                       autoescape=select_autoescape(default=True, default_for_string=True),
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["words"] = words
+    env.filters["code"] = code
+    env.filters["plain"] = plain
     env.filters["sentence"] = lambda t: (str(t)[:1].upper() + str(t)[1:]) if t else ""
     return env
 
@@ -39,8 +73,9 @@ def template(name: str):
 
 
 def css() -> str:
-    """The stylesheet every page inlines (so that a page stands alone)."""
-    return _load_template("base.css")
+    """The stylesheet every page inlines (so that a page stands alone): the suite's, with the
+    verdict colours of the palette."""
+    return _load_template("base.css") + "\n" + verdict_css()
 
 
 def footer_css(label: str) -> str:

@@ -1,12 +1,23 @@
-"""The claims scoreboard of a paper page and of the index (records with ``claim``, each judged
-by a paired test: its outcome, effect, 95% interval and p-value; on the index the ``key`` claims
-of each paper), and a page's counts in words ("reproduced" = agrees at the paper's rounding,
-or within noise)."""
+"""The claims of a paper page and of the index (records with ``claim``, each judged by a
+paired test), as rows that read alone — the claim, its data (stand-ins named), its measure,
+the comparison "A − B" with both names, the effect with its 95% interval, the p-value (raw
+and, where the record has one, adjusted) and the outcome — one group per claim, the groups
+in the paper's order; and a page's counts in words ("reproduced" = agrees at the paper's
+rounding, or within noise)."""
 from __future__ import annotations
 
+import re
+
 from .commands import commands
-from .format import fmt_count, fmt_effect, fmt_effect_ci, fmt_general, fmt_p
+from .format import (fmt_count, fmt_effect, fmt_effect_ci, fmt_general, fmt_p, value_order)
+from .standins import data_label, is_stand_in
 from .verdicts import OUTCOMES, Tally, verdict_class
+
+#: a claim's adjusted p-value, by the record fields that may hold it (first found), and its
+#: raw p-value likewise; a record with ``p_unadjusted`` has its adjusted p in ``p_value``
+ADJUSTED_P = ("p_adjusted", "p_holm", "p_adj")
+RAW_P = ("p_raw", "p_unadjusted")
+NOT_TESTABLE = "not testable here"
 
 
 def claim_outcome(r: dict) -> str:
@@ -16,34 +27,94 @@ def claim_outcome(r: dict) -> str:
         return r["outcome"]
     if r.get("verdict") in OUTCOMES:
         return r["verdict"]
-    return "not testable here"
+    return NOT_TESTABLE
 
 
-def claim_row(r: dict, href: str = "") -> dict:
+def _number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def p_values(r: dict) -> tuple[float | None, float | None]:
+    """(raw p, adjusted p) of a claim record; the adjusted one None where the record has
+    none (a single comparison, or a test that needs no adjustment)."""
+    raw = next((r[k] for k in RAW_P if _number(r.get(k))), None)
+    adj = next((r[k] for k in ADJUSTED_P if _number(r.get(k))), None)
+    if adj is None and raw is not None and _number(r.get("p_value")):
+        adj = r["p_value"]                       # p_value is the adjusted one beside a raw
+    if raw is None and _number(r.get("p_value")):
+        raw = r["p_value"]
+    return raw, adj
+
+
+def compared(r: dict) -> str:
+    """What the effect compares, "A − B" with both names: the record's ``compared``, else
+    its subject (the first of its ``numbers``) against ``versus``."""
+    if r.get("compared"):
+        return str(r["compared"])
+    versus = r.get("versus")
+    names = list((r.get("numbers") or {}).keys())
+    subject = next((n for n in names if n != versus), None)
+    if versus and subject:
+        return f"{subject} − {versus}"
+    return ""
+
+
+def _measure(r: dict) -> str:
+    """The claim's measure: its metric, unless that is the statement itself (then the
+    statement names it)."""
+    m = r.get("metric")
+    return "" if not m or m == r.get("statement") else str(m)
+
+
+def _section(r: dict) -> str:
+    """Where in the paper the claim is made: "§5.2.3", or the label its declaration gives
+    ("Sec. 6.3", "Table 1")."""
+    if r.get("section"):
+        return f"§{r['section']}"
+    if r.get("method") and r.get("method") != r.get("statement"):
+        return str(r["method"])
+    return ""
+
+
+def _where_in_paper(r: dict) -> str:
+    """Where the paper makes the claim and what it counts: "§5.2.3, paper: 26 of 32"."""
+    parts = [_section(r)] if _section(r) else []
+    if r.get("paper_count"):
+        parts.append(f"paper: {r['paper_count']}")
+    return ", ".join(parts)
+
+
+def claim_row(r: dict, href: str = "", stand_ins: dict | None = None,
+              per_query: bool = True) -> dict:
     """A scoreboard row of one claim record."""
     out = claim_outcome(r)
-    eff = r.get("effect", r.get("value")) if out != "not testable here" else None
-    effect = fmt_effect(eff)
-    ci = fmt_effect_ci(r.get("ci95"))
+    tested = out != NOT_TESTABLE
+    eff = r.get("effect", r.get("value")) if tested else None
+    raw, adj = p_values(r) if tested else (None, None)
     n = (f"{fmt_count(r['n_queries'])} queries" if r.get("n_queries") else
          f"{r['n_folds']} folds" if r.get("n_folds") else "")
     extra = []
-    if isinstance(r.get("effect_ratio"), (int, float)):
+    if _number(r.get("effect_ratio")):
         extra.append(f"effect ratio {fmt_general(float(r['effect_ratio']))}")
-    if isinstance(r.get("delta_ri"), (int, float)):
+    if _number(r.get("delta_ri")):
         extra.append(f"ΔRI {fmt_general(float(r['delta_ri']))}")
-    numbers = "; ".join(f"{k}: {fmt_general(float(v)) if isinstance(v, (int, float)) else v}"
-                        for k, v in (r.get("numbers") or {}).items())
-    cmd = commands(r.get("paper", ""), r.get("artifact", ""))
+    nums = r.get("numbers") or {}
+    numbers = "; ".join(f"{k}: {fmt_general(float(v)) if _number(v) else v}"
+                        for k, v in sorted(nums.items(), key=lambda kv: value_order(kv[0])))
+    stand_ins = stand_ins or {}
+    on_stand_in = is_stand_in(r, stand_ins)
+    cmd = commands(r.get("paper", ""), r.get("artifact", ""), per_query=per_query)
+    css = verdict_class(out) if out in OUTCOMES else "not-testable"
     return {"statement": r.get("statement") or r.get("metric") or r.get("method") or "",
-            "dataset": (r.get("dataset") or "") + (
-                f" (stand-in: {r['data_used']})" if r.get("stand_in") and r.get("data_used")
-                else ""), "outcome": out,
-            "css": verdict_class(out) if out in OUTCOMES else "not-testable",
-            "effect": effect, "ci": ci, "p": fmt_p(r.get("p_value")), "n": n,
-            "test": r.get("test") or "", "why": r.get("why") or "",
+            "where": _where_in_paper(r), "section": _section(r), "dataset": data_label(r, stand_ins),
+            "stand_in": on_stand_in, "measure": _measure(r), "compared": compared(r),
+            "outcome": out, "css": css,
+            "effect": fmt_effect(eff, r.get("ci95")), "ci": fmt_effect_ci(r.get("ci95")),
+            "p": fmt_p(raw), "p_adj": fmt_p(adj) if adj is not None else "",
+            "n": n, "test": r.get("test") or "", "why": r.get("why") or "",
             "numbers": numbers, "extra": ", ".join(extra), "key": bool(r.get("key")),
-            "artifact": r.get("artifact", ""), "href": href, "command": cmd["recompute"]}
+            "artifact": r.get("artifact", ""), "paper": r.get("paper", ""), "href": href,
+            "command": cmd["recompute"]}
 
 
 def claims_of(flat: list[dict]) -> list[dict]:
@@ -54,16 +125,90 @@ def claims_of(flat: list[dict]) -> list[dict]:
                                                     or r.get("verdict") in OUTCOMES)]
 
 
-def scoreboard(claims: list[dict], key_only: bool) -> dict:
+def declared_order(art) -> list[re.Pattern]:
+    """The statements of an artifact's claim declarations, in the order declared (the
+    paper's), as patterns (a statement with ``{m}`` matches any text there)."""
+    out = []
+    for agg in getattr(art, "aggregate", ()) or ():
+        st = getattr(agg, "statement", None)
+        if isinstance(st, str) and st:
+            parts = re.split(r"\{[^{}]*\}", st)
+            out.append(re.compile("^" + ".+?".join(re.escape(p) for p in parts) + "$"))
+    return out
+
+
+def _section_key(text: str) -> tuple:
+    nums = re.findall(r"\d+", text or "")
+    return tuple(int(x) for x in nums) if nums else (float("inf"),)
+
+
+def group_claims(rows: list[dict], order: list[re.Pattern] | None = None,
+                 datasets: list[str] | None = None, metrics: list[str] | None = None
+                 ) -> list[dict]:
+    """The rows of one paper's claims as groups, one per claim (artifact and statement), in
+    the paper's order: by section, then as declared (``order``), then as first met; a
+    group's rows by data set (``datasets``' order) and measure (``metrics``' order, else
+    numerically: NDCG@5 before NDCG@10).  Each group: its statement, where the paper makes
+    it, key or not, its rows, and the test when every row shares it."""
+    order = order or []
+    groups: dict[tuple, dict] = {}
+    for i, row in enumerate(rows):
+        k = (row["paper"], row["artifact"], row["statement"])
+        g = groups.get(k)
+        if g is None:
+            declared = next((j for j, pat in enumerate(order) if pat.match(row["statement"])),
+                            len(order))
+            g = groups[k] = {"statement": row["statement"], "where": row["where"],
+                             "artifact": row["artifact"], "paper": row["paper"],
+                             "href": row["href"], "rows": [], "first": i,
+                             "declared": declared}
+        g["rows"].append(row)
+    ds_pos = {d: i for i, d in enumerate(datasets or [])}
+    m_pos = {m: i for i, m in enumerate(metrics or [])}
+
+    def row_key(row):
+        d = row["dataset"].split(" (stand-in")[0]
+        return (ds_pos.get(d, len(ds_pos)), value_order(row["dataset"]),
+                m_pos.get(row["measure"], len(m_pos)), value_order(row["measure"]))
+    out = []
+    for g in groups.values():
+        g["rows"].sort(key=row_key)
+        tests = {r["test"] for r in g["rows"] if r["test"]}
+        g["test"] = tests.pop() if len(tests) == 1 and all(r["test"] for r in g["rows"]) \
+            else ""
+        g["key"] = any(r["key"] for r in g["rows"])
+        for r in g["rows"]:
+            r["notes"] = "; ".join(x for x in (r["n"], r["extra"], r["why"],
+                                               "" if g["test"] else r["test"]) if x)
+        g["where"] = next((r["where"] for r in g["rows"] if r["where"]), "")
+        g["section"] = next((r["section"] for r in g["rows"] if r["section"]), "")
+        out.append(g)
+    out.sort(key=lambda g: (g["paper"], _section_key(g["section"]), g["declared"],
+                            g["first"]))
+    for i, g in enumerate(out, 1):
+        g["id"] = f"claim-{g['paper']}-{i}"
+    return out
+
+
+def scoreboard(claims: list[dict], key_only: bool, order: list[re.Pattern] | None = None,
+               datasets: list[str] | None = None, metrics: list[str] | None = None) -> dict:
     """The claims a scoreboard shows (the ``key`` ones with ``key_only``, all when none is
-    marked key) and the count of each outcome in words."""
+    marked key), grouped one group per claim in the paper's order, the count of each outcome
+    in words, and whether its rows show effect ratios or ΔRI (the glossary says what they
+    are)."""
     shown = [r for r in claims if r.get("key")] if key_only else list(claims)
     if key_only and not shown:
         shown = list(claims)
     counts = {o: sum(1 for r in shown if claim_outcome(r) == o) for o in OUTCOMES}
     words = ", ".join(f"{n} {o}" for o, n in counts.items() if n)
-    return {"claims": shown, "counts": counts, "words": words, "total": len(shown),
-            "all": len(claims), "keyed": any(r.get("key") for r in claims)}
+    groups = group_claims(shown, order, datasets, metrics)
+    return {"claims": shown, "groups": groups, "counts": counts, "words": words,
+            "total": len(shown), "all": len(claims),
+            "keyed": any(r.get("key") for r in claims),
+            "stand_in": any(r.get("stand_in") for r in shown),
+            "adjusted": any(r.get("p_adj") for r in shown),
+            "measures": any("effect ratio" in r.get("extra", "") or "ΔRI" in r.get("extra", "")
+                            for r in shown)}
 
 
 def _n(t: Tally, b: str) -> int:
