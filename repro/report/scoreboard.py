@@ -7,6 +7,7 @@ rounding, or within noise)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from .commands import commands
 from .format import (fmt_count, fmt_effect, fmt_effect_ci, fmt_general, fmt_p, value_order)
@@ -125,15 +126,27 @@ def claims_of(flat: list[dict]) -> list[dict]:
                                                     or r.get("verdict") in OUTCOMES)]
 
 
-def declared_order(art) -> list[re.Pattern]:
+@dataclass(frozen=True)
+class Declared:
+    """A claim declaration's statement: its pattern (a statement with ``{m}`` matches any
+    text there) and its words for a group of rows ("{m}" read as "m")."""
+    pattern: re.Pattern
+    statement: str
+
+    def match(self, text: str):
+        return self.pattern.match(text)
+
+
+def declared_order(art) -> list[Declared]:
     """The statements of an artifact's claim declarations, in the order declared (the
-    paper's), as patterns (a statement with ``{m}`` matches any text there)."""
+    paper's)."""
     out = []
     for agg in getattr(art, "aggregate", ()) or ():
         st = getattr(agg, "statement", None)
         if isinstance(st, str) and st:
             parts = re.split(r"\{[^{}]*\}", st)
-            out.append(re.compile("^" + ".+?".join(re.escape(p) for p in parts) + "$"))
+            out.append(Declared(re.compile("^" + ".+?".join(re.escape(p) for p in parts) + "$"),
+                                re.sub(r"\{([^{}]*)\}", r"\1", st)))
     return out
 
 
@@ -142,23 +155,26 @@ def _section_key(text: str) -> tuple:
     return tuple(int(x) for x in nums) if nums else (float("inf"),)
 
 
-def group_claims(rows: list[dict], order: list[re.Pattern] | None = None,
+def group_claims(rows: list[dict], order: list[Declared] | None = None,
                  datasets: list[str] | None = None, metrics: list[str] | None = None
                  ) -> list[dict]:
-    """The rows of one paper's claims as groups, one per claim (artifact and statement), in
-    the paper's order: by section, then as declared (``order``), then as first met; a
-    group's rows by data set (``datasets``' order) and measure (``metrics``' order, else
-    numerically: NDCG@5 before NDCG@10).  Each group: its statement, where the paper makes
-    it, key or not, its rows, and the test when every row shares it."""
+    """The rows of one paper's claims as groups, one per claim (artifact and declared
+    statement: "DORM with the first {m} queries …" is one claim whatever m), in the paper's
+    order: by section, then as declared (``order``), then as first met; a group's rows by
+    data set (``datasets``' order) and measure (``metrics``' order, else numerically: NDCG@5
+    before NDCG@10).  Each group: its statement, where the paper makes it, key or not, its
+    rows, and the test when every row shares it."""
     order = order or []
     groups: dict[tuple, dict] = {}
     for i, row in enumerate(rows):
-        k = (row["paper"], row["artifact"], row["statement"])
+        declared = next((j for j, d in enumerate(order) if d.match(row["statement"])),
+                        len(order))
+        statement = (order[declared].statement if declared < len(order)
+                     and order[declared].statement != row["statement"] else row["statement"])
+        k = (row["paper"], row["artifact"], statement)
         g = groups.get(k)
         if g is None:
-            declared = next((j for j, pat in enumerate(order) if pat.match(row["statement"])),
-                            len(order))
-            g = groups[k] = {"statement": row["statement"], "where": row["where"],
+            g = groups[k] = {"statement": statement, "where": row["where"],
                              "artifact": row["artifact"], "paper": row["paper"],
                              "href": row["href"], "rows": [], "first": i,
                              "declared": declared}
@@ -190,7 +206,7 @@ def group_claims(rows: list[dict], order: list[re.Pattern] | None = None,
     return out
 
 
-def scoreboard(claims: list[dict], key_only: bool, order: list[re.Pattern] | None = None,
+def scoreboard(claims: list[dict], key_only: bool, order: list[Declared] | None = None,
                datasets: list[str] | None = None, metrics: list[str] | None = None) -> dict:
     """The claims a scoreboard shows (the ``key`` ones with ``key_only``, all when none is
     marked key), grouped one group per claim in the paper's order, the count of each outcome

@@ -145,14 +145,15 @@ def note_items(r: dict, stand_ins: dict | None = None) -> list[tuple[str, str]]:
     out = []
     stand_ins = stand_ins or {}
     cls = verdict_class(r["verdict"])
+    why = f"why-{cls}"                     # a reason, of the verdict's class
     if cls == "not-run":
-        out.append(("why", "not run: " + not_run_reason(r["verdict"])))
+        out.append((why, "not run: " + not_run_reason(r["verdict"])))
     elif cls == "undefined":
-        out.append(("why", r["verdict"]))
+        out.append((why, r["verdict"]))
     elif cls == "baseline":
-        out.append(("why", "published baseline: copied by the paper from elsewhere, not rerun"))
+        out.append((why, "published baseline: copied by the paper from elsewhere, not rerun"))
     elif cls == "unreadable":
-        out.append(("why", "the published value cannot be read in the source"))
+        out.append((why, "the published value cannot be read in the source"))
     if r.get("data_mark"):
         out.append(("data", r["data_mark"]))
     if r.get("value") is not None and is_stand_in(r, stand_ins):
@@ -383,16 +384,21 @@ def _stand_in_of(records: list, stand_ins: dict) -> tuple[str, str] | None:
     return got.pop()
 
 
+def stand_in_name(used: str, paper: str) -> str:
+    """"OHSUMED (stand-in for HP2004)"."""
+    return data_label({"dataset": paper, "data_used": used, "stand_in": True}, {})
+
+
 def _stand_in_heading(heading: str, used: str, paper: str) -> str:
     """A heading over values computed on stand-in data: "OHSUMED (stand-in for HP2004)"
     where the heading names the paper's data set, else the heading with the data named."""
-    named = data_label({"dataset": paper, "data_used": used, "stand_in": True}, {})
+    named = stand_in_name(used, paper)
     if display_label(heading) == paper or heading == used:
         return named
     parts = str(heading).split(", ")
     if paper in parts or used in parts:
         return ", ".join(named if p in (paper, used) else p for p in parts)
-    return f"{heading} — on {used} (stand-in)"
+    return f"{heading} — on {named}"
 
 
 def finish_table(caption: str, corner: str, columns: list[str], rows: list[dict],
@@ -414,7 +420,16 @@ def finish_table(caption: str, corner: str, columns: list[str], rows: list[dict]
     def say(i, j, texts):
         said.setdefault((i, j), set()).update(texts)
     heads = list(columns)
-    for j in range(len(columns)):               # stand-in data named in a column's heading
+    labels = [display_label(row["label"]) for row in rows]
+    valued = [r for cells in grid for r in cells if r is not None and r.get("value") is not None]
+    every = _stand_in_of(valued, stand_ins) if valued else None
+    if every:                                   # every value: said by the caption
+        caption = f"{caption} — computed on {stand_in_name(*every)}"
+        for i, cells in enumerate(grid):
+            for j, r in enumerate(cells):
+                if r is not None and id(r) in stand_in_text:
+                    say(i, j, {stand_in_text[id(r)]})
+    for j in range(len(columns)) if not every else ():     # ... or by a column's heading
         col = [grid[i][j] for i in range(len(grid))]
         si = _stand_in_of(col, stand_ins)
         if si:
@@ -422,8 +437,7 @@ def finish_table(caption: str, corner: str, columns: list[str], rows: list[dict]
             for i, r in enumerate(col):
                 if r is not None and id(r) in stand_in_text:
                     say(i, j, {stand_in_text[id(r)]})
-    labels = [display_label(row["label"]) for row in rows]
-    for i, cells in enumerate(grid):            # ... or in a row's label
+    for i, cells in enumerate(grid if not every else ()):   # ... or by a row's label
         left = [r for j, r in enumerate(cells)
                 if r is not None and stand_in_text.get(id(r)) not in said.get((i, j), ())]
         si = _stand_in_of(left, stand_ins) if left and len(left) == sum(
@@ -433,31 +447,33 @@ def finish_table(caption: str, corner: str, columns: list[str], rows: list[dict]
             for j, r in enumerate(cells):
                 if r is not None and id(r) in stand_in_text:
                     say(i, j, {stand_in_text[id(r)]})
-    left = {stand_in_text[id(r)] for i, cells in enumerate(grid) for j, r in enumerate(cells)
-            if r is not None and id(r) in stand_in_text
-            and stand_in_text[id(r)] not in said.get((i, j), ())}
-    valued = [r for cells in grid for r in cells if r is not None and r.get("value") is not None]
-    if len(left) == 1 and all(id(r) in stand_in_text for r in valued):
-        caption = f"{caption} — {left.pop()}"             # every value: said by the caption
-        for i, cells in enumerate(grid):
-            for j, r in enumerate(cells):
-                if r is not None and id(r) in stand_in_text:
-                    say(i, j, {stand_in_text[id(r)]})
 
     def rest(i, j):
         return [t for t in printed[i][j] if t not in said.get((i, j), ())]
     prose = [[sentences_of(r) if r is not None else set() for r in cells] for cells in grid]
 
+    kinds = [[{t: k for k, t in note_items(r, stand_ins)} if r is not None else {}
+               for r in cells] for cells in grid]
+
     def shared(cells: list[tuple[int, int]], exclude=()) -> list[str]:
-        """What the cells share: reasons and marks common to every one of them, and the
-        sentences of their own notes common to every cell that has notes of its own (a
-        row's note is not contradicted by a value computed without one)."""
+        """What the cells share, kind by kind (a reason, a tolerance, …: common to every cell
+        that has one of that kind, when those are most of the cells; the sentences of their
+        own notes:
+        common to every cell with notes of its own) — a row's reason is not contradicted by
+        a value computed, nor a column's by a baseline beside it."""
         lists = [[t for t in rest(i, j) if t not in exclude] for i, j in cells]
-        other = _common([[t for t in lst if t not in prose[i][j]]
-                         for lst, (i, j) in zip(lists, cells)])
+        out = []
+        by_kind: dict[str, list[list[str]]] = {}
+        for lst, (i, j) in zip(lists, cells):
+            for kind in {kinds[i][j].get(t, "note") for t in lst if t not in prose[i][j]}:
+                by_kind.setdefault(kind, []).append(
+                    [t for t in lst if t not in prose[i][j] and kinds[i][j].get(t) == kind])
+        for kind, lsts in by_kind.items():
+            if 2 * len(lsts) > len(cells):          # most of the heading's cells say it
+                out += _common(lsts)
         noted = [[t for t in lst if t in prose[i][j]] for lst, (i, j) in zip(lists, cells)
                  if prose[i][j]]
-        return other + _common(noted)
+        return out + _common(noted)
     with_pub = [rest(i, j) for i, cells in enumerate(grid) for j, r in enumerate(cells)
                 if r is not None and r.get("published") is not None]
     common = _common(with_pub)
@@ -470,9 +486,10 @@ def finish_table(caption: str, corner: str, columns: list[str], rows: list[dict]
         row_notes = shared([(i, j) for j, r in enumerate(grid[i]) if r is not None],
                            set(common) | {t for j in range(len(columns)) for t in col_notes[j]
                                           if grid[i][j] is not None})
-        row_marks = notes.marks([" ".join(row_notes)] if row_notes and all(
-            any(t in prose[i][j] for j in range(len(columns))) for t in row_notes)
-            else row_notes)
+        said_prose = [t for t in row_notes
+                      if any(t in prose[i][j] for j in range(len(columns)))]
+        row_marks = notes.marks([t for t in row_notes if t not in said_prose]
+                                + ([" ".join(said_prose)] if said_prose else []))
         cells = [cell(r, notes, stand_ins,
                       said.get((i, j), set()) | set(common) | set(col_notes[j]) | set(row_notes))
                  if r is not None else cell(None, notes) for j, r in enumerate(grid[i])]
