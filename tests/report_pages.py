@@ -202,5 +202,5 @@ def render_claims_paper(tmp: Path, pdf: bool, second: bool = True) -> Path:
         write_artifact(claims, claim_records(), [], [], [], published, out / CLAIMS_PAPER, False)
         render_paper(mod, out, mod.NOTES, pdf=pdf and later == renders[-1],
                      log=lambda *a, **k: None)
-    render_index([mod], out)
+    render_index([mod], out, pdf=pdf, log=lambda *a, **k: None)
     return out

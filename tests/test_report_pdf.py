@@ -6,6 +6,7 @@ published table far wider than a page (it must pass), and on an over-wide page (
 must report it)."""
 from __future__ import annotations
 
+import html
 import re
 from collections import Counter
 from html.parser import HTMLParser
@@ -152,8 +153,8 @@ def test_rendered_claims_pdf_shows_scoreboard_commands_and_changes(tmp_path):
     pdf = out / CLAIMS_PAPER / f"{CLAIMS_PAPER}.pdf"
     assert check_pdf(pdf, page) == []
     text = pdf_text(pdf)
-    for shown in ("holds", "contradicted", "notsignificanthere", "0.0031", "[+0.0071,+0.0352]",
-                  "python-mreproclaimpaper.table1--data-dirDATA",
+    for shown in ("holds", "contradicted", "notsignificanthere", "0.0031", "[+0.007,+0.035]",
+                  "python-mreproclaimpaper.table1--data-dirDATA--outmy-reports/",
                   "python-mreprorunsclaimpaper.table1--outruns/--data-dirDATA",
                   "0.43020→0.41910", "agrees(paper'srounding)→deviates"):
         assert shown in text, shown
@@ -170,3 +171,217 @@ def test_committed_pdf_shows_commands(pdf):
     text = pdf_text(pdf)
     assert f"python-mrepro{pdf.parent.name}." in text
     assert "Whatchangedsincethelastrendering" in text
+
+
+# --- issue 26: legible text, headings with their content, an index PDF, relative links, the
+# same bytes from any checkout -------------------------------------------------------------------
+
+#: the page footer (provenance, page number) is set apart from the body, in the bottom margin
+FOOTER_PT = 45.0
+#: the smallest body text a PDF page may have
+BODY_PT = 7.9
+
+
+def small_text(pdf_path: Path, floor: float = BODY_PT) -> list[str]:
+    """Pages with body text under ``floor`` points (the size as drawn: the font size times
+    the text matrix's scale), the footer band excluded: "page 3: 118 characters at 7.0 pt
+    ('python -m repro …')"."""
+    import ctypes
+    import math
+    raw = pdfium.raw
+    problems = []
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    try:
+        for n, page in enumerate(pdf, 1):
+            tp = page.get_textpage()
+            small: dict[float, list] = {}
+            for i in range(tp.count_chars()):
+                if raw.FPDFText_IsGenerated(tp, i) or chr(raw.FPDFText_GetUnicode(tp, i)).isspace():
+                    continue
+                left, bottom, right, top = tp.get_charbox(i)
+                if bottom < FOOTER_PT:
+                    continue
+                m = raw.FS_MATRIX()
+                raw.FPDFText_GetMatrix(tp, i, ctypes.byref(m))
+                size = raw.FPDFText_GetFontSize(tp, i) * math.sqrt(abs(m.a * m.d - m.b * m.c))
+                if size < floor:
+                    small.setdefault(round(size, 1), []).append((left, bottom, right, top))
+            for size, boxes in sorted(small.items()):
+                l, b, r, t = boxes[0]
+                problems.append(f"page {n}: {len(boxes)} characters at {size} pt "
+                                f"({tp.get_text_bounded(l - 60, b, r + 160, t)[:50]!r})")
+    finally:
+        pdf.close()
+    return problems
+
+
+def _headings(html_path: Path) -> list[str]:
+    """The section headings (h2) a PDF prints, in order."""
+    text = re.sub(r"<details.*?</details>", "", html_path.read_text(encoding="utf-8"), flags=re.S)
+    return [re.sub(r"\s+", "", html.unescape(re.sub(r"<[^>]+>", "", h)))
+            for h in re.findall(r"<h2[^>]*>(.*?)</h2>", text, re.S)]
+
+
+def headings_left_alone(pdf_path: Path, html_path: Path, after: int = 200) -> list[str]:
+    """Headings that end a page: in the page's lowest quarter, with fewer than ``after``
+    characters of their section after them on the page (their table or figure went to the
+    next one); found in order through the pages."""
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    try:
+        pages, feet = [], []
+        for page in pdf:
+            w, h = page.get_size()
+            tp = page.get_textpage()
+            pages.append(re.sub(r"\s+", "", tp.get_text_bounded(0, FOOTER_PT, w, h)))
+            feet.append(re.sub(r"\s+", "", tp.get_text_bounded(
+                0, FOOTER_PT, w, FOOTER_PT + 0.25 * (h - FOOTER_PT))))
+    finally:
+        pdf.close()
+    problems, k = [], 0
+    heads = _headings(html_path)
+    for n, head in enumerate(heads):
+        key = head[:50]
+        while k < len(pages) and key not in pages[k]:
+            k += 1
+        if k >= len(pages):
+            break
+        rest = len(pages[k]) - pages[k].index(key) - len(head)
+        ended = n + 1 < len(heads) and k + 1 < len(pages) and \
+            pages[k + 1].startswith(heads[n + 1][:20])        # a short section, complete
+        if rest < after and k < len(pages) - 1 and head[:20] in feet[k] and not ended:
+            problems.append(f"page {k + 1} ends with the heading {head[:40]!r} "
+                            f"({rest} characters after it)")
+    return problems
+
+
+def pdf_links(pdf_path: Path) -> list[str]:
+    """The URIs a PDF's links point to."""
+    import ctypes
+    raw = pdfium.raw
+    out = []
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    try:
+        for page in pdf:
+            pos, link = ctypes.c_int(0), raw.FPDF_LINK()
+            while raw.FPDFLink_Enumerate(page, ctypes.byref(pos), ctypes.byref(link)):
+                action = raw.FPDFLink_GetAction(link)
+                if not action:
+                    continue                          # a destination inside the PDF
+                n = raw.FPDFAction_GetURIPath(pdf, action, None, 0)
+                buf = ctypes.create_string_buffer(n)
+                raw.FPDFAction_GetURIPath(pdf, action, buf, n)
+                out.append(buf.value.decode("latin-1"))
+    finally:
+        pdf.close()
+    return out
+
+
+def check_print(pdf_path: Path, html_path: Path) -> list[str]:
+    """What a printed page must not have: body text under 8 pt, a heading alone at the foot
+    of a page, a link that only works on the machine that rendered it."""
+    return (small_text(pdf_path) + headings_left_alone(pdf_path, html_path)
+            + [f"absolute link {u}" for u in pdf_links(pdf_path)
+               if re.match(r"(file:|/)", u) or "://" in u and not u.startswith("http")])
+
+
+def _rendered_by_issue26(page: Path) -> bool:
+    return 'class="artifact-head"' in page.read_text(encoding="utf-8") or page.name == "index.html" \
+        and 'id="answer"' in page.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pdf", PDFS + [p for p in [REPORTS / "index.pdf"] if p.is_file()],
+                         ids=[p.name for p in PDFS] + (["index.pdf"] if (REPORTS / "index.pdf")
+                                                       .is_file() else []))
+def test_committed_pdf_prints_legibly(pdf):
+    page = pdf.parent / "index.html"
+    if not _rendered_by_issue26(page):
+        pytest.skip(f"{page} was rendered before its PDF's print rules (re-render it)")
+    assert check_print(pdf, page) == []
+
+
+def test_committed_reports_have_an_index_pdf():
+    index = REPORTS / "index.html"
+    if not index.is_file() or 'id="answer"' not in index.read_text(encoding="utf-8"):
+        pytest.skip("no committed index rendered with its PDF (re-render it)")
+    assert (REPORTS / "index.pdf").is_file()
+
+
+@pytest.mark.slow
+def test_rendered_claims_pdfs_print_legibly_with_an_index_pdf(tmp_path):
+    """A page with claims and its index: no text under 8 pt, no heading alone at a page's
+    foot, links relative (the index PDF is written beside the index)."""
+    pytest.importorskip("weasyprint")
+    out = render_claims_paper(tmp_path, pdf=True)
+    pdf = out / CLAIMS_PAPER / f"{CLAIMS_PAPER}.pdf"
+    assert check_print(pdf, out / CLAIMS_PAPER / "index.html") == []
+    assert (out / "index.pdf").is_file()
+    assert check_print(out / "index.pdf", out / "index.html") == []
+    assert check_pdf(out / "index.pdf", out / "index.html") == []
+    assert f"{CLAIMS_PAPER}/index.html" in " ".join(pdf_links(out / "index.pdf"))
+
+
+def test_the_checker_finds_small_text_and_absolute_links(tmp_path):
+    weasyprint = pytest.importorskip("weasyprint")
+    page = tmp_path / "small.html"
+    page.write_text('<!DOCTYPE html><html><body><div style="height: 23cm">filler</div>'
+                    '<h2 style="break-after: page">Alone at the foot</h2><div>'
+                    '<p style="font-size: 6pt">tiny text</p></div>'
+                    f'<a href="{(tmp_path / "x.html").as_uri()}">absolute</a></body></html>',
+                    encoding="utf-8")
+    pdf = tmp_path / "small.pdf"
+    pdf.write_bytes(weasyprint.HTML(filename=str(page)).write_pdf())
+    problems = check_print(pdf, page)
+    assert any("at 6.0 pt" in p for p in problems), problems
+    assert any("ends with the heading 'Aloneatthefoot'" in p for p in problems), problems
+    assert any(p.startswith("absolute link file:") for p in problems), problems
+
+
+_RENDER = """
+import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[2])
+from report_pages import render_claims_paper
+render_claims_paper(Path(sys.argv[1]), pdf=True)
+"""
+
+
+def _checkout(root: Path) -> Path:
+    """A checkout of this source tree at ``root``: the package copied and committed with a
+    fixed author, committer and date, so that two checkouts are the same commit."""
+    import os
+    import shutil
+    import subprocess
+    src = Path(__file__).resolve().parent.parent / "repro"
+    shutil.copytree(src, root / "repro", ignore=shutil.ignore_patterns("__pycache__", "*.c"))
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t",
+           "GIT_AUTHOR_DATE": "2001-02-03T04:05:06+00:00",
+           "GIT_COMMITTER_DATE": "2001-02-03T04:05:06+00:00"}
+    for cmd in (["git", "init", "-q"], ["git", "add", "-A"],
+                ["git", "commit", "-q", "-m", "checkout"]):
+        subprocess.run(cmd, cwd=root, env=env, check=True, capture_output=True)
+    return root
+
+
+@pytest.mark.slow
+def test_pdfs_from_two_checkouts_at_different_paths_are_byte_identical(tmp_path):
+    """The same commit checked out at two paths of different lengths renders the same page
+    into a directory of its own: its PDF and the index PDF are the same bytes (no absolute
+    path, no date, no file URI in them)."""
+    import os
+    import subprocess
+    import sys
+    pytest.importorskip("weasyprint")
+    got = []
+    for name in ("a", "a-second-checkout-at-a-much-longer-path"):
+        root = _checkout(tmp_path / name)
+        env = {**os.environ, "PYTHONPATH": str(root)}
+        subprocess.run([sys.executable, "-c", _RENDER, str(root / "render"),
+                        str(Path(__file__).resolve().parent)], cwd=root, env=env, check=True,
+                       capture_output=True)
+        out = root / "render" / "out"
+        got.append({p.relative_to(out).as_posix(): p.read_bytes()
+                    for p in sorted(out.glob("**/*.pdf"))})
+    assert set(got[0]) == {f"{CLAIMS_PAPER}/{CLAIMS_PAPER}.pdf", "index.pdf"}
+    assert got[0] == got[1]

@@ -282,7 +282,8 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
             pages += 1
             log(f"wrote {page}")
         if pages or not (out_root / "index.html").is_file():
-            render_index([registry.module(p) for p in registry.paper_ids()], out_root)
+            render_index([registry.module(p) for p in registry.paper_ids()], out_root,
+                         pdf=pdf, log=log, pdf_later=pdfs)
         # the PDFs last, on the --jobs processes (weasyprint takes most of a rendering)
         for pdf_path in render_pdfs(pdfs, jobs=jobs if not scheduler else 1, log=log):
             log(f"wrote {pdf_path}")

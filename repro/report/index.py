@@ -116,12 +116,22 @@ def index_context(paper_mods, out_root: Path) -> dict:
             "meanings": bucket_meanings()}
 
 
-def render_index(paper_mods, out_root: Path, pdf: bool = False, log=print) -> Path:
-    """The index page (and, with ``pdf``, its PDF ``index.pdf``)."""
+def render_index(paper_mods, out_root: Path, pdf: bool = False, log=print,
+                 pdf_later: list | None = None) -> Path:
+    """The index page and, with ``pdf``, its PDF ``index.pdf`` (rendered here, or its
+    ``(page, pdf)`` appended to ``pdf_later`` for :func:`.pdf.render_pdfs`); without, an
+    index PDF that no longer matches the page is removed (said)."""
     html = template("index.html.j2").render(**index_context(paper_mods, out_root), **common(),
                                             footer=footer_css("repro-rank reports"))
     path = Path(out_root) / "index.html"
-    write_if_changed(path, html.encode("utf-8"))
-    if pdf:
-        render_pdf(path, Path(out_root) / INDEX_PDF, log)
+    pdf_path = Path(out_root) / INDEX_PDF
+    changed = write_if_changed(path, html.encode("utf-8"))
+    if pdf and pdf_later is not None:
+        pdf_later.append((path, pdf_path))
+    elif pdf:
+        render_pdf(path, pdf_path, log)
+    elif changed and pdf_path.is_file():
+        pdf_path.unlink()
+        log(f"removed {pdf_path}: it no longer matched {path.name} (--no-pdf); run without "
+            f"--no-pdf to write it again")
     return path
