@@ -1,5 +1,7 @@
 """Figures: one paper-like style for the whole figure, and shared helpers (log-log timings with
-fitted slopes, size ticks, a "runs done" note).
+fitted slopes, size ticks, compact count ticks, a colour bar for a family of curves, a note
+the page prints as the figure's caption — "30 of 40 runs done" among them — rather than text
+drawn over the data).
 
 The style applies to everything drawn while :func:`style` is active — axes, legends, texts
 and the saved file — and the report's figure step runs every figure function inside it, so
@@ -13,7 +15,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import NullFormatter  # noqa: E402
+from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter  # noqa: E402
 
 from ..run.timing import fit_exponent
 
@@ -67,23 +69,65 @@ def loglog_with_slopes(ax, x, series: dict, xlabel: str, ylabel: str = "seconds"
 
 def size_ticks(ax, values) -> None:
     """Ticks at exactly ``values`` on a log x axis, written 2.5k / 40k / 1.2M."""
-    def fmt(v):
-        v = float(v)
-        if v >= 1e6:
-            return f"{v / 1e6:g}M"
-        if v >= 1e3:
-            return f"{v / 1e3:g}k"
-        return f"{v:g}"
     ax.set_xticks(list(values))
-    ax.set_xticklabels([fmt(v) for v in values])
+    ax.set_xticklabels([short_number(v) for v in values])
     ax.xaxis.set_minor_formatter(NullFormatter())
 
 
+#: the attribute a figure's caption note is kept in (the report's figure step reads it)
+NOTE_ATTR = "repro_note"
+
+
+def note(fig, text: str) -> None:
+    """A sentence the page prints under the figure (its caption), legible at any size and
+    never drawn over the data; several notes are joined."""
+    if text:
+        old = getattr(fig, NOTE_ATTR, "")
+        setattr(fig, NOTE_ATTR, f"{old} {text}".strip() if old else text)
+
+
+def note_of(fig) -> str:
+    """The figure's caption note ("" without one)."""
+    return getattr(fig, NOTE_ATTR, "")
+
+
 def runs_done(ax, done: int, total: int) -> None:
-    """A note in the corner when only some of a figure's runs finished."""
+    """When only some of a figure's runs finished, the figure's caption says so."""
     if done < total:
-        ax.text(0.99, 0.01, f"{done} of {total} runs done", transform=ax.transAxes,
-                ha="right", va="bottom", fontsize=6, color="0.4")
+        note(ax.figure, f"{done} of {total} runs done: the curves show the runs that finished.")
+
+
+def short_number(v: float) -> str:
+    """A tick label of a count: 2.5k, 40k, 1.2M (one way for every figure)."""
+    v = float(v)
+    a = abs(v)
+    if a >= 1e6:
+        return f"{v / 1e6:g}M"
+    if a >= 1e3:
+        return f"{v / 1e3:g}k"
+    return f"{v:g}"
+
+
+def count_ticks(ax, axis: str = "x", nbins: int = 5) -> None:
+    """At most ``nbins`` ticks on a linear count axis, labelled 0, 50k, 100k: long numbers
+    never run into each other."""
+    target = ax.xaxis if axis == "x" else ax.yaxis
+    target.set_major_locator(MaxNLocator(nbins=nbins, integer=True))
+    target.set_major_formatter(FuncFormatter(lambda v, _: short_number(v)))
+
+
+def family_colours(values, cmap: str = "viridis"):
+    """Colours of a family of curves indexed by ``values`` (a sequential colour map, in
+    order) and the colour bar's mappable: ``(colour of each value, mappable, boundaries)``."""
+    import numpy as np
+    from matplotlib.cm import ScalarMappable
+    from matplotlib.colors import BoundaryNorm
+    vals = list(values)
+    cm = matplotlib.colormaps[cmap].resampled(max(len(vals), 2))
+    bounds = np.arange(len(vals) + 1) - 0.5
+    norm = BoundaryNorm(bounds, cm.N)
+    sm = ScalarMappable(norm=norm, cmap=cm)
+    return {v: cm(i / max(len(vals) - 1, 1)) for i, v in enumerate(vals)}, sm
 
 
 def legend_outside(ax, ncol: int = 1) -> None:

@@ -25,7 +25,7 @@ from ..files import atomic_write_bytes, atomic_write_json
 from ..run.provenance import source_state
 from ..evidence import SIDECAR_SUFFIX, encode_sidecar
 from ..spec import Artifact
-from ..papers.plotting import plt, style
+from ..papers.plotting import note_of, plt, style
 from ..judge.published import PublishedSet
 from ..files import jsonable
 from ..run.result import RunResult
@@ -73,7 +73,7 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
     atomic_write_json(out_dir / f"{art.name}.json", flat)
     write_sidecar(out_dir, art, tables)
 
-    figures, overlaid = [], []
+    figures, overlaid, notes = [], [], {}
     if art.figure and any(r.status == "done" for r in results):
         fn = registry.figure(art.paper, art.figure)
         with style():
@@ -82,6 +82,8 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
             name = f"{art.name}{'-' + suffix if suffix else ''}.svg"
             if shows_published(fig):
                 overlaid.append(name)
+            if note_of(fig):               # the page prints it as the figure's caption
+                notes[name] = note_of(fig)
             save_figure(fig, out_dir / name)
             figures.append(name)
 
@@ -91,6 +93,7 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
         "methods": list(art.methods), "metrics": list(art.metrics),
         "datasets": datasets, "figures": figures,
         "figures_with_published": overlaid,
+        **({"figure_notes": notes} if notes else {}),
         "params": jsonable(art.effective(quick).params),
         "runs": [{"run": r.spec.label, "status": r.status, "why": r.why, "seed": r.spec.seed,
                   **user_choice(r)} for r in results],

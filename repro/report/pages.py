@@ -69,7 +69,9 @@ def _figures(meta: dict, flat: list[dict]) -> list[dict]:
                    "compared in the tables below")
         else:
             cap = "redrawn from our results; the paper gives no numbers for this figure"
-        out.append({"file": f, "label": f.rsplit(".", 1)[0], "caption": cap})
+        note = (meta.get("figure_notes") or {}).get(f)
+        out.append({"file": f, "label": f.rsplit(".", 1)[0],
+                    "caption": cap + (f". {note.rstrip('.')}" if note else "")})
     return out
 
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..plotting import figure, legend_outside, loglog_with_slopes, runs_done
-from .names import FLOOR, METRICS as _METRICS
+from ..plotting import figure, legend_outside, loglog_with_slopes, note, runs_done
+from .names import FLOOR, METHODS, METRICS as _METRICS, skew_label
+
+#: Figure 3's subtables in the order the paper prints them
+PRINTED = ("NDCG@1", "NDCG@5", "NDCG@10", "MAP")
 
 
 def _done(results) -> list:
@@ -37,9 +40,10 @@ def figure_figure3(art, results, flat, published):
     figs = {}
     for ds in sorted({r["dataset"] for r in rows}):
         recs = [r for r in rows if r["dataset"] == ds]
-        methods = list(dict.fromkeys(r["method"] for r in recs if r["method"] != FLOOR))
+        methods = sorted(dict.fromkeys(r["method"] for r in recs if r["method"] != FLOOR),
+                         key=lambda m: (METHODS.index(m) if m in METHODS else len(METHODS), m))
         fig, axes = figure(ncols=4, height=3.6)
-        for ax, metric in zip(axes[0], _METRICS):
+        for ax, metric in zip(axes[0], [m for m in PRINTED if m in _METRICS]):
             cell = {r["method"]: r for r in recs if r["metric"] == metric}
             ys = np.arange(len(methods))[::-1]
             for y, m in zip(ys, methods):
@@ -120,23 +124,45 @@ def figure_sample_size(art, results, flat, published):
     return {"": fig}
 
 
+def _ci_of(flat, dataset: str, method: str, metric: str):
+    """The 95% interval of a record computed on ``dataset`` (the data used: a stand-in's
+    records carry the paper's label)."""
+    for r in flat:
+        if (r.get("data_used") or r.get("dataset")) == dataset and r.get("method") == method \
+                and r.get("metric") == metric and r.get("fold") == "avg":
+            ci = r.get("ci95")
+            return ci if ci and None not in ci else None
+    return None
+
+
 def figure_skew(art, results, flat, published):
     """Figure 5: accuracy against the probability of restarting at Δ = 0 (0.9: skewed toward
-    Δ = 0, 0.5: balanced, 0.1: skewed toward Δ = 1), one row per dataset."""
+    Δ = 0, 0.5: balanced, 0.1: skewed toward Δ = 1), one row per dataset; bars: each value's
+    95% bootstrap interval over the test queries, so that a difference smaller than them
+    reads as small as it is."""
     ser = _means(art, results, "figure5")
     if not ser:
         return {}
     fig, axes = figure(ncols=2, nrows=len(ser), height=2.3)
     for row, (label, pts) in enumerate(sorted(ser.items())):
         xs = sorted(pts, key=float)
+        used = label.split(" ")[0]
         for col, metric in enumerate(("MAP", "NDCG@10")):
             ax = axes[row, col]
-            ax.plot([float(x) for x in xs], [pts[x][metric][0] for x in xs], "o-", ms=4,
-                    color=f"C{row}")
+            y = [pts[x][metric][0] for x in xs]
+            cis = [_ci_of(flat, used, skew_label(float(x)), metric) for x in xs]
+            if all(cis):
+                err = [[v - ci[0] for v, ci in zip(y, cis)], [ci[1] - v for v, ci in zip(y, cis)]]
+                ax.errorbar([float(x) for x in xs], y, yerr=err, fmt="o-", ms=4, capsize=3,
+                            color=f"C{row}")
+            else:
+                ax.plot([float(x) for x in xs], y, "o-", ms=4, color=f"C{row}")
             ax.set_xticks([float(x) for x in xs])
             ax.set_xlabel("Pr(restart at Δ = 0)  (else at Δ = 1)")
             ax.set_ylabel(f"test {metric}")
             ax.set_title(label, fontsize=7)
+    note(fig, "Bars: 95% bootstrap interval of each value over the test queries (the "
+              "claims' paired tests compare the settings query by query).")
     fig.tight_layout()
     return {"": fig}
 

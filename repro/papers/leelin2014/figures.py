@@ -6,19 +6,21 @@ from ...run.timing import fit_exponent
 
 
 def figure_ii(art, results, flat, published):
-    """One figure per data set (a row of three panels: relative function value, pairwise
-    accuracy, NDCG against iterations), so that each fits a page; one legend under each row."""
+    """One figure per data set, its three panels (relative function value, pairwise accuracy,
+    NDCG against iterations) in a 2 × 2 grid at full width — the fourth cell holds the
+    legend — so that each panel reads at the size of the page; every curve inside its axes."""
     done = [r for r in results.values() if r.status == "done"]
     figs = {}
     for res in done:
         o = res.output
         ds = res.spec.dataset
-        fig, axes = figure(3, 1, height=2.7)
+        fig, grid = figure(2, 2, height=2.6)
+        axes = [grid[0, 0], grid[0, 1], grid[1, 0]]
         tr = o["tron"][1:] or o["tron"]          # iterates after the first Newton step
         fstar = o["tron_fstar"]
         dflt = o["tron"][o["tron_default_index"]]
         cg = [max(c["cg"], 1) for c in tr]
-        ax = axes[0, 0]
+        ax = axes[0]
         rel = [((c["f"] - fstar) / fstar, x) for c, x in zip(tr, cg)]
         ax.loglog([x for r, x in rel if r > 0], [r for r, x in rel if r > 0], "o-", ms=2.5,
                   color="C0", label="Tree-TRON (L2 loss)")
@@ -33,30 +35,32 @@ def figure_ii(art, results, flat, published):
         ax.set_ylabel("relative function value")
         cs = f"C = {o['C_L2']}" + (f" (TRON), {o['C_L1']} (cutting plane)" if "cp" in o else "")
         ax.set_title(f"{ds}: {cs}")
-        for col, key in ((1, "pairwise accuracy"), (2, "NDCG")):
-            ax = axes[0, col]
+        for ax, key in ((axes[1], "pairwise accuracy"), (axes[2], "NDCG")):
             if key not in tr[0]:
                 ax.text(0.5, 0.5, f"{key}: not used for {ds}\n(labels are ranks)",
                         ha="center", va="center", transform=ax.transAxes)
                 ax.set_axis_off()
                 continue
             ax.semilogx(cg, [c[key] for c in tr], "o-", ms=2.5, color="C0")
+            vals = [c[key] for c in tr] + [dflt[key]]
             if "cp" in o:
                 pts = [c for c in o["cp"][1:] if key in c]
                 ax.semilogx([max(c["iter"], 1) for c in pts], [c[key] for c in pts], "-", lw=1,
                             color="C3")
+                vals += [c[key] for c in pts]
             ax.axhline(dflt[key], color="k", ls="--", lw=0.8)
-            vals = [c[key] for c in tr] + [dflt[key]]
-            ax.set_ylim(max(0.0, min(vals) - 0.05), min(1.0, max(vals) + 0.02))
+            pad = 0.03 * (max(vals) - min(vals) or 1.0)
+            ax.set_ylim(min(vals) - pad, max(vals) + pad)    # every curve inside the axes
             ax.set_ylabel(f"{key} (test)" if key != "NDCG" else
                           ("NDCG@10 (Yahoo)" if ds.startswith("Yahoo") else "mean NDCG (LETOR)"))
             ax.set_title(ds)
-        for ax in axes[0]:
+        for ax in axes:
             if ax.axison:
                 ax.set_xlabel("iterations (CG iterations for Tree-TRON)")
-        handles, labels = axes[0, 0].get_legend_handles_labels()
-        fig.legend(handles, labels, loc="lower center", ncol=len(labels), frameon=False)
-        fig.tight_layout(rect=(0, 0.09, 1, 1))
+        handles, labels = axes[0].get_legend_handles_labels()
+        grid[1, 1].set_axis_off()
+        grid[1, 1].legend(handles, labels, loc="center", frameon=False)
+        fig.tight_layout()
         figs[ds] = fig
     return figs
 

@@ -2,14 +2,13 @@
 and the complexity figure.  Each web panel is one stand-in data set, titled by what it is
 (:func:`~.names.shown_as`: "MQ2008 (stand-in for the paper's web-search data)"); values are
 fold means (records with fold "avg") unless a figure says otherwise.  Figure 2's note — why
-MQ2008's NDCG@n falls at n = 9–10 — is written from the records (:func:`short_query_note`)."""
+MQ2008's NDCG@n falls at n = 9–10 — is written from the records (:func:`short_query_note`)
+and printed as the figure's caption on the page."""
 from __future__ import annotations
-
-import textwrap
 
 import numpy as np
 
-from ..plotting import figure, legend_outside, loglog_with_slopes, runs_done, size_ticks
+from ..plotting import figure, legend_outside, loglog_with_slopes, note, runs_done, size_ticks
 from .names import (C_SERIES, CHOSEN_C, FIGURE2_METHODS, NDCG10, NDCG_AT, OPTIMISM,
                     SCHEMES_LABEL, SHORT, TEST_QUERIES, UCI_METHODS, UCI_REFERENCE, nested,
                     ndcg_long, shown_as)
@@ -111,29 +110,25 @@ def figure_ndcg_at_n(art, results, flat, published):
                if m != "data"]
     notes = []
     for ax, d in zip(axes, ds):
-        note = short_query_note(flat, d)
+        short = short_query_note(flat, d)
         for i, m in enumerate(methods):
             y = [_avg(flat, d, m, name) for name in NDCG_AT]
             if all(v is not None for v in y):
                 ax.plot(range(1, 11), y, "o-", ms=3, color=f"C{i}", label=m,
                         lw=2 if m.startswith("DORM") else 1)
             long_y = [_avg(flat, d, m, ndcg_long(k)) for k in range(1, 11)]
-            if note and all(v is not None for v in long_y):
+            if short and all(v is not None for v in long_y):
                 ax.plot(range(1, 11), long_y, ":", color=f"C{i}", lw=1)
         ax.set_xlabel("truncation level n" + (" (dotted: queries of ≥ n documents)"
-                                              if note else ""))
+                                              if short else ""))
         ax.set_ylabel("test NDCG@n (×100), fold mean")
         ax.set_title(shown_as(d))
         legend_outside(ax, ncol=2)
-        if note:
-            notes.append(note)
+        if short:
+            notes.append(short)
     runs_done(axes[0], len(_done(results)), len(results))
-    if notes:                       # below the lowest legend (they hang under the axes)
-        fig.canvas.draw()
-        low = min(ax.get_legend().get_window_extent().y0 for ax in axes if ax.get_legend())
-        y = fig.transFigure.inverted().transform((0.0, low))[1] - 0.03
-        fig.text(0.0, y, "\n".join(textwrap.fill(t, 150) for t in notes), ha="left",
-                 va="top", fontsize=6.5, color="0.2")
+    for text in notes:              # the page's caption, legible at any size
+        note(fig, text)
     return {"": fig}
 
 

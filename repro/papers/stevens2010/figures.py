@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..plotting import figure, loglog_with_slopes, size_ticks
+from ..plotting import count_ticks, figure, loglog_with_slopes, size_ticks
 
 REG_LABEL = {"l1": "ℓ1", "l2": "ℓ2²"}
 
@@ -85,6 +85,7 @@ def _course_panels(axes, course, metrics, title):
     it = [c["iterations"] for c in course]
     for ax, (key, label) in zip(axes, metrics):
         ax.plot(it, [c[key] for c in course], "-", lw=1.0)
+        count_ticks(ax, "x")                   # 0, 50k, 100k: labels that never collide
         ax.set_xlabel("iterations (coordinate updates)")
         ax.set_ylabel(label)
     axes[0].set_title(title)
