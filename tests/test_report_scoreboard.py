@@ -259,7 +259,7 @@ def test_benchmark_units_read_as_units(tmp_path):
     for right in ("throughput best: ours: 914.3 MB/s", "throughput: ours: 899.8 MB/s",
                   "per matrix: ours: 135.6 µs", "CPU time: 8.53 s", "interpreter RSS: 0.119 GiB",
                   "ours default (ε = 1e-3): 38.1 ms", "381 MB per CPU-second", "ε = 0.001",
-                  "size = 200 MB", "CPU: AMD EPYC 7B13", "46.87–62.41 over 3 rounds",
+                  "size = 200 MB", "CPU AMD EPYC 7B13", "2 CPUs", "46.87–62.41 over 3 rounds",
                   "load 1.51 / 1.08 / 1.55 before, 1.24 / 1.07 / 1.52 after"):
         assert right in text, right
 
@@ -285,3 +285,30 @@ def test_committed_benchmarks_read_as_units():
                 assert re.fullmatch(r"\d+\.\d\d–\d+\.\d\d over \d+ rounds", p["spread"])
         if raw.get("load_average_before"):
             assert case["load"].startswith("load ")
+
+
+def test_benchmark_peers_are_shown_apart_by_kind(tmp_path):
+    """Other libraries in one table, our own plain variants of the same algorithm in another
+    (the large ratios), with the machine's CPU model, CPUs and load against them."""
+    from repro.report.benchmarks import benchmarks_context, peer_kinds, render_benchmarks
+    case = _case(peers_s={"scikit-learn LinearSVC": 2.0, "the same, fit only": 1.5,
+                          "pure-Python transcription": 30.0},
+                 ratios={"scikit-learn LinearSVC": 9.0, "the same, fit only": 6.8,
+                         "pure-Python transcription": 135.0})
+    assert peer_kinds(case) == {"scikit-learn LinearSVC": "library",
+                                "the same, fit only": "library",
+                                "pure-Python transcription": "own"}
+    assert peer_kinds({**case, "peer_kinds": {"pure-Python transcription": "library"}})[
+        "pure-Python transcription"] == "library"
+    results = {"machine": {"cpu_model": "AMD EPYC 7B13", "cpus": 2,
+                           "load_average_before": [1.6, 1.5, 1.4]}, "cases": [case]}
+    ctx = benchmarks_context(results)
+    assert [t["kind"] for t in ctx["tables"]] == ["library", "own"]
+    assert [p["name"] for p in ctx["tables"][1]["cases"][0]["peers"]] == \
+        ["pure-Python transcription"]
+    assert "on 2 CPUs: busy with other work" in ctx["machine_load"]
+    path = tmp_path / "benchmarks.html"
+    render_benchmarks(results, path)
+    text = _text(path.read_text())
+    assert text.index("Against other libraries") < text.index("×9.00") < \
+        text.index("Against our own straightforward variants") < text.index("×135.00")

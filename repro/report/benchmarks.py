@@ -1,7 +1,15 @@
 """The benchmarks page (``benchmarks.html``) from the cases of ``benchmarks.json``: each case's
 time against its peers' with the ratio per round, its parameters and other measurements read
 from their keys (a key's unit — ``_s``, ``_MB_s``, ``_pct`` … — goes with its value, the rest
-of the key becomes the label), and the machine and load it was measured under."""
+of the key becomes the label), and the machine and load it was measured under (CPU model,
+CPUs, load average against them).
+
+Peers are of two kinds, shown apart: **other libraries** (scikit-learn, SciPy, lap, lapx: what
+a reader would otherwise use) and **our own variants** (a pure-Python or literal transcription
+of the same algorithm, a NumPy version of it, fewer threads: what the kernel gains over the
+straightforward code, the ×100 ratios).  A case's ``peer_kinds`` (peer → "library" or "own")
+says which is which; without it, a peer named after a library (:data:`LIBRARIES`) is one, "the
+same, …" is of the kind of the peer before it, and the rest are our own."""
 from __future__ import annotations
 
 import re
@@ -102,52 +110,114 @@ _CASE_KEYS = ("name", "params", "ours_s", "peers_s", "ratios", "group", "ratio_n
               "protocol", "cpu_model", "load_average_before", "load_average_after", "repeats")
 SLOWER = ("below 1: the peer is faster than ours on this case (the benchmark gives no reason; "
           "see the case's other measurements)")
+#: peers whose name begins so are other libraries
+LIBRARIES = ("scikit-learn", "sklearn", "scipy", "lap.", "lap ", "lapx", "lightgbm", "xgboost")
+LIBRARY, OWN = "library", "own"
+#: the two tables of the page, in order
+KINDS = ((LIBRARY, "Against other libraries",
+          "what a reader would use otherwise: the same task done by an established library"),
+         (OWN, "Against our own straightforward variants",
+          "the same algorithm written plainly (pure Python, a literal transcription of the "
+          "paper's loop, NumPy, fewer threads): what the compiled kernel gains; these ratios "
+          "are large by construction and say nothing about other libraries"))
 
 
-def benchmarks_context(results: dict) -> dict:
-    cases = []
-    for c in results.get("cases", []):
-        peers = []
-        for peer, secs in c.get("peers_s", {}).items():
-            ratio = c.get("ratios", {}).get(peer)
-            slower = ratio is not None and ratio < 1
-            why = ((c.get("ratio_notes") or {}).get(peer) or SLOWER) if slower else ""
-            if slower and not why.startswith("below 1"):
-                why = "below 1: the peer is faster here — " + why
-            lo, hi = (c.get("ratio_min") or {}).get(peer), (c.get("ratio_max") or {}).get(peer)
-            spread = (f"{fmt_ratio_range(lo, hi)} over {c.get('repeats')} rounds"
-                      if lo is not None and hi is not None else "one timing, no spread")
-            peers.append({"name": peer, "seconds": fmt_seconds(secs), "ratio": fmt_ratio(ratio),
-                          "spread": spread if ratio is not None else "",
-                          "slower": slower, "why": why})
-        load = ""
-        if c.get("load_average_before") or c.get("load_average_after"):
-            load = (f"load {fmt_loads(c.get('load_average_before'))} before, "
-                    f"{fmt_loads(c.get('load_average_after'))} after")
-        cases.append({"group": c.get("group", ""), "name": c.get("name", ""),
-                      "params": [f"{_label(k)} = {_other(k, v)}"
-                                 for k, v in c.get("params", {}).items()],
-                      "ours": fmt_seconds(c.get("ours_s")), "load": load, "peers": peers or [
-                          {"name": "—", "seconds": "", "ratio": "", "spread": "",
-                           "slower": False, "why": ""}],
-                      "other": [(_label(k), _other(k, v)) for k, v in c.items()
-                                if k not in _CASE_KEYS and k != "machine"]
-                      + _case_machine(c, results.get("machine", {}))})
-    m = dict(results.get("machine", {}))
-    if not m.get("cpu_model"):     # older files: the model is on the cases
-        models = {c.get("cpu_model") for c in results.get("cases", []) if c.get("cpu_model")}
-        m["cpu_model"] = ", ".join(sorted(models)) or None
-    measured = ", ".join(str(x) for x in (m.get("cpu_model"), m.get("platform"),
-                                          f"{m.get('cpus')} CPUs" if m.get("cpus") else None,
-                                          f"Python {m.get('python')}" if m.get("python") else None,
-                                          f"NumPy {m.get('numpy')}" if m.get("numpy") else None)
-                         if x)
+def peer_kinds(case: dict) -> dict[str, str]:
+    """Peer → "library" or "own": the case's ``peer_kinds``, else by name (a library's name
+    first; "the same, …" of the kind before it)."""
+    given = case.get("peer_kinds") or {}
+    out, last = {}, OWN
+    for peer in case.get("peers_s", {}):
+        if peer in given:
+            kind = given[peer]
+        elif peer.lower().startswith(LIBRARIES):
+            kind = LIBRARY
+        elif peer.lower().startswith("the same"):
+            kind = last
+        else:
+            kind = OWN
+        out[peer] = last = kind
+    return out
+
+
+def _peer_rows(c: dict) -> list[dict]:
+    kinds = peer_kinds(c)
+    peers = []
+    for peer, secs in c.get("peers_s", {}).items():
+        ratio = c.get("ratios", {}).get(peer)
+        slower = ratio is not None and ratio < 1
+        why = ((c.get("ratio_notes") or {}).get(peer) or SLOWER) if slower else ""
+        if slower and not why.startswith("below 1"):
+            why = "below 1: the peer is faster here — " + why
+        lo, hi = (c.get("ratio_min") or {}).get(peer), (c.get("ratio_max") or {}).get(peer)
+        spread = (f"{fmt_ratio_range(lo, hi)} over {c.get('repeats')} rounds"
+                  if lo is not None and hi is not None else "one timing, no spread")
+        peers.append({"name": peer, "seconds": fmt_seconds(secs), "ratio": fmt_ratio(ratio),
+                      "spread": spread if ratio is not None else "",
+                      "slower": slower, "why": why, "kind": kinds[peer]})
+    return peers
+
+
+def _case_row(c: dict, results: dict, peers: list[dict]) -> dict:
+    load = ""
+    if c.get("load_average_before") or c.get("load_average_after"):
+        load = (f"load {fmt_loads(c.get('load_average_before'))} before, "
+                f"{fmt_loads(c.get('load_average_after'))} after")
+    return {"group": c.get("group", ""), "name": c.get("name", ""),
+            "params": [f"{_label(k)} = {_other(k, v)}" for k, v in c.get("params", {}).items()],
+            "ours": fmt_seconds(c.get("ours_s")), "load": load, "peers": peers or [
+                {"name": "—", "seconds": "", "ratio": "", "spread": "", "slower": False,
+                 "why": "", "kind": OWN}],
+            "other": [(_label(k), _other(k, v)) for k, v in c.items()
+                      if k not in _CASE_KEYS and k not in ("machine", "peer_kinds")]
+            + _case_machine(c, results.get("machine", {}))}
+
+
+def machine_words(m: dict) -> dict:
+    """The machine a benchmark ran on, in words: CPU model, CPUs, platform, versions, and
+    the load average against the CPUs (how busy the machine was with other work)."""
+    cpus = m.get("cpus")
     load = ""
     if m.get("load_average_before") or m.get("load_average_after"):
         load = (f"load average (1, 5, 15 min) {fmt_loads(m.get('load_average_before'))} before "
                 f"the run, {fmt_loads(m.get('load_average_after'))} after")
-    return {"cases": cases, "measured_on": measured, "machine_load": load,
+        first = (m.get("load_average_before") or m.get("load_average_after") or [None])[0]
+        if cpus and first is not None:
+            load += (f" — on {cpus} CPUs: " + ("about idle" if first < 0.25 * cpus else
+                     "partly busy with other work" if first < 0.75 * cpus else
+                     "busy with other work: the wall times are pessimistic"))
+    measured = ", ".join(str(x) for x in (
+        m.get("cpu_model"), f"{cpus} CPUs (logical cores the OS reports)" if cpus else None,
+        m.get("platform"), f"Python {m.get('python')}" if m.get("python") else None,
+        f"NumPy {m.get('numpy')}" if m.get("numpy") else None) if x)
+    return {"measured_on": measured, "machine_load": load,
             "cpu_model": m.get("cpu_model") or "not recorded",
+            "cpus": str(cpus) if cpus else "not recorded"}
+
+
+def benchmarks_context(results: dict) -> dict:
+    cases, tables = [], []
+    for c in results.get("cases", []):
+        peers = _peer_rows(c)
+        cases.append(_case_row(c, results, peers))
+    for kind, title, why in KINDS:
+        rows = []
+        for c in results.get("cases", []):
+            peers = [p for p in _peer_rows(c) if p["kind"] == kind]
+            if peers:
+                rows.append(_case_row(c, results, peers))
+        if rows:
+            tables.append({"kind": kind, "title": title, "why": why, "cases": rows})
+    alone = [_case_row(c, results, []) for c in results.get("cases", []) if not c.get("peers_s")]
+    if alone:
+        tables.append({"kind": "alone", "title": "Without a peer",
+                       "why": "measured alone (a scale or a thread count the others cannot run)",
+                       "cases": alone})
+    m = dict(results.get("machine", {}))
+    if not m.get("cpu_model"):     # older files: the model is on the cases
+        models = {c.get("cpu_model") for c in results.get("cases", []) if c.get("cpu_model")}
+        m["cpu_model"] = ", ".join(sorted(models)) or None
+    return {"cases": cases, "tables": tables, **machine_words(m),
             "bench_version": results.get("version", "")}
 
 
