@@ -343,3 +343,38 @@ def test_committed_benchmarks_page_names_its_origin():
     assert ratios
     for r in ratios:                   # every ratio below 1 carries its own explanation
         assert float(r) >= 1 or re.search(rf'class="why">ratio ×{re.escape(r)}, below 1: \S', page), r
+
+
+# --- the commands a page shows (issue 26, item 10) ----------------------------------------------
+
+def test_page_commands_name_out_options_and_per_query_only_where_there_are_tables(tmp_path):
+    """The recompute command writes into a directory of the reader's own (--out), repeats the
+    options the page was made with (--on, --ranker), and a per-query command is offered only
+    for an artifact with per-query values on the paper's data."""
+    from repro.evidence import SIDECAR_SUFFIX
+    from repro.report.build import command_options
+    from repro.report.commands import commands, page_options
+    from repro.report.pages import artifact_commands
+    from repro.spec import Artifact, ReferenceRanker
+    rr = ReferenceRanker("tiny (user method, not in the paper)", params={
+        "label": "tiny", "class": "mymod:TinyRidge", "params": {"alpha": 1.0},
+        "param_grid": {"alpha": [0.1, 1.0]}})
+    art = Artifact("pahikkala2010", "table7", "t", datasets=("mine",), like={"mine": "MQ2008"},
+                   rankers=(rr,))
+    opts = command_options(art, [{"dataset": "mine", "mark": "user data: mine (unverified)"}])
+    assert opts == ["--on mine --dataset mine=PATH",
+                    "--ranker 'tiny=mymod:TinyRidge:{\"alpha\":1.0,\"param_grid\":"
+                    "{\"alpha\":[0.1,1.0]}}'"]
+    meta = {"options": opts}
+    (tmp_path / f"table7{SIDECAR_SUFFIX}").write_bytes(b"")
+    cmds = artifact_commands(art, tmp_path, meta)
+    assert cmds["recompute"] == ("python -m repro pahikkala2010.table7 --on mine --dataset "
+                                 "mine=PATH --ranker 'tiny=mymod:TinyRidge:{\"alpha\":1.0,"
+                                 "\"param_grid\":{\"alpha\":[0.1,1.0]}}' --data-dir DATA "
+                                 "--out my-reports/")
+    assert cmds["runs"] == ""                 # on the user's data: no per-query command
+    plain = Artifact("leelin2014", "sectionII", "t")
+    assert artifact_commands(plain, tmp_path, {})["runs"] == ""      # no sidecar: none
+    assert commands("p", "a")["runs"] == "python -m repro runs p.a --out runs/ --data-dir DATA"
+    assert page_options({"datasets": [{"dataset": "mine", "like": "MQ2008"}]}) == ["--on mine"]
+    assert command_options(Artifact("p", "a", "t"), [{"dataset": "MQ2008"}]) == []

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from report_pages import (CLAIMS_PAPER, REPORTS, committed_pdfs, overwide_page, render_claims_paper,
-                          render_wide_paper)
+                          render_wide_paper, rendered_by_issue26)
 
 pdfium = pytest.importorskip("pypdfium2", reason="pypdfium2 is not installed "
                                                  "(pip install -e '.[test]')")
@@ -285,8 +285,7 @@ def check_print(pdf_path: Path, html_path: Path) -> list[str]:
 
 
 def _rendered_by_issue26(page: Path) -> bool:
-    return 'class="artifact-head"' in page.read_text(encoding="utf-8") or page.name == "index.html" \
-        and 'id="answer"' in page.read_text(encoding="utf-8")
+    return rendered_by_issue26(page.read_text(encoding="utf-8"))
 
 
 @pytest.mark.slow

@@ -48,15 +48,18 @@ def test_paper_scoreboard_lists_every_claim_with_its_test(rendered):
     rows = _rows(page, "claims")
     assert len(rows) == len(claim_records())
     outcomes = [re.search(r'class="l oc ([^" ]+)', r).group(1) for r in rows]
-    assert outcomes == ["holds", "contradicted", "not-significant", "not-testable"]
+    assert outcomes == ["holds", "contradicted", "not-significant", "holds", "not-testable"]
     holds = _text(rows[0])
     assert "+0.021" in holds and "[+0.007, +0.035]" in holds and "0.0031" in holds
     assert "1,692 queries" in holds and "effect ratio 0.8300" in holds
-    assert "data missing: Yahoo-set2" in _text(rows[3])
-    assert "—" in _text(rows[3])                     # not testable: no effect shown
+    assert "data missing: Yahoo-set2" in _text(rows[4])
+    assert "—" in _text(rows[4])                     # not testable: no effect shown
+    web = _text(rows[3])                             # a claim tested on stand-in data
+    assert "MQ2008 (stand-in for web)" in web and "(stand-in data)" in web
+    assert "on-stand-in" in rows[3] and "alpha − beta" in web
     # one group per claim, its statement once, the key claim marked at its group
     groups = _groups(page)
-    assert len(groups) == 3
+    assert len(groups) == 4
     assert _text(page).count("alpha beats beta in NDCG@10") == 1
     assert 'class="claim-group key"' in groups[0] and "key claim" in groups[0]
     assert 'class="claim-group key"' not in groups[1]
