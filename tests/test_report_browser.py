@@ -4,7 +4,8 @@ element reaching beyond the viewport, every image decoded, every id unique and e
 resolving (files and #anchors) — and the scoreboard of claims, a value cell's recompute
 command and the list of changes there and legible; the index leading with its answer (the
 headline and each paper's figure in the first screen), stand-in data named on the
-scoreboard, and numbers in one notation (issue 26).  Run on the committed reports, on a freshly rendered paper with a published table
+scoreboard, and numbers in one notation (issue 26).
+Run on the committed reports, on a freshly rendered paper with a published table
 far wider than a page (it must pass), and on a hand-made over-wide page (the checker must
 report it)."""
 from __future__ import annotations
@@ -16,8 +17,8 @@ from urllib.parse import unquote, urlparse
 
 import pytest
 
-from report_pages import (CLAIMS_PAPER, REPORTS, committed_pages, overwide_page, render_claims_paper,
-                          render_wide_paper, rendered_by_issue26)
+from report_pages import (CLAIMS_PAPER, REPORTS, committed_pages, overwide_page,
+                          render_claims_paper, render_wide_paper, rendered_by_issue26)
 
 #: every test here drives a headless browser
 pytestmark = pytest.mark.slow

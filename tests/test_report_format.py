@@ -75,7 +75,8 @@ def test_a_value_reads_at_the_precision_of_its_published_number(v, published, te
     (0.000001, "0.4412", 0.4, "Δ ±0.00000"),            # rounds to zero at that precision
     (0.0, "2^7", 128.0, "Δ ±0"), (0, "2^7", 256.0, "Δ log₂ +1"),
     (0, "2^7", 100.0, "Δ log₂ -0.356144"),
-    (3.0, None, 5.0, "Δ +3"), (-0.000123, None, 1.0, "Δ -0.0001230"), (2.5, "45", 47.5, "Δ +2.500"),
+    (3.0, None, 5.0, "Δ +3"), (-0.000123, None, 1.0, "Δ -0.0001230"),
+    (2.5, "45", 47.5, "Δ +2.500"),
 ])
 def test_a_difference_reads_as_delta_at_the_values_precision(d, published, value, text):
     assert fmt.fmt_diff(d, published, value) == text

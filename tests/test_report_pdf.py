@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from report_pages import (CLAIMS_PAPER, REPORTS, committed_pdfs, overwide_page, render_claims_paper,
-                          render_wide_paper, rendered_by_issue26)
+from report_pages import (CLAIMS_PAPER, REPORTS, committed_pdfs, overwide_page,
+                          render_claims_paper, render_wide_paper, rendered_by_issue26)
 
 pdfium = pytest.importorskip("pypdfium2", reason="pypdfium2 is not installed "
                                                  "(pip install -e '.[test]')")

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..files import write_if_changed
 from .build import TIMING_DIR, read_artifact
 from .format import fmt_published, fmt_value
 from .legend import bucket_meanings, glossary, legend
 from .overview import OVERVIEW_FILE
-from .pdf import render_pdf
+from .pdf import write_page
 from .render import common, footer_css, template
 from .scoreboard import (REPRODUCED_MEANS, claim_outcome, claim_row, claims_of,
                          counts_in_words, declared_order, scoreboard)
@@ -129,14 +128,5 @@ def render_index(paper_mods, out_root: Path, pdf: bool = False, log=print,
     html = template("index.html.j2").render(**index_context(paper_mods, out_root), **common(),
                                             footer=footer_css("repro-rank reports"))
     path = Path(out_root) / "index.html"
-    pdf_path = Path(out_root) / INDEX_PDF
-    changed = write_if_changed(path, html.encode("utf-8"))
-    if pdf and pdf_later is not None:
-        pdf_later.append((path, pdf_path))
-    elif pdf:
-        render_pdf(path, pdf_path, log)
-    elif changed and pdf_path.is_file():
-        pdf_path.unlink()
-        log(f"removed {pdf_path}: it no longer matched {path.name} (--no-pdf); run without "
-            f"--no-pdf to write it again")
+    write_page(html, path, Path(out_root) / INDEX_PDF, pdf, log, pdf_later)
     return path

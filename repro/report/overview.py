@@ -210,8 +210,8 @@ def _forest(ax, pts: list[Point], groups: list[str], lim: float) -> None:
     ax.tick_params(axis="y", length=0)
     ax.grid(axis="y", visible=False)
     beyond = sum(1 for p in pts if abs(p.rel) > lim)
-    ax.set_xlabel("(ours − published) / published, %  (bars: 95% interval"
-                  + (f"; arrows: {beyond} beyond ±{fmt_general(round(lim))} %" if beyond else "") + ")",
+    arrows = f"; arrows: {beyond} beyond ±{fmt_general(round(lim))} %" if beyond else ""
+    ax.set_xlabel(f"(ours − published) / published, %  (bars: 95% interval{arrows})",
                   fontsize=7)
 
 

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from ..evidence import SIDECAR_SUFFIX
 from ..evidence.record import natural_key
-from ..files import write_if_changed
 from ..judge.published import load as load_published
 from . import changes
 from .build import TIMING_DIR, read_artifact
@@ -29,7 +28,7 @@ from .commands import commands, page_options
 from .format import fmt_value, where
 from .legend import glossary, legend
 from .overview import OVERVIEW_FILE, write_overview
-from .pdf import render_pdf
+from .pdf import write_page
 from .render import common, footer_css, template
 from .scoreboard import (REPRODUCED_MEANS, claim_row, claims_of, counts_in_words,
                          declared_order, scoreboard)
@@ -214,16 +213,7 @@ def _write_page(ctx: dict, path: Path, pdf_path: Path, pdf: bool, log,
     (said)."""
     label = ctx["paper"].id + (" timing" if ctx["timing"] else "")
     html = template("paper.html.j2").render(**ctx, **common(), footer=footer_css(label))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    changed = write_if_changed(path, html.encode("utf-8"))
-    if pdf and pdf_later is not None:
-        pdf_later.append((path, pdf_path))
-    elif pdf:
-        render_pdf(path, pdf_path, log)
-    elif changed and pdf_path.is_file():
-        pdf_path.unlink()
-        log(f"removed {pdf_path}: it no longer matched {path.name} (--no-pdf); run without "
-            f"--no-pdf to write it again")
+    write_page(html, path, pdf_path, pdf, log, pdf_later)
     return path
 
 

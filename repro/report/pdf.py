@@ -52,6 +52,25 @@ def pdf_source(html_path: Path) -> str:
                   Path(html_path).read_text(encoding="utf-8"))
 
 
+def write_page(html: str, path: Path, pdf_path: Path, pdf: bool, log=print,
+               pdf_later: list | None = None) -> bool:
+    """A page, written only if it changed, and its PDF: rendered with ``pdf`` (or, if
+    ``pdf_later`` is a list, its ``(page, pdf)`` appended for :func:`render_pdfs`); without,
+    a PDF left from an earlier render that no longer matches the page is removed (said).
+    Whether the page changed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    changed = write_if_changed(path, html.encode("utf-8"))
+    if pdf and pdf_later is not None:
+        pdf_later.append((path, pdf_path))
+    elif pdf:
+        render_pdf(path, pdf_path, log)
+    elif changed and pdf_path.is_file():
+        pdf_path.unlink()
+        log(f"removed {pdf_path}: it no longer matched {path.name} (--no-pdf); run without "
+            f"--no-pdf to write it again")
+    return changed
+
+
 def _pdf_job(paths: tuple[str, str]) -> tuple[bool, str]:
     """:func:`render_pdf` of ``(html, pdf)`` in any process: (written, what it would log)."""
     said: list[str] = []

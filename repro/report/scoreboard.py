@@ -107,7 +107,8 @@ def claim_row(r: dict, href: str = "", stand_ins: dict | None = None,
     cmd = commands(r.get("paper", ""), r.get("artifact", ""), per_query=per_query)
     css = verdict_class(out) if out in OUTCOMES else "not-testable"
     return {"statement": r.get("statement") or r.get("metric") or r.get("method") or "",
-            "where": _where_in_paper(r), "section": _section(r), "dataset": data_label(r, stand_ins),
+            "where": _where_in_paper(r), "section": _section(r),
+            "dataset": data_label(r, stand_ins),
             "stand_in": on_stand_in, "measure": _measure(r), "compared": compared(r),
             "outcome": out, "css": css,
             "effect": fmt_effect(eff, r.get("ci95")), "ci": fmt_effect_ci(r.get("ci95")),
