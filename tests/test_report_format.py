@@ -99,6 +99,11 @@ def test_sample_sizes_and_intervals_in_words():
     assert fmt.interval_text({"ci95": [0.43, 0.45], "ci_basis": "bootstrap"}) \
         == "95% interval [0.4300, 0.4500] (bootstrap)"
     assert fmt.interval_text({"n_queries": 3}) == ""
+    # what a judge of replicates adds is said where a record has it (issue 25's fields)
+    assert fmt.interval_text({"ci95": [0.43, 0.45], "ci_basis": "prediction interval",
+                              "noise": "same queries", "spread": 0.00213, "replicates": 5}) \
+        == ("95% interval [0.4300, 0.4500] (prediction interval); noise: same queries; "
+            "sd 0.002130 over 5 replicates")
 
 
 @pytest.mark.parametrize("p, text", [

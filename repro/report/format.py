@@ -155,12 +155,20 @@ def fmt_n(r: dict) -> str:
 
 def interval_text(r: dict) -> str:
     """The interval of a record in words: "95% interval [0.4412, 0.4530] (bootstrap over 784
-    test queries, …)", "" without one."""
+    test queries, …)", and where the record says so the noise it accounts for and its spread
+    over replicates ("noise: same queries; sd 0.0021 over 5 replicates"); "" without one."""
     ci = fmt_ci(r.get("ci95"), r.get("published"))
     if not ci:
         return ""
     basis = r.get("ci_basis") or fmt_n(r)
-    return f"95% interval {ci}" + (f" ({basis})" if basis else "")
+    extra = []
+    if isinstance(r.get("noise"), str) and r["noise"]:
+        extra.append(f"noise: {r['noise']}")
+    if _number(r.get("spread")) and _number(r.get("replicates")) and r["replicates"] > 1:
+        extra.append(f"sd {fmt_general(float(r['spread']))} over {int(r['replicates'])} "
+                     f"replicates")
+    return f"95% interval {ci}" + (f" ({basis})" if basis else "") + \
+        (f"; {'; '.join(extra)}" if extra else "")
 
 
 # --- claims -----------------------------------------------------------------------------------

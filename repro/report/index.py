@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from .build import TIMING_DIR, read_artifact
-from .format import fmt_published, fmt_value
 from .legend import bucket_meanings, glossary, legend
 from .overview import OVERVIEW_FILE
+from .pages import complexity_failures
 from .pdf import write_page
 from .render import common, footer_css, template
 from .scoreboard import (REPRODUCED_MEANS, claim_outcome, claim_row, claims_of,
@@ -20,36 +20,6 @@ from .verdicts import OUTCOMES, Tally, headline, verdict_class
 
 #: the index's PDF, beside it
 INDEX_PDF = "index.pdf"
-#: colour classes of a timing value (a complexity claim) that fails
-FAILING = ("deviates", "derived-deviates", "inconsistent")
-
-
-def complexity_failures(paper_mod, out_root: Path) -> list[str]:
-    """The complexity claims (values of a paper's timing artifacts compared with a number
-    the paper states or implies) that fail, in words: "1 complexity claim fails (timing
-    page): exponent in m 1.375 against the paper's 1 (GRankRLS (ours))"."""
-    pid = paper_mod.PAPER.id
-    out = []
-    for art in paper_mod.ARTIFACTS:
-        if not art.timing:
-            continue
-        got = read_artifact(Path(out_root) / pid / TIMING_DIR, art.name)
-        for r in (got[0] if got else []):
-            if r.get("published") is None or r.get("value") is None:
-                continue
-            if verdict_class(r["verdict"]) in FAILING:
-                out.append(f"{r.get('metric') or 'value'} "
-                           f"{fmt_value(r['value'], r['published'])} against "
-                           f"{fmt_published(r['published'])}"
-                           + (f" ({r['method']})" if r.get("method") else ""))
-    if not out:
-        return []
-    n = len(out)
-    return [f"{n} complexity claim{'s' if n > 1 else ''} "
-            f"{'fail' if n > 1 else 'fails'} (measured on this machine; timing page): "
-            + "; ".join(out) + "."]
-
-
 def answer(total: Tally, claims: list[dict], failing: dict[str, list[str]]) -> list[str]:
     """The index's headline: what was reproduced over all papers, how the tested claims came
     out, and which complexity claims fail."""

@@ -25,7 +25,7 @@ from ..judge.published import load as load_published
 from . import changes
 from .build import TIMING_DIR, read_artifact
 from .commands import commands, page_options
-from .format import fmt_value, where
+from .format import fmt_published, fmt_value, where
 from .legend import glossary, legend
 from .overview import OVERVIEW_FILE, write_overview
 from .pdf import write_page
@@ -152,6 +152,36 @@ def artifact_context(art, out_dir: Path, layouts, seen_choices: dict,
             "tally": tally, "counts": tally.row(), "headline": headline(tally)}
 
 
+#: colour classes of a timing value (a complexity claim) that fails
+FAILING = ("deviates", "derived-deviates", "inconsistent")
+
+
+def complexity_failures(paper_mod, out_root: Path) -> list[str]:
+    """The complexity claims (values of a paper's timing artifacts compared with a number
+    the paper states or implies) that fail, in words: "1 complexity claim fails (timing
+    page): exponent in m 1.375 against the paper's 1 (GRankRLS (ours))"."""
+    pid = paper_mod.PAPER.id
+    out = []
+    for art in paper_mod.ARTIFACTS:
+        if not art.timing:
+            continue
+        got = read_artifact(Path(out_root) / pid / TIMING_DIR, art.name)
+        for r in (got[0] if got else []):
+            if r.get("published") is None or r.get("value") is None:
+                continue
+            if verdict_class(r["verdict"]) in FAILING:
+                out.append(f"{r.get('metric') or 'value'} "
+                           f"{fmt_value(r['value'], r['published'])} against "
+                           f"{fmt_published(r['published'])}"
+                           + (f" ({r['method']})" if r.get("method") else ""))
+    if not out:
+        return []
+    n = len(out)
+    return [f"{n} complexity claim{'s' if n > 1 else ''} "
+            f"{'fail' if n > 1 else 'fails'} (measured on this machine; timing page): "
+            + "; ".join(out) + "."]
+
+
 def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = False) -> dict:
     """The context of a paper's main page (``timing=False``) or of its timing page."""
     paper = paper_mod.PAPER
@@ -184,12 +214,20 @@ def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = Fa
             "reproduced_means": REPRODUCED_MEANS, "collapse_after": COLLAPSE_AFTER,
             "summary_rows": summary,
             "timing": timing, "timing_artifacts": timing_arts if timing_page else [],
-            "tally": total, "headline": headline(total), "counts": total.row(),
+            "tally": total, "counts": total.row(),
+            "headline": _with_failures(headline(total), [] if timing else
+                                       complexity_failures(paper_mod, out_root)),
             "legend": legend(set().union(*(a["classes"] for a in arts)) if arts else set()),
             "glossary": glossary(board),
             "overview": None if timing or not (Path(out_root) / paper.id / OVERVIEW_FILE
                                                 ).is_file() else OVERVIEW_FILE,
             "up": "../../" if timing else "../"}
+
+
+def _with_failures(lines: list[str], failures: list[str]) -> list[str]:
+    """A page's headline with its failing complexity claims right after the first sentence
+    (a claim of the paper that fails is news too, though its values are measured times)."""
+    return lines[:1] + failures + lines[1:]
 
 
 def claim_order(paper_mod, arts: list[dict]) -> dict:
