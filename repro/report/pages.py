@@ -159,7 +159,7 @@ FAILING = ("deviates", "derived-deviates", "inconsistent")
 def complexity_failures(paper_mod, out_root: Path) -> list[str]:
     """The complexity claims (values of a paper's timing artifacts compared with a number
     the paper states or implies) that fail, in words: "1 complexity claim fails (timing
-    page): exponent in m 1.375 against the paper's 1 (GRankRLS (ours))"."""
+    page): GRankRLS (ours): exponent in m 1.375 against 1"."""
     pid = paper_mod.PAPER.id
     out = []
     for art in paper_mod.ARTIFACTS:
@@ -170,10 +170,10 @@ def complexity_failures(paper_mod, out_root: Path) -> list[str]:
             if r.get("published") is None or r.get("value") is None:
                 continue
             if verdict_class(r["verdict"]) in FAILING:
-                out.append(f"{r.get('metric') or 'value'} "
+                out.append((f"{r['method']}: " if r.get("method") else "")
+                           + f"{r.get('metric') or 'value'} "
                            f"{fmt_value(r['value'], r['published'])} against "
-                           f"{fmt_published(r['published'])}"
-                           + (f" ({r['method']})" if r.get("method") else ""))
+                           f"{fmt_published(r['published'])}")
     if not out:
         return []
     n = len(out)
