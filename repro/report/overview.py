@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..papers.plotting import plt, style
 from .build import TIMING_DIR, save_figure
-from .format import fmt_general
+from .format import fmt_general, where
 from .palette import fill, mark, short
 from .scoreboard import claim_row, claims_of, declared_order, group_claims
 from .standins import declared_stand_ins, stand_ins_of
@@ -67,8 +67,7 @@ def points(flat: list[dict], group: str, drawn=DRAWN) -> list[Point]:
         if isinstance(ci, (list, tuple)) and len(ci) == 2 and all(_num(x) for x in ci):
             lo, hi = _rel(float(ci[0]), pub), _rel(float(ci[1]), pub)
         out.append(Point(group, verdict_class(r["verdict"]), _rel(float(v), pub), lo, hi,
-                         ", ".join(str(r[k]) for k in ("dataset", "method", "metric")
-                                   if r.get(k))))
+                         where(r)))
     return out
 
 
