@@ -104,7 +104,8 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
     atomic_write_json(out_dir / f"{art.name}.runs.json", {
         "artifact": art.id,
         "runs": [{"run": r.spec.label, "status": r.status, "seconds": r.seconds,
-                  "finished": r.finished} for r in results]})
+                  "finished": r.finished, **({"blas": r.blas} if r.blas else {})}
+                 for r in results]})
 
 
 def user_choice(r: RunResult) -> dict:
