@@ -53,12 +53,17 @@ functions per pair), evaluated as a
 log-sum-exp of log σ values (no underflow when every pair is badly ordered), and
 dL_q/dd_gb = −2 s_q ρ_gb (1 − σ_gb), ρ_gb = σ_gb / Σ σ.
 
+Every e^x is the fixed exp of ``fixed_exp.h`` (the same bits on every machine); the softmax
+weights of a query's rows are computed by one vectorised call over the rows.
+
 Both return NaN-free values for finite S.  Array lengths are checked in O(1) at entry (−1.0
 returned, nothing written, when inconsistent — a loss is never negative); offsets are the
 wrapper's job.
 """
-from libc.math cimport exp, expm1, log, log1p, INFINITY
+from libc.math cimport expm1, log, log1p, INFINITY
 from libc.stdint cimport int32_t, int64_t
+
+from fixed_exp cimport fixed_exp as exp, fixed_exp_array
 
 
 cdef inline double _log_sigmoid(double x) noexcept nogil:
@@ -75,32 +80,42 @@ cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
     """One query; returns L_q and adds ∂L_q/∂S to v."""
     cdef Py_ssize_t j, i
     cdef const int32_t* row
-    cdef double c = 0.0, acc, t, mx, mx2, z, z2, e, gsum, loss
+    cdef double c = 0.0, acc, t, mx, mx2, z, z2, e, gsum, loss, uj, g, carry
+    cdef Py_ssize_t carry_to
     cdef double nneg = <double>(nq - npos)
     for i in range(npos):
         c += nneg * S[i]
     for i in range(npos, nq):
         c += <double>npos * S[i]
-    # scores u_j: O(n_q) for a root, O(1) for a move from the parent row
+    # scores u_j: O(n_q) for a root, O(1) for a move from the parent row; their maximum
+    # (the previous row's u is kept in a register: most rows are a move from the row before)
+    mx = -INFINITY
+    uj = 0.0
     for j in range(m):
         if parent[j] < 0:
             row = wins + j * nq
             acc = 0.0
             for i in range(nq):
                 acc += row[i] * S[i]
-            u[j] = scale * (2.0 * acc - c)
+            uj = scale * (2.0 * acc - c)
+        elif parent[j] == j - 1:
+            uj = uj + 2.0 * scale * (S[up[j]] - S[down[j]])
         else:
-            u[j] = u[parent[j]] + 2.0 * scale * (S[up[j]] - S[down[j]])
-    # the objective in u and its gradient γ_j = dL_q/du_j
-    mx = -INFINITY
-    for j in range(m):
-        t = u[j] + delta[j] if objective == 2 else u[j]
+            uj = u[parent[j]] + 2.0 * scale * (S[up[j]] - S[down[j]])
+        u[j] = uj
+        t = uj + delta[j] if objective == 2 else uj
         if t > mx:
             mx = t
+    # the objective in u and its gradient γ_j = dL_q/du_j
+    if objective == 2:
+        for j in range(m):
+            gam[j] = (u[j] + delta[j]) - mx
+    else:
+        for j in range(m):
+            gam[j] = u[j] - mx
+    fixed_exp_array(gam, gam, m)            # e^{t_j − max}, SIMD lanes
     z = 0.0
     for j in range(m):
-        t = u[j] + delta[j] if objective == 2 else u[j]
-        gam[j] = exp(t - mx)
         z += gam[j]
     for j in range(m):
         gam[j] /= z                         # softmax(u) (softmax(u + Δ) for ConvexLoss)
@@ -132,13 +147,25 @@ cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
                 gam[j] -= exp(u[j] + log(1.0 - delta[j]) - mx2) / z2
     # v_i += s (2 Σ_j γ_j wins_ji − n_opp(i) Σ_j γ_j): Σ_j γ_j wins_j is accumulated over the
     # forest, children before parents (Γ_j = γ over the subtree of j)
+    # (Γ_j passed to a parent that is the row before stays in a register, ``carry``: the same
+    # additions in the same order as gam[parent] += Γ_j)
     gsum = 0.0
     for j in range(m):
         gsum += gam[j]
+    carry_to = -1
+    carry = 0.0
     for j in range(m - 1, -1, -1):
-        t = 2.0 * scale * gam[j]
+        g = gam[j]
+        if carry_to == j:
+            g = g + carry
+            carry_to = -1
+        t = 2.0 * scale * g
         if parent[j] >= 0:
-            gam[parent[j]] += gam[j]
+            if parent[j] == j - 1:
+                carry = g
+                carry_to = j - 1
+            else:
+                gam[parent[j]] += g
             v[up[j]] += t
             v[down[j]] -= t
         elif t != 0.0:
@@ -222,9 +249,11 @@ def expgain_auc(const double[::1] S, const int64_t[::1] query_ptr, const int64_t
                     if l > mx:
                         mx = l
                     p += 1
+            for p in range(npairs):
+                es[p] = ls[p] - mx
+            fixed_exp_array(es, es, npairs)
             z = 0.0
             for p in range(npairs):
-                es[p] = exp(ls[p] - mx)
                 z += es[p]
             total += -(mx + log(z) - log(<double>npairs))
             p = 0

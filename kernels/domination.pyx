@@ -47,6 +47,10 @@ recomputed, O(|b|)) when a margin exceeds c_b by 300, when T_b < 1e−200, or wh
 accumulated rounding bound of its updates exceeds 1e−10·T_b (cancellation): the cached sums
 stay within 1e−10 (relative) of a fresh computation.
 
+Every e^x is the fixed exp of ``fixed_exp.h`` (the same bits on every machine); a step's
+new E_i are computed in one vectorised call over the touched instances (their arguments
+gathered first, the block sums then updated in the instances' order, as before).
+
 Entry points: ``init_state`` (margins and blocks from w), ``objective`` (the loss),
 ``gradient`` (∇L, one pass over the columns), ``cd_steps`` (a given sequence of coordinate
 updates, optionally recording g and δ — what the tests compare with the reference) and
@@ -59,10 +63,12 @@ dominating instances; S_k depends on every Z_k, which changes with almost every 
 sweep over d features is O(nnz + d·(B + m)): linear in the number of instances (m ≤ n), not
 in the number of pairs.
 """
-from libc.math cimport exp, log, log1p, fabs, INFINITY
+from libc.math cimport log, log1p, fabs, INFINITY
 from libc.stdint cimport int32_t, int64_t
+from libc.stdlib cimport free, malloc
 
 from column_access cimport Slices, make_slices, get_slice, bad_slices
+from fixed_exp cimport fixed_exp as exp, fixed_exp_array
 
 cdef packed struct RowState:
     double M          # margin M_i = w·x_i − s(i)
@@ -317,13 +323,29 @@ cdef struct Problem:
     double* work
     double lam
     int reg
+    double* arg              # scratch: one entry per instance (the touched ones' M_i − c_b)
+    int64_t* touched         # scratch: the touched instances
+
+
+cdef bint _alloc_scratch(Problem* P, Py_ssize_t n) noexcept nogil:
+    """The scratch arrays of a step (n = the instances); False if out of memory."""
+    P.arg = <double*> malloc((n + 1) * sizeof(double))
+    P.touched = <int64_t*> malloc((n + 1) * sizeof(int64_t))
+    return P.arg != NULL and P.touched != NULL
+
+
+cdef void _free_scratch(Problem* P) noexcept nogil:
+    free(P.arg)
+    free(P.touched)
+    P.arg = NULL
+    P.touched = NULL
 
 
 cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bint* dirty,
                        double* rec_g, double* rec_delta) noexcept nogil:
     """Single-coordinate updates on coords[0..n_steps) (Alg. 2/4 with the cached state of
     Alg. 6); records g and δ when ``rec_g`` is not NULL.  Returns the non-zero updates."""
-    cdef Py_ssize_t B = P.B, t, r, p, nnz, b, changed = 0
+    cdef Py_ssize_t B = P.B, t, r, p, nnz, b, changed = 0, n_touched, i
     cdef RowState* ri
     cdef const double* val
     cdef const int32_t* idx
@@ -344,16 +366,25 @@ cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bi
         changed = changed + 1
         P.w[r] = P.w[r] + delta
         nnz = get_slice(&P.X, r, &val, &idx)
+        n_touched = 0                       # M_i += δ x_ir; gather M_i − c_b
         for p in range(nnz):
             x = val[p]
             if x == 0.0:
                 continue
-            ri = &P.R[idx[p]]
+            i = idx[p]
+            ri = &P.R[i]
             b = ri.block
             if b < 0:
                 continue
             ri.M = ri.M + delta * x
-            En = exp(ri.M - P.c[b])
+            P.arg[n_touched] = ri.M - P.c[b]
+            P.touched[n_touched] = i
+            n_touched = n_touched + 1
+        fixed_exp_array(P.arg, P.arg, n_touched)        # E_i = e^{M_i − c_b}, SIMD lanes
+        for p in range(n_touched):                      # T_b, E_i in the instances' order
+            ri = &P.R[P.touched[p]]
+            b = ri.block
+            En = P.arg[p]
             P.T[b] = P.T[b] + (En - ri.E)
             P.Terr[b] = P.Terr[b] + EPS * (fabs(P.T[b]) + En + ri.E)
             ri.E = En
@@ -393,6 +424,8 @@ cdef inline Problem _problem(const double[::1] xdata, const int32_t[::1] xind,
     P.work = &work[0]
     P.lam = lam
     P.reg = reg
+    P.arg = NULL
+    P.touched = NULL
     return P
 
 
@@ -471,11 +504,15 @@ def cd_steps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1
     if n_steps == 0:
         return 0
     with nogil:
-        _mark_dominating(P.G, P.gptr, P.work + W_DOM * P.B)
-        for b in range(P.B):
-            P.work[W_FLAG * P.B + b] = 0.0
-        changed = _steps(&P, &coords[0], n_steps, &dirty,
-                         &rec_g[0] if record else NULL, &rec_delta[0] if record else NULL)
+        if not _alloc_scratch(&P, n_rows):
+            changed = -2
+        else:
+            _mark_dominating(P.G, P.gptr, P.work + W_DOM * P.B)
+            for b in range(P.B):
+                P.work[W_FLAG * P.B + b] = 0.0
+            changed = _steps(&P, &coords[0], n_steps, &dirty,
+                             &rec_g[0] if record else NULL, &rec_delta[0] if record else NULL)
+        _free_scratch(&P)
     return changed
 
 
@@ -495,7 +532,8 @@ def cd_sweeps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::
     ``history[0]`` receives F at entry and ``history[s]`` F after sweep s; ``in_coords`` is a
     zeroed scratch array of length d (left zeroed).  ``out`` receives (sweeps done,
     coordinate updates done, status: 0 converged / 1 max_sweeps / 2 budget, the reference
-    decrease).  Returns the number of sweeps, or −1 on inconsistent shapes or coordinates."""
+    decrease).  Returns the number of sweeps, −1 on inconsistent shapes or coordinates, −2 out
+    of memory."""
     cdef Py_ssize_t d = xptr.shape[0] - 1, n_coords = coords.shape[0]
     if _bad_call(xdata, xind, xptr, n_rows, dense, rows, bptr, gptr, beta, coords, reg, w, R,
                  c, T, Terr, work) or in_coords.shape[0] != d \
@@ -506,6 +544,9 @@ def cd_sweeps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::
     cdef Py_ssize_t t, r, b, n, sweeps = 0, iters = 0, status = 1
     cdef double fixed = 0.0, f, fn, dec, pen
     cdef bint dirty = True
+    if not _alloc_scratch(&P, n_rows):
+        _free_scratch(&P)
+        return -2
     with nogil:
         _mark_dominating(P.G, P.gptr, P.work + W_DOM * P.B)
         for b in range(P.B):
@@ -550,6 +591,7 @@ def cd_sweeps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::
             if dec <= tol * first:
                 status = 0
                 break
+        _free_scratch(&P)
     out[0] = sweeps
     out[1] = iters
     out[2] = status

@@ -103,6 +103,12 @@ def steps_for(g: np.ndarray, beta: np.ndarray, w: np.ndarray, lam: float, reg: s
     return np.where(beta > 0, d, -w if lam > 0 else 0.0)
 
 
+def _check_memory(status: int) -> None:
+    """The sweep kernels return −2 when their scratch arrays cannot be allocated."""
+    if status == -2:
+        raise MemoryError("domination kernel: out of memory for the step's scratch arrays")
+
+
 # -- the training problem ----------------------------------------------------------------------
 
 @dataclass(kw_only=True)
@@ -267,6 +273,7 @@ class DominationProblem:
         done = _kernel.cd_steps(*self._x(), *self._blk(), self.beta, coords, lam, code, self.w,
                                 self._R, self._c, self._T, self._Terr, self._work,
                                 rg, rd)
+        _check_memory(done)
         if done < 0:
             raise DataError(f"coords: coordinates must be feature indices in "
                             f"[0, {self.n_features})")
@@ -316,6 +323,7 @@ class DominationProblem:
                 n = _kernel.cd_sweeps(*self._x(), *self._blk(), self.beta, coords, lam, code,
                                       tol, ms, left, st["first"], self.w, self._R, self._c,
                                       self._T, self._Terr, self._work, mask, hist, out)
+                _check_memory(n)
                 if n < 0:
                     raise ValueError("domination kernel: inconsistent array shapes")
                 if st["f"] is None:
