@@ -20,7 +20,8 @@ Preconditioned variant (beyond the papers; :func:`tron` with ``precondition=True
 steps are preconditioned by the diagonal M = (1 − α) I + α diag(∇²f(w_k)), α = ``pcg_mix``
 (0.01), re-formed at every accepted point (Hsia, Chiang & Lin, ACML 2018, "Preconditioned
 conjugate gradient methods in truncated Newton frameworks for large-scale linear
-classification", Sec. 3–4: mixing with the identity guards against a poor diagonal), and the
+classification": mixing with the identity keeps a poor diagonal from making the subproblem
+much worse conditioned than no preconditioner), and the
 trust region is measured in the M-norm ‖s‖_M = √(sᵀMs) — LIBLINEAR 2.2x's ``tron.cpp``
 (``trpcg``, Δ_0 = √(gᵀMg)): the same stopping rule ‖∇f‖ ≤ ε‖∇f(0)‖, so the same optimum
 within the tolerance, usually with fewer Hessian-vector products.  The problem then also
