@@ -51,7 +51,8 @@ from .progress import SolverResult, SolverTrace
 
 REGULARISERS = {"l1": 1, "l2": 2}
 # the kernel's per-instance record (``RowState`` in kernels/domination.pyx)
-ROW_STATE = np.dtype([("M", np.float64), ("E", np.float64), ("block", np.int64)])
+ROW_STATE = np.dtype([("M", np.float64), ("E", np.float64), ("sig", np.float64),
+                      ("block", np.int64)])
 
 
 def relevance_rank(y: np.ndarray, groups: np.ndarray) -> np.ndarray:
@@ -101,12 +102,6 @@ def steps_for(g: np.ndarray, beta: np.ndarray, w: np.ndarray, lam: float, reg: s
     d = np.where(u > 0, -(g + lam) / safe, -(g - lam) / safe)
     d = np.where(lam >= np.abs(u), -w, d)
     return np.where(beta > 0, d, -w if lam > 0 else 0.0)
-
-
-def _check_memory(status: int) -> None:
-    """The sweep kernels return −2 when their scratch arrays cannot be allocated."""
-    if status == -2:
-        raise MemoryError("domination kernel: out of memory for the step's scratch arrays")
 
 
 # -- the training problem ----------------------------------------------------------------------
@@ -187,10 +182,15 @@ class DominationProblem:
         self.n_docs = n
         self.n_features = cols.n_features
         self.included = np.flatnonzero(include)
-        if self.included.size < 0.5 * n and not cols.dense:     # sampling: sweep only kept rows
-            cols = cols.take_rows(self.included)
-            gid, layer, s = gid[self.included], layer[self.included], s[self.included]
-            include = np.ones(self.included.size, dtype=bool)
+        # the kernel's instances: the included ones in block order (group, layer, index), so
+        # that every block is a contiguous range and a column's non-zeros come block by block
+        # (its loops then keep a block's sums in registers and branch predictably)
+        inc = self.included
+        order = inc[np.lexsort((inc, layer[inc], gid[inc]))]
+        if not np.array_equal(order, np.arange(n)):
+            cols = cols.take_rows(order)
+            gid, layer, s = gid[order], layer[order], s[order]
+            include = np.ones(order.size, dtype=bool)
         self.cols = cols
         self.margin = s
         self._build_blocks(gid, layer, include)
@@ -273,7 +273,6 @@ class DominationProblem:
         done = _kernel.cd_steps(*self._x(), *self._blk(), self.beta, coords, lam, code, self.w,
                                 self._R, self._c, self._T, self._Terr, self._work,
                                 rg, rd)
-        _check_memory(done)
         if done < 0:
             raise DataError(f"coords: coordinates must be feature indices in "
                             f"[0, {self.n_features})")
@@ -323,7 +322,6 @@ class DominationProblem:
                 n = _kernel.cd_sweeps(*self._x(), *self._blk(), self.beta, coords, lam, code,
                                       tol, ms, left, st["first"], self.w, self._R, self._c,
                                       self._T, self._Terr, self._work, mask, hist, out)
-                _check_memory(n)
                 if n < 0:
                     raise ValueError("domination kernel: inconsistent array shapes")
                 if st["f"] is None:
