@@ -88,22 +88,17 @@ cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
     for i in range(npos, nq):
         c += <double>npos * S[i]
     # scores u_j: O(n_q) for a root, O(1) for a move from the parent row; their maximum
-    # (the previous row's u is kept in a register: most rows are a move from the row before)
     mx = -INFINITY
-    uj = 0.0
     for j in range(m):
         if parent[j] < 0:
             row = wins + j * nq
             acc = 0.0
             for i in range(nq):
                 acc += row[i] * S[i]
-            uj = scale * (2.0 * acc - c)
-        elif parent[j] == j - 1:
-            uj = uj + 2.0 * scale * (S[up[j]] - S[down[j]])
+            u[j] = scale * (2.0 * acc - c)
         else:
-            uj = u[parent[j]] + 2.0 * scale * (S[up[j]] - S[down[j]])
-        u[j] = uj
-        t = uj + delta[j] if objective == 2 else uj
+            u[j] = u[parent[j]] + 2.0 * scale * (S[up[j]] - S[down[j]])
+        t = u[j] + delta[j] if objective == 2 else u[j]
         if t > mx:
             mx = t
     # the objective in u and its gradient γ_j = dL_q/du_j
@@ -147,25 +142,13 @@ cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
                 gam[j] -= exp(u[j] + log(1.0 - delta[j]) - mx2) / z2
     # v_i += s (2 Σ_j γ_j wins_ji − n_opp(i) Σ_j γ_j): Σ_j γ_j wins_j is accumulated over the
     # forest, children before parents (Γ_j = γ over the subtree of j)
-    # (Γ_j passed to a parent that is the row before stays in a register, ``carry``: the same
-    # additions in the same order as gam[parent] += Γ_j)
     gsum = 0.0
     for j in range(m):
         gsum += gam[j]
-    carry_to = -1
-    carry = 0.0
     for j in range(m - 1, -1, -1):
-        g = gam[j]
-        if carry_to == j:
-            g = g + carry
-            carry_to = -1
-        t = 2.0 * scale * g
+        t = 2.0 * scale * gam[j]
         if parent[j] >= 0:
-            if parent[j] == j - 1:
-                carry = g
-                carry_to = j - 1
-            else:
-                gam[parent[j]] += g
+            gam[parent[j]] += gam[j]
             v[up[j]] += t
             v[down[j]] -= t
         elif t != 0.0:

@@ -129,6 +129,42 @@ def _trpcg(hv, delta: float, g: np.ndarray, M: np.ndarray, cg_tol: float):
     return s, r, it, False
 
 
+def _radius(delta: float, f: float, fnew: float, gs: float, snorm: float, actred: float,
+            prered: float, expand_at_boundary: bool = False) -> float:
+    """The next trust-region radius (``tron.cpp``'s rules; ``expand_at_boundary``: LIBLINEAR
+    2.2x's Δ ← σ3 Δ after a very successful step that reached the boundary)."""
+    eta0, eta1, eta2 = ETA
+    sigma1, sigma2, sigma3 = SIGMA
+    if fnew - f - gs <= 0:
+        alpha = sigma3
+    else:
+        alpha = max(sigma1, -0.5 * (gs / (fnew - f - gs)))
+    if actred < eta0 * prered:
+        return min(max(alpha, sigma1) * snorm, sigma2 * delta)
+    if actred < eta1 * prered:
+        return max(sigma1 * delta, min(alpha * snorm, sigma2 * delta))
+    if actred < eta2 * prered:
+        return max(sigma1 * delta, min(alpha * snorm, sigma3 * delta))
+    if expand_at_boundary:
+        return sigma3 * delta
+    return max(delta, min(alpha * snorm, sigma3 * delta))
+
+
+def _safeguard(f: float, actred: float, prered: float, preconditioned: bool = False) -> str:
+    """``tron.cpp``'s stops after a step ("" to go on); LIBLINEAR 2.2x's PCG version stops on
+    prered ≤ 0 alone."""
+    if f < -1.0e32:
+        return "f < -1e32"
+    if preconditioned:
+        if prered <= 0:
+            return "prered <= 0"
+    elif abs(actred) <= 0 and prered <= 0:
+        return "actred and prered <= 0"
+    if abs(actred) <= 1.0e-12 * abs(f) and abs(prered) <= 1.0e-12 * abs(f):
+        return "actred and prered too small"
+    return ""
+
+
 def _preconditioner(problem, mix: float) -> np.ndarray:
     return (1.0 - mix) + mix * np.asarray(problem.hessian_diagonal(), dtype=np.float64)
 
@@ -145,8 +181,7 @@ def tron(problem, n: int | None = None, w0=None, eps: float = 1e-3, max_iter: in
     (a copy), ``accepted`` (whether this iteration's step was taken).  Called also once at the
     start (``iter`` 0).
     """
-    eta0, eta1, eta2 = ETA
-    sigma1, sigma2, sigma3 = SIGMA
+    eta0 = ETA[0]
     if w0 is None:
         if n is None:
             raise ValueError("tron: give n or w0")
@@ -193,18 +228,7 @@ def tron(problem, n: int | None = None, w0=None, eps: float = 1e-3, max_iter: in
         snorm = math.sqrt(float(s @ s))
         if it == 1:
             delta = min(delta, snorm)
-        if fnew - f - gs <= 0:
-            alpha = sigma3
-        else:
-            alpha = max(sigma1, -0.5 * (gs / (fnew - f - gs)))
-        if actred < eta0 * prered:
-            delta = min(max(alpha, sigma1) * snorm, sigma2 * delta)
-        elif actred < eta1 * prered:
-            delta = max(sigma1 * delta, min(alpha * snorm, sigma2 * delta))
-        elif actred < eta2 * prered:
-            delta = max(sigma1 * delta, min(alpha * snorm, sigma3 * delta))
-        else:
-            delta = max(delta, min(alpha * snorm, sigma3 * delta))
+        delta = _radius(delta, f, fnew, gs, snorm, actred, prered)
         accepted = actred > eta0 * prered
         if accepted:
             it += 1
@@ -216,14 +240,9 @@ def tron(problem, n: int | None = None, w0=None, eps: float = 1e-3, max_iter: in
         if accepted and gnorm <= eps * gnorm0:
             status = "converged"
             break
-        if f < -1.0e32:
-            status = "f < -1e32"
-            break
-        if abs(actred) <= 0 and prered <= 0:
-            status = "actred and prered <= 0"
-            break
-        if abs(actred) <= 1.0e-12 * abs(f) and abs(prered) <= 1.0e-12 * abs(f):
-            status = "actred and prered too small"
+        stop = _safeguard(f, actred, prered)
+        if stop:
+            status = stop
             break
     else:
         if gnorm > eps * gnorm0:
@@ -238,8 +257,7 @@ def _tron_pcg(problem, w, f, g, gnorm, gnorm0, n_fun, eps, max_iter, cg_tol, mix
     """The outer loop with preconditioned CG (LIBLINEAR 2.2x ``tron.cpp``): Δ and the
     step lengths in the M-norm; the accepted-step and Δ rules of :func:`tron` otherwise, with
     LIBLINEAR's (Δ ← σ3 Δ when a very successful step reached the boundary)."""
-    eta0, eta1, eta2 = ETA
-    sigma1, sigma2, sigma3 = SIGMA
+    eta0 = ETA[0]
     if not 0.0 <= mix <= 1.0:
         raise ValueError(f"pcg_mix must be in [0, 1], got {mix!r}")
     M = _preconditioner(problem, mix)
@@ -262,20 +280,7 @@ def _tron_pcg(problem, w, f, g, gnorm, gnorm0, n_fun, eps, max_iter, cg_tol, mix
         if it == 1 and not adjusted:
             delta = min(delta, snorm)
             adjusted = True
-        if fnew - f - gs <= 0:
-            alpha = sigma3
-        else:
-            alpha = max(sigma1, -0.5 * (gs / (fnew - f - gs)))
-        if actred < eta0 * prered:
-            delta = min(alpha * snorm, sigma2 * delta)
-        elif actred < eta1 * prered:
-            delta = max(sigma1 * delta, min(alpha * snorm, sigma2 * delta))
-        elif actred < eta2 * prered:
-            delta = max(sigma1 * delta, min(alpha * snorm, sigma3 * delta))
-        elif boundary:
-            delta = sigma3 * delta
-        else:
-            delta = max(delta, min(alpha * snorm, sigma3 * delta))
+        delta = _radius(delta, f, fnew, gs, snorm, actred, prered, boundary)
         accepted = actred > eta0 * prered
         if accepted:
             it += 1
@@ -288,14 +293,9 @@ def _tron_pcg(problem, w, f, g, gnorm, gnorm0, n_fun, eps, max_iter, cg_tol, mix
         if accepted and gnorm <= eps * gnorm0:
             status = "converged"
             break
-        if f < -1.0e32:
-            status = "f < -1e32"
-            break
-        if prered <= 0:
-            status = "prered <= 0"
-            break
-        if abs(actred) <= 1.0e-12 * abs(f) and abs(prered) <= 1.0e-12 * abs(f):
-            status = "actred and prered too small"
+        stop = _safeguard(f, actred, prered, preconditioned=True)
+        if stop:
+            status = stop
             break
     else:
         if gnorm > eps * gnorm0:
