@@ -25,7 +25,7 @@ from ..claims import (CONTRADICTED, HOLDS, NOT_SIGNIFICANT, NOT_TESTABLE, Compar
                       summary_record)
 from ..published import load as load_published
 from ..stats import reproduction_measures, seed_from, trend
-from .registry import kind, with_outputs, with_tables
+from .registry import judges_claims, kind, with_outputs, with_tables
 
 
 @dataclass(frozen=True)
@@ -187,7 +187,8 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
     return out
 
 
-kind(Claim)(with_tables(lambda art, recs, agg, tables=(): (claim(art, recs, agg, tables), {})))
+kind(Claim)(judges_claims(with_tables(lambda art, recs, agg, tables=(): (
+    claim(art, recs, agg, tables), {}))))
 
 
 # --- claims judged cell by cell on per-query tables, and over folds ----------------------------
@@ -371,8 +372,8 @@ def _cell(art, index, decl: CellClaim, cell, dss, metric, variants, opponents, g
                             means if decl.note == "binding" else None), **extra)
 
 
-kind(CellClaim)(with_tables(lambda art, recs, decl, tables=(): (
-    cell_claim(art, recs, decl, tables), {})))
+kind(CellClaim)(judges_claims(with_tables(lambda art, recs, decl, tables=(): (
+    cell_claim(art, recs, decl, tables), {}))))
 
 
 @dataclass(frozen=True)
@@ -401,11 +402,32 @@ class FoldClaim:
     fields: dict = field(default_factory=dict)
 
 
+def _replicate_mean(values: list):
+    """One fold's statistics over its replicates' runs (the mean of each number; None when a
+    replicate lacks them): a fold claim is judged on replicate means, as every claim."""
+    if any(v is None for v in values):
+        return None
+    if len(values) == 1:
+        return values[0]
+
+    def mean(xs):
+        if isinstance(xs[0], dict):
+            return {k: mean([x[k] for x in xs]) for k in xs[0]}
+        if all(defined(x) for x in xs):
+            return float(np.mean([float(x) for x in xs]))
+        return xs[0]
+    return mean(values)
+
+
 def fold_claim(art: Artifact, records: list[dict], decl: FoldClaim, outputs=()) -> list[dict]:
     out = []
     a, b = decl.compared
     for ds in art.datasets:
-        got = {str(spec.fold): decl.values(o) for spec, o in outputs if spec.dataset == ds}
+        by_fold: dict[str, list] = {}
+        for spec, o in outputs:
+            if spec.dataset == ds:
+                by_fold.setdefault(str(spec.fold), []).append(decl.values(o))
+        got = {f: _replicate_mean(vs) for f, vs in by_fold.items()}
         folds = declared_folds(art, ds)
         if not folds or any(got.get(f) is None for f in folds):
             continue
@@ -430,5 +452,5 @@ def fold_claim(art: Artifact, records: list[dict], decl: FoldClaim, outputs=()) 
                   if decl.summary else [])
 
 
-kind(FoldClaim)(with_outputs(lambda art, recs, decl, outputs=(): (
-    fold_claim(art, recs, decl, outputs), {})))
+kind(FoldClaim)(judges_claims(with_outputs(lambda art, recs, decl, outputs=(): (
+    fold_claim(art, recs, decl, outputs), {}))))
