@@ -110,5 +110,5 @@ def test_claim_and_summary_records():
     assert u["outcome"] == "not testable here" and math.isnan(u["value"]) and u["n_queries"] == 0
     s = E.summary_record("A beats X", "5", "n", [r, u], {"part": "c"})
     assert s["counts"] == {"holds": 1, "contradicted": 0, "not significant here": 0,
-                           "not testable here": 1}
+                           "not testable here": 1, "holds against deviating baselines": 0}
     assert s["value"] == 1.0 and s["testable_cells"] == 1 and s["dataset"] == "all"

@@ -61,9 +61,10 @@ VALUE = ("value", "why")
 #: words about the value
 PROSE = ("note", "explanation")
 #: how the value was obtained (its weight, its number of queries, a time, the text shown; the
-#: replicates behind a value of a replicated artifact, :mod:`repro.judge.replicates`)
+#: replicates behind a value of a replicated artifact, :mod:`repro.judge.replicates`; the
+#: sampling variance of a mean over queries an aggregation pooled itself)
 DESCRIPTION = ("shown", "weight", "queries", "seconds", "replicates", "replicate_values",
-               "spread", "deterministic")
+               "spread", "deterministic", "sampling_var", "sampling_df", "sampling_what")
 #: where the value comes from
 PROVENANCE = ("paper", "data_used", "stand_in", "modern", "not_run", "data_mark",
               "user_method")

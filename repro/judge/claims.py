@@ -44,7 +44,7 @@ from .stats import Paired, holm, paired, seed_from
 from .verdicts import OUTCOMES, Verdict
 
 ALPHA = 0.05
-HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE = OUTCOMES
+HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE, HOLDS_DEVIATING = OUTCOMES
 #: the seed of a comparison's bootstrap interval, from its text
 seed_of = seed_from
 

@@ -31,7 +31,7 @@ from scipy import stats
 from ..evidence.record import numbers_of
 from .verdicts import Verdict
 
-N_RESAMPLES = 2000
+N_RESAMPLES = 10_000
 LEVEL = 0.95
 
 
