@@ -60,7 +60,10 @@ class TableIndex:
                                      str(t.get("fold")), t.get("repeat")), []).append(t)
 
     def find(self, rec: dict) -> dict | None:
+        replicate = rec.get("repeat") is not None
         for fields, tables in self.by_fields.items():
+            if ("repeat" in fields) != replicate:
+                continue
             hit = tables.get(key_text({k: rec.get(k) for k in fields}))
             if hit is not None:
                 return hit

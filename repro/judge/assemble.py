@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import kinds as aggregate, intervals, replicates
+from . import columns, kinds as aggregate, intervals, replicates
 from ..evidence import reference
 from .. import papers as registry
 from ..data import catalog as cat
@@ -206,6 +206,7 @@ def assemble_artifact(art: Artifact, results: list[RunResult], published: Publis
             if r.get("method") in users and not is_not_run(r["verdict"]):
                 r["verdict"], r["user_method"] = Verdict.USER_METHOD.value, True
     apply_marks(art, flat, marks or {})
+    flat += jsonable(columns.apply(art, art.paper, flat, tables, published))
     flat.sort(key=lambda r: tuple(natural_key(v) for v in cell(r)))
     return Assembled(flat, jsonable(tables), not_run,
                      datasets_used(art, results, not_run, marks or {}))

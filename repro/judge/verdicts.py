@@ -308,7 +308,7 @@ def bucket(rec: dict) -> Bucket:
     cls = verdict_class(rec["verdict"])
     b = _CLASS_BUCKET[cls]
     if b in (Bucket.BASELINE, Bucket.UNREADABLE, Bucket.MODERN, Bucket.USER, Bucket.CLAIMS,
-             Bucket.NOT_COMPARED):
+             Bucket.NOT_COMPARED, Bucket.COLUMNS):
         return b
     if rec.get("kind") == "shown":
         return Bucket.NOT_COMPARED
