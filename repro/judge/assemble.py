@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import columns, kinds as aggregate, intervals, replicates
+from . import claims, columns, kinds as aggregate, intervals, replicates
 from ..evidence import reference
 from .. import papers as registry
 from ..data import catalog as cat
@@ -104,10 +104,12 @@ def gather_records(art: Artifact, results: list[RunResult],
     pos = {r.spec: i for i, r in enumerate(results)}
     outputs.sort(key=lambda o: pos[o[0]])                 # declaration order
     if repeats > 1:
+        every_table = replicates.mean_tables(every_table, repeats)
         records, agg_not_run = _replicated(art, records, outputs, every_table, tables, repeats)
     else:
         records, agg_not_run = aggregate.apply(art, records, outputs, registry.aggregation,
                                                every_table)
+    claims.finish(art, records, every_table)       # the artifact's claims as one family
     for label, why in agg_not_run.items():
         not_run.setdefault(label, why)
     out = []
@@ -127,12 +129,12 @@ def gather_records(art: Artifact, results: list[RunResult],
     return out, not_run
 
 
-def _replicated(art: Artifact, records: list[dict], outputs: list[tuple], every_table: list,
+def _replicated(art: Artifact, records: list[dict], outputs: list[tuple], mean_tables: list,
                 tables: list, repeats: int) -> tuple[list[dict], dict]:
     """The declared aggregations of a replicated artifact (:mod:`.replicates`): applied to the
-    replicate means (claims judged on their per-query means), and to each replicate's own
-    records (claims aside) for the replicate values of every aggregated value.  ``tables``
-    (in place): the replicates' tables, then their per-query means."""
+    replicate means (claims judged on their per-query means, ``mean_tables``), and to each
+    replicate's own records (claims aside) for the replicate values of every aggregated
+    value.  ``tables`` (in place): the replicates' tables, then their per-query means."""
     means = replicates.mean_records(records, repeats)
     once = [r for r in means if r.get("deterministic") and r.get("replicates") == 1]
     tables[:] = replicates.mean_tables(tables, repeats) + tables
@@ -145,8 +147,7 @@ def _replicated(art: Artifact, records: list[dict], outputs: list[tuple], every_
                    for r in fn(art_, [(s, o) for s, o in outs if s.repeat == rep])]
             return replicates.mean_records(got, repeats)
         return per_replicate
-    shown, not_run = aggregate.apply(art, means, outputs, custom,
-                                     replicates.mean_tables(every_table, repeats))
+    shown, not_run = aggregate.apply(art, means, outputs, custom, mean_tables)
     given = {id(r) for r in means}
     for r in shown:                 # an aggregated value: its replicates are its own
         if id(r) not in given:

@@ -16,13 +16,13 @@ from typing import Callable
 import numpy as np
 
 from ...evidence import TableIndex
-from ...evidence.record import defined, matches
+from ...evidence.record import defined, key, matches
 from ...spec import Artifact
 from .. import intervals
 from ..claims import (CONTRADICTED, HOLDS, NOT_SIGNIFICANT, NOT_TESTABLE, Comparison, aligned,
-                      binding_note, claim_record, compare, compare_paired, declared_folds,
-                      describe_fold_test, describe_test, judge_every, judge_variants, mean_of,
-                      summary_record)
+                      binding_note, claim_record, compare, compare_paired, compared_cell,
+                      declared_folds, describe_fold_test, describe_test, judge_every,
+                      judge_variants, mean_of, summary_record)
 from ..published import load as load_published
 from ..stats import reproduction_measures, seed_from, trend
 from .registry import judges_claims, kind, with_outputs, with_tables
@@ -73,6 +73,13 @@ def _published_value(published, rec: dict) -> float | None:
                                                        rec.get("metric"), rec.get("fold")):
             return v.value
     return None
+
+
+def _select(rec: dict) -> dict:
+    """A record's fields that find it again (its key but the artifact, the fold and the
+    float-valued fields): the value a claim compares."""
+    return {k: v for k, v in key(rec).items()
+            if k not in ("artifact", "fold") and not isinstance(v, float)}
 
 
 def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dict]:
@@ -133,12 +140,18 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
                 outcome, p_value = j.outcome.value, j.p_value
                 weakest_o, weakest = next(oc for oc, x in zip(comps, cs) if x is j.binding)
                 fields.update(outcome=outcome, effect=weakest["effect"], ci95=weakest["ci95"],
-                              p_value=p_value,
+                              p_value=p_value, p_unadjusted=weakest["p_value"],
+                              compared_cells=[
+                                  compared_cell(_select(x), x.get("fold"), role, int(sign))
+                                  for x, role in [(subj, "subject")]
+                                  + [(o, "opponent") for o, _ in comps]],
                               n_queries=weakest["n_queries"], n_folds=weakest["n_folds"],
                               versus=weakest_o.get("method"),
                               test=weakest["test"] + (
                                   f"; the claim holds only if each of the {len(comps)} "
-                                  f"comparisons is significant with the claimed sign (shown: "
+                                  f"comparisons is significant with the claimed sign, and is "
+                                  f"contradicted when one is significant the other way after "
+                                  f"Holm's adjustment across them (shown: "
                                   + ("the most significant contradiction" if outcome ==
                                      CONTRADICTED else "the closest competitor; p is the "
                                      "largest of the comparisons'" if outcome == HOLDS else
@@ -146,7 +159,12 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
                                   if len(comps) > 1 else ""),
                               comparisons={str(o.get("method")): {
                                   "effect": c["effect"], "ci95": c["ci95"],
-                                  "p_value": c["p_value"]} for o, c in comps})
+                                  "p_value": c["p_value"],
+                                  **({"p_permutation": c["p_permutation"]}
+                                     if c.get("p_permutation") is not None else {})}
+                                  for o, c in comps})
+                if weakest.get("p_permutation") is not None:
+                    fields["p_permutation"] = weakest["p_permutation"]
                 pub_s, pub_o = _published_value(published, subj), \
                     _published_value(published, weakest_o)
                 if pub_s is not None and pub_o is not None and defined(subj["value"]) \
@@ -163,6 +181,7 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
             ok = all(v < agg.bound for v in ps)
             first = next((p for p in priors if p is not None), None)
             held = all(p is not None and p.get("outcome") == HOLDS for p in priors)
+            fields.update(requires=list(agg.requires), bound=agg.bound)
             fields.update(outcome=(HOLDS if ok and held else
                                    NOT_TESTABLE if first is None else NOT_SIGNIFICANT).value,
                 effect=first.get("effect") if first else float("nan"),
@@ -362,6 +381,12 @@ def _cell(art, index, decl: CellClaim, cell, dss, metric, variants, opponents, g
         test += (f"; beside it, the trend: Spearman's ρ of the per-query values pooled over "
                  f"{decl.trend} (scipy.stats.spearmanr)")
     a, b = j.binding.a, j.binding.b
+    if decl.published and len(dss) == 1 and not decl.steps:
+        extra["compared_cells"] = [
+            compared_cell({**where, "dataset": dss[0], "method": m, "metric": metric},
+                          decl.published.get("fold"), role)
+            for m, role in [(a, "subject")] + [(c.b, "opponent") for c in j.comparisons
+                                               if c.a == a]]
     if len(dss) == 1 and (dss[0], a, metric) in pub and (dss[0], b, metric) in pub:
         pa, pb = pub[(dss[0], a, metric)], pub[(dss[0], b, metric)]
         extra.update(reproduction_measures(means[a], means[b], pa, pb))
