@@ -66,6 +66,11 @@ def test_a_method_computed_once_allows_no_spread_on_the_paper_s_queries():
     same = _avg(tables, [0.5] * 5)
     intervals.attach(_art(), [same], tables)
     assert same["noise_words"] == "none: identical in all 5 seeds"
+    # identical replicates whose floating-point sd is not exactly 0 (0.7 three times)
+    rec = {"method": "A", "metric": "iterations", "fold": None, "dataset": "D", "value": 0.7,
+           "replicates": 3, "replicate_values": [0.7] * 3, "spread": 0.0}
+    intervals.attach(_art(), [rec], [])
+    assert rec["ci95"] == [0.7, 0.7] and rec["noise_words"] == "none: identical in all 3 seeds"
 
 
 def test_a_sample_gets_the_two_level_interval():

@@ -192,7 +192,7 @@ def allowed(art: Artifact, rec: dict, value: float, within: Within | None,
     values = replicates_of(rec)
     n_rep = len(values) if values else int(rec.get("replicates") or 1)
     reps = replicate_words(n_rep, decl.sources)
-    once = values is None or float(np.std(values)) == 0.0
+    once = values is None or all(v == values[0] for v in values)
     if b == SAME_QUERIES:
         if not once:
             centre, h, margin, sd = prediction(values)
