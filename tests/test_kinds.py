@@ -70,6 +70,11 @@ def test_paired_test_over_folds_is_scipy_s():
     (r,) = out
     assert r["method"] == "X vs Y" and r["metric"] == "paired t-test p-value"
     assert r["value"] == pytest.approx(stats.ttest_rel(a, b).pvalue)
+    # beside it the exact sign-flip test over the same folds (every sign pattern)
+    d = np.asarray(a) - np.asarray(b)
+    pats = np.array(np.meshgrid(*[[1, -1]] * d.size)).reshape(d.size, -1).T
+    ref = np.mean(np.abs((pats * d).mean(axis=1)) >= abs(d.mean()) - 1e-12)
+    assert r["p_permutation"] == pytest.approx(ref)
     assert r["mean_difference"] == pytest.approx(np.mean(a) - np.mean(b))
     out, _ = run(PairedTest("X", test="wilcoxon", others=("Z",)), recs)
     assert out == []                                           # no Z

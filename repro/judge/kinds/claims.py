@@ -182,6 +182,9 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
             first = next((p for p in priors if p is not None), None)
             held = all(p is not None and p.get("outcome") == HOLDS for p in priors)
             fields.update(requires=list(agg.requires), bound=agg.bound)
+            perm = [r.get("p_permutation") for r, _ in others]
+            if perm and all(defined(x) for x in perm):
+                fields["p_permutation"] = max(perm)
             fields.update(outcome=(HOLDS if ok and held else
                                    NOT_TESTABLE if first is None else NOT_SIGNIFICANT).value,
                 effect=first.get("effect") if first else float("nan"),
@@ -190,7 +193,10 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
                 n_queries=first.get("n_queries") if first else None,
                 n_folds=first.get("n_folds") if first else None,
                 test=f"each p-value (of the paired tests above) below {agg.bound:g}; effect "
-                     "and interval of the required claim's weakest comparison")
+                     "and interval of the required claim's weakest comparison"
+                     + (f"; beside them the exact sign-flip permutation tests over the same "
+                        f"folds, the largest p = {fields['p_permutation']:.2g}"
+                        if "p_permutation" in fields else ""))
         if agg.shown == "best" and subj is not None:
             best = max(others, key=lambda o: (sign * o[1], o[0].get("method")))
             shown = [best[0]]
