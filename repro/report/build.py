@@ -27,6 +27,7 @@ from ..evidence import SIDECAR_SUFFIX, encode_sidecar
 from ..evidence.record import natural_key
 from ..spec import Artifact
 from ..papers.plotting import plt, style
+from ..judge.noise import why as noise_why
 from ..judge.published import PublishedSet
 from ..files import jsonable
 from ..run.result import RunResult
@@ -91,6 +92,7 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
         "datasets": datasets, "figures": figures,
         "figures_with_published": overlaid,
         "params": jsonable(art.effective(quick).params),
+        "noise": noise_why(art.effective(quick)),      # why a verdict allows the noise it does
         "runs": [{"run": r.spec.label, "status": r.status, "why": r.why, "seed": r.spec.seed,
                   **user_choice(r)} for r in results],
         "implemented": art.task is not None, "timing": art.timing,

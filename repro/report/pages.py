@@ -126,7 +126,10 @@ def artifact_context(art, out_dir: Path, layouts, seen_choices: dict) -> dict | 
                       "seed": r.get("seed")} for r in meta.get("runs", [])],
             "runs_file": meta.get("runs_file") if (out_dir / str(meta.get("runs_file"))).is_file()
             else None,
-            "tally": tally, "counts": tally.row(), "headline": headline(tally)}
+            "tally": tally, "counts": tally.row(), "headline": headline(tally),
+            "noise": [(", ".join(n["datasets"]) + ": " if n.get("datasets") else "") + n["why"]
+                      for n in meta.get("noise", [])] if tally.reproduced or tally.buckets[
+                          "stand-in"] else []}
 
 
 def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = False) -> dict:
