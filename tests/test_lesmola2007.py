@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from scipy.stats import ttest_rel
 
+from repro.papers.replicates import REPEATS
 from repro.judge import kinds as aggregate
 from repro import papers as registry
 from repro.cli.pipeline import build_artifact
@@ -47,11 +48,16 @@ def test_declarations():
             assert a.choices, f"{a.name}: state the choices"
         assert a.runs() and a.runs(quick=True)
         assert not any(type(d).__name__ == "Custom" for d in a.aggregate)   # all declared
-    # every fold artifact shares one run per (dataset, fold)
-    t1 = {(s.dataset, s.fold): s for s in art("table1").runs()}
-    claims = {(s.dataset, s.fold): s for s in art("claims").runs()}
+    # every fold artifact shares one run per (dataset, fold, replicate); Table 1 and the
+    # claims have 5 replicates (each draws a sample of its own), the web-search ones one run
+    t1 = {(s.dataset, s.fold, s.repeat): s for s in art("table1").runs()}
+    claims = {(s.dataset, s.fold, s.repeat): s for s in art("claims").runs()}
     assert all(claims[k] == v for k, v in t1.items())
-    assert len([k for k in t1 if k[0] == "pendigits"]) == 10
+    assert len([k for k in t1 if k[0] == "pendigits"]) == 10 * REPEATS
+    web = {(s.dataset, s.fold, s.repeat) for s in art("figure2").runs()}
+    assert {k[2] for k in web} == {0} and web <= set(claims)
+    assert art("table1").noise_for("pendigits").basis == "sample"
+    assert art("claims").noise_for("MQ2008").basis == "same queries"
     assert {art(f"figure{i}").stand_ins.get("MQ2008") for i in range(2, 8)} == \
         {"web-search-lesmola"}
     # measured times only on timing artifacts (issue 18, item 5)
@@ -196,6 +202,13 @@ def test_uci_queries_follow_the_protocol():
     np.testing.assert_array_equal(d.X, same.X)
     other = uci_queries("page-blocks", DATA, 20, 100, seed="another draw")
     assert not np.array_equal(d.X, other.X)
+    # replicates: replicate 0 is the draw above; each later one draws a sample of its own
+    assert uci.sample_name("page-blocks", 0) == "lesmola2007/uci/page-blocks"
+    assert uci.sample_name("page-blocks", 2) == "lesmola2007/uci/page-blocks/replicate 2"
+    np.testing.assert_array_equal(uci.table1_queries("page-blocks", DATA, 20, 100, 0).X, d.X)
+    reps = [uci.table1_queries("page-blocks", DATA, 20, 100, r).X for r in (1, 2)]
+    assert not np.array_equal(reps[0], d.X) and not np.array_equal(reps[0], reps[1])
+    np.testing.assert_array_equal(uci.table1_queries("page-blocks", DATA, 20, 100, 1).X, reps[0])
     with pytest.raises(DataError, match="n_docs = 100000 exceeds"):
         uci.table1_queries("page-blocks", DATA, 2, 100000)
 
@@ -326,7 +339,7 @@ def test_table1_fold_means_are_recomputed_from_the_sidecar(tmp_path, monkeypatch
     params = {**paper.PARAMS, "uci": {"queries": {"page-blocks": 12}, "docs": 40, "folds": 3,
                                       "grid": [0.1, 10.0], "methods": ["DORM", "SVM", "ROCArea"]}}
     a = replace(art("table1"), datasets=("page-blocks",), folds={"page-blocks": (1, 2, 3)},
-                params=params)
+                params=params, repeats=1)                            # one sample
     flat = _sidecar_check(a, tmp_path, monkeypatch,
                           [("DORM", "NDCG@10"), ("SVM", "NDCG@10"), ("ROCArea", "NDCG@10")])
     assert {r["metric"] for r in flat if r["method"] == "DORM vs SVM"} == {
