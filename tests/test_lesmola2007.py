@@ -213,15 +213,21 @@ def test_uci_queries_follow_the_protocol():
         uci.table1_queries("page-blocks", DATA, 2, 100000)
 
 
-@pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")
+@pytest.mark.skipif(not have("pendigits"), reason="UCI Pen Digits not in the data directory")
 def test_short_uci_run_dorm_beats_the_classifier():
-    p = {"queries": {"page-blocks": 10}, "docs": 60, "folds": 5, "grid": [10.0],
+    """Pen digits, where Table 1's gap is wide: DORM's fold value moves by a few points with
+    the BLAS kernel (70.2 / 72.2 / 69.2 under SkylakeX / Sandybridge / Haswell; on every fold
+    69–84 against the SVM's 11–19), so the margin asserted is one that holds on every kernel.
+    (On page-blocks at this size the two are level — DORM 49–51 against 52.7 over 5 folds —
+    and one fold's order flips with the kernel.)"""
+    p = {"queries": {"pendigits": 10}, "docs": 60, "folds": 5, "grid": [10.0],
          "methods": ["DORM", "SVM"]}
-    ev = uci.run_uci_fold("page-blocks", 1, p, DATA, lambda m: None)
+    ev = uci.run_uci_fold("pendigits", 1, p, DATA, lambda m: None)
     assert ev.detail["train"] == [8, 480] and ev.detail["test"] == [2, 120]
     val = {r["method"]: r for r in ev.records}
     d, s = val["DORM"]["value"], val["SVM"]["value"]
     assert 0 <= s < d <= 100
+    assert d > s + 30, (d, s)
     assert val["DORM"]["C"] == val["DORM"]["fitted_C"] == 10.0
     t = TableIndex([t.as_dict() for t in ev.tables]).find(val["DORM"])
     assert t["qids"] == [0, 1] and table_mean(t) == pytest.approx(d, rel=1e-12)
