@@ -57,11 +57,11 @@ def test_declarations():
     k_cols = {v.method for v in PUB.values if v.artifact == "figure6"}
     assert k_cols == {names.k_label(k) for k in paper.PARAMS["sensitivity"]["ks"]}
     # one run per (dataset, fold, replicate) serves Figure 3, Figures 4-8 and the claims:
-    # Figure 3, Figure 6 and the claims have 5 replicates, the other studies replicate 0
+    # Figure 3, Figures 6-8 and the claims have 5 replicates, Figures 4-5 replicate 0
     ohsumed = {a.name: {s for s in a.runs() if s.dataset == "OHSUMED" and s.task == a.task}
                for a in paper.ARTIFACTS if a.task == "task_fold"}
     replicated = {n for n, a in ((a.name, a) for a in paper.ARTIFACTS) if a.repeats > 1}
-    assert replicated == {"figure3", "figure6", "claims"}
+    assert replicated == {"figure3", "figure6", "figure7", "figure8", "claims"}
     assert len({frozenset(ohsumed[n]) for n in replicated}) == 1
     first = {s for s in ohsumed["figure3"] if s.repeat == 0}
     assert all(ohsumed[n] == first for n in ohsumed if n not in replicated)
@@ -254,7 +254,7 @@ def test_a_replicate_refits_only_the_stochastic_methods():
 @pytest.mark.slow
 def test_replicates_of_a_fold_run(data_root):
     """task_fold in replicate 0 and 1 (its own seed from the run identity): replicate 1 has the
-    stochastic methods only (no baseline, no floor) and Figure 6 alone of the studies; its
+    stochastic methods only (no baseline, no floor) and Figures 6-8 of the studies; its
     sample differs, so MLE's value moves; replicate 0's seed is the run's seed as before."""
     from repro.spec import RunContext, canonical
     p = small_params(methods=["RankSVM", "MLE"], C=[1.0], sample_size=100, max_iter=50,
@@ -272,7 +272,7 @@ def test_replicates_of_a_fold_run(data_root):
     assert {m for part, m in parts[0] if part == "figure3"} == {"RankSVM", "MLE", names.FLOOR}
     assert {m for part, m in parts[1] if part == "figure3"} == {"MLE"}
     assert {part for part, _ in parts[0]} == {f"figure{i}" for i in range(3, 9)}
-    assert {part for part, _ in parts[1]} == {"figure3", "figure6"}
+    assert {part for part, _ in parts[1]} == {"figure3", "figure6", "figure7", "figure8"}
     mle = {rep: next(r["value"] for r in o["records"] if r["method"] == "MLE"
                      and r["metric"] == "MAP" and r["convention"] == names.PAPER_DEF)
            for rep, o in out.items()}

@@ -113,10 +113,25 @@ def _fake_reruns(monkeypatch, base, other, status=(0, 0)):
         d.mkdir(parents=True)
         (d / "t.json").write_text(json.dumps(base if n == 0 else other))
         (d / "t.meta.json").write_text("{}")
+        # an artifact sharing the runs, rendered too: not a target, not compared
+        (d / "u.json").write_text(json.dumps([rec("z", float(n), f"verdict {n}")]))
         rerun.status = status[n]
         rerun.kernel = {"internal_api": "openblas", "architecture": f"K{n}"}
     monkeypatch.setattr(stability, "run_one", run_one)
     return calls
+
+
+real_rendered = stability.rendered
+
+
+def test_rendered_reads_the_targets_only(tmp_path):
+    for art, recs in (("t", [rec("a", 1.0)]), ("u", [rec("b", 2.0)])):
+        (tmp_path / "p").mkdir(exist_ok=True)
+        (tmp_path / "p" / f"{art}.json").write_text(json.dumps(recs))
+    (tmp_path / "p" / "t.meta.json").write_text("{}")
+    (tmp_path / "p" / "timing").mkdir()
+    (tmp_path / "p" / "timing" / "t.json").write_text(json.dumps([rec("c", 3.0)]))
+    assert stability.rendered(tmp_path, ["p.t"]) == {"p/t": [rec("a", 1.0)]}
 
 
 @pytest.fixture()
@@ -129,6 +144,8 @@ def stab_paper():
 
 def test_exit_status_is_1_when_a_verdict_flipped(tmp_path, monkeypatch, stab_paper, capsys):
     calls = _fake_reruns(monkeypatch, [rec("a", 0.5, "deviates")], [rec("a", 0.6, "holds")])
+    monkeypatch.setattr(stability, "rendered",
+                        lambda out, targets: real_rendered(out, ["p.t"]))
     code = cli.main(["stability", "stabpaper", "--work", str(tmp_path / "w")])
     out = capsys.readouterr().out
     assert code == 1
@@ -143,6 +160,8 @@ def test_exit_status_is_1_when_a_verdict_flipped(tmp_path, monkeypatch, stab_pap
 
 def test_exit_status_is_0_when_only_values_moved(tmp_path, monkeypatch, stab_paper, capsys):
     _fake_reruns(monkeypatch, [rec("a", 0.5, "deviates")], [rec("a", 0.51, "deviates")])
+    monkeypatch.setattr(stability, "rendered",
+                        lambda out, targets: real_rendered(out, ["p.t"]))
     code = cli.main(["stability", "stabpaper.table1", "--coretype", "Haswell",
                      "--against", "Nehalem", "--work", str(tmp_path / "w")])
     out = capsys.readouterr().out
@@ -152,6 +171,8 @@ def test_exit_status_is_0_when_only_values_moved(tmp_path, monkeypatch, stab_pap
 
 def test_a_failed_rerun_exits_1(tmp_path, monkeypatch, stab_paper, capsys):
     _fake_reruns(monkeypatch, [rec("a", 0.5)], [rec("a", 0.5)], status=(0, 1))
+    monkeypatch.setattr(stability, "rendered",
+                        lambda out, targets: real_rendered(out, ["p.t"]))
     assert cli.main(["stability", "stabpaper.table1", "--work", str(tmp_path / "w")]) == 1
     assert "the rerun under Sandybridge exited with status 1" in capsys.readouterr().err
 

@@ -145,12 +145,14 @@ def run_one(targets: list[str], rerun: Rerun, args, say=print) -> None:
     rerun.seconds = time.perf_counter() - t0
 
 
-def rendered(out: Path) -> dict[str, list[dict]]:
-    """``{"<paper>/<artifact>": records}`` of a rendering (timing artifacts are in
-    ``<paper>/timing/`` and left out)."""
+def rendered(out: Path, targets: list[str]) -> dict[str, list[dict]]:
+    """``{"<paper>/<artifact>": records}`` of the ``targets`` (``paper.artifact``) in a
+    rendering — a run also renders the artifacts that share its runs, where the directory has
+    none yet: they are not compared."""
+    want = {t.replace(".", "/", 1) for t in targets}
     found = {}
     for path in sorted(Path(out).glob("*/*.json")):
-        if path.name.endswith(NOT_RECORDS) or path.name == "changes.json":
+        if path.name.endswith(NOT_RECORDS) or f"{path.parent.name}/{path.stem}" not in want:
             continue
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
@@ -171,7 +173,9 @@ def _scale(rec: dict) -> tuple[float | None, str]:
     """The run-to-run size a move is measured against: the sd over replicates (``spread``)
     when the record has replicates, else the half-width of its 95% interval."""
     if rec.get("deterministic"):
-        return None, "deterministic (one run)"
+        n = rec.get("replicates") or 1
+        return None, ("computed once (deterministic)" if n <= 1
+                      else f"identical in its {n} replicates")
     sd = _number(rec.get("spread"))
     if sd is not None and (rec.get("replicates") or 0) > 1:
         return sd, f"sd over {rec['replicates']} replicates"
@@ -280,7 +284,7 @@ def main(argv, resolve) -> int:
         warnings.append(f"both reruns used the {kernels[0]} kernel: the machine already picks "
                         f"it (choose another with --coretype)")
     failed = [r for r in reruns if r.status != 0]
-    result = compare(rendered(reruns[0].out), rendered(reruns[1].out))
+    result = compare(rendered(reruns[0].out, targets), rendered(reruns[1].out, targets))
     summary = {"targets": targets, "quick": bool(args.quick), "work": str(work),
                "reruns": [{"name": r.name, "coretype": r.coretype, "kernel": r.kernel,
                            "status": r.status, "seconds": round(r.seconds, 1),

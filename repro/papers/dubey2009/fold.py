@@ -2,7 +2,7 @@
 Figure 3's) and the Sec. 5.3 studies (if it is one of Figures 4–8's), sharing the fold's splits
 and ConvexLoss_NDCG fit.  Replicate 0 computes everything; a later replicate (its own seed)
 only what has training randomness and is replicated: Figure 3's stochastic methods and
-Figure 6."""
+Figures 6–8."""
 from __future__ import annotations
 
 from ...evidence import Evidence
