@@ -35,7 +35,7 @@ from pathlib import Path
 from ..data.io import printable
 from ..errors import ReproError
 from ..files import jsonable
-from ..evidence.record import CELL
+from ..evidence.record import CELL, OVER_FOLDS
 from ..report.changes import differences
 from . import guards
 
@@ -219,7 +219,7 @@ def _cell(r: dict) -> tuple:
 
 
 def _where(r: dict) -> str:
-    parts = [str(r.get(k)) for k in ("dataset", "method", "metric") if r.get(k) is not None]
+    parts = [str(r.get(k)) for k in OVER_FOLDS if r.get(k) is not None]
     if r.get("fold") not in (None, "avg"):
         parts.append(f"fold {r['fold']}")
     return " / ".join(parts)
