@@ -65,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
                    "paper.artifact; timing artifacts are left out)")
     p.add_argument("--coretype", default=DEFAULT_CORETYPE,
                    help=f"the second OpenBLAS kernel (default {DEFAULT_CORETYPE}; e.g. Haswell, "
-                        f"SkylakeX, Prescott)")
+                        f"SkylakeX, Nehalem)")
     p.add_argument("--against", default=None, metavar="CORETYPE",
                    help="the first kernel (default: the one the machine picks)")
     p.add_argument("--paper", default=None, help="narrow a short artifact name to one paper")
@@ -283,6 +283,10 @@ def main(argv, resolve) -> int:
     elif kernels[0] and kernels[0] == kernels[1]:
         warnings.append(f"both reruns used the {kernels[0]} kernel: the machine already picks "
                         f"it (choose another with --coretype)")
+    for r in reruns:
+        got = r.kernel.get("architecture")
+        if r.coretype and got and got.lower() != r.coretype.lower():
+            warnings.append(f"asked for the {r.coretype} kernel, OpenBLAS ran {got}")
     failed = [r for r in reruns if r.status != 0]
     result = compare(rendered(reruns[0].out, targets), rendered(reruns[1].out, targets))
     summary = {"targets": targets, "quick": bool(args.quick), "work": str(work),
