@@ -85,6 +85,10 @@ def test_compare_lists_moved_values_against_their_spread_and_flipped_verdicts():
     assert moved["b"]["against"] == pytest.approx(0.5)          # half-width 0.02
     assert moved["b"]["basis"] == "95% half-width"
     assert [m["where"] for m in got["moved"]] == ["p/t: d / a / m", "p/t: d / b / m"]  # 4%, 3.3%
+    # a value compared with a published one comes first, whatever its size
+    pub = stability.compare({"p/t": [rec("a", 0.5), rec("b", 0.3, published="0.31")]},
+                            {"p/t": [rec("a", 0.6), rec("b", 0.301, published="0.31")]})
+    assert [m["where"] for m in pub["moved"]] == ["p/t: d / b / m", "p/t: d / a / m"]
     assert [(f["where"], f["old"], f["new"]) for f in got["flipped"]] == [
         ("p/t: d / b / m", "deviates", "within noise")]
     lines = stability.report_lines(got, [stability.Rerun("machine", None, Path("x")),

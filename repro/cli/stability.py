@@ -10,9 +10,9 @@ reports): under the BLAS kernel the machine picks and under a second one
 It then compares the two renderings record by record (:func:`repro.report.changes.differences`:
 values at 10 significant digits, verdicts as text) and lists
 
-* the values that moved, largest relative move first, each beside its record's run-to-run
-  spread (the sd over replicates, when the artifact has replicates) or else the half-width of
-  its 95% interval;
+* the values that moved — those compared with a published value first, then by the size of
+  the move relative to the value — each beside its record's run-to-run spread (the sd over
+  replicates, when the artifact has replicates) or else the half-width of its 95% interval;
 * the verdicts that flipped (all of them).
 
 Exit status 1 when a verdict flipped or a rerun failed, 0 otherwise.  Timing artifacts are left
@@ -209,8 +209,9 @@ def compare(base: dict[str, list[dict]], other: dict[str, list[dict]]) -> dict:
             moved.append({"where": where, "old": a, "new": b, "delta": delta,
                           "relative": abs(delta) / abs(a) if a else math.inf,
                           "against": None if not scale else abs(delta) / scale,
-                          "basis": basis})
-    moved.sort(key=lambda m: -m["relative"])
+                          "basis": basis, "published": d.get("published")})
+    # the values compared with a published one first, then the largest relative move
+    moved.sort(key=lambda m: (m["published"] is None, -m["relative"]))
     return {"compared": compared, "moved": moved, "flipped": flipped}
 
 
@@ -234,13 +235,15 @@ def report_lines(result: dict, reruns: list[Rerun], show: int) -> list[str]:
     lines = [f"compared {result['compared']} records: {len(result['moved'])} value(s) moved, "
              f"{len(result['flipped'])} verdict(s) flipped ({a.name} → {b.name})"]
     if result["moved"]:
-        lines.append(f"values that moved (largest relative move first; {min(show, len(result['moved']))}"
-                     f" of {len(result['moved'])}):")
+        lines.append(f"values that moved (those compared with a published value first, then "
+                     f"the largest relative move; {min(show, len(result['moved']))} of "
+                     f"{len(result['moved'])}):")
         for m in result["moved"][:show]:
             against = (f"; {m['against']:.2g} × the {m['basis']}" if m["against"] is not None
                        else f"; {m['basis']}" if m["basis"] else "")
+            pub = "" if m.get("published") is None else f", published {m['published']}"
             lines.append(f"  {m['where']}: {_fmt(m['old'])} → {_fmt(m['new'])} "
-                         f"({100 * m['relative']:.2g}%{against})")
+                         f"({100 * m['relative']:.2g}%{against}{pub})")
     if result["flipped"]:
         lines.append("verdicts that flipped:")
         for f in result["flipped"]:
