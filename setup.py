@@ -29,13 +29,19 @@ DIRECTIVES = {
 
 ONLY = {k for k in os.environ.get("REPRO_KERNELS", "").split(",") if k}
 
+#: Kernels that use the fixed exp of ``kernels/fixed_exp.h``: no contraction of a*b + c into
+#: an FMA (which would make the result depend on the instruction set compiled for).
+EXACT_FP = {"domination", "conditional", "exp_values"}
+EXACT_FP_ARGS = ["-ffp-contract=off"]
+
 extensions = [
     Extension(
         f"repro._kernels.{pyx.stem}",
         [f"kernels/{pyx.name}"],
-        include_dirs=[np.get_include()],
+        include_dirs=[np.get_include(), str(HERE / "kernels")],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-        extra_compile_args=["-O3"] if not DEBUG else ["-O0", "-g"],
+        extra_compile_args=(["-O3"] if not DEBUG else ["-O0", "-g"])
+        + (EXACT_FP_ARGS if pyx.stem in EXACT_FP else []),
     )
     for pyx in sorted((HERE / "kernels").glob("*.pyx"))
     if not ONLY or pyx.stem in ONLY

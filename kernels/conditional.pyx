@@ -53,12 +53,17 @@ functions per pair), evaluated as a
 log-sum-exp of log σ values (no underflow when every pair is badly ordered), and
 dL_q/dd_gb = −2 s_q ρ_gb (1 − σ_gb), ρ_gb = σ_gb / Σ σ.
 
+Every e^x is the fixed exp of ``fixed_exp.h`` (the same bits on every machine); the softmax
+weights of a query's rows are computed by one vectorised call over the rows.
+
 Both return NaN-free values for finite S.  Array lengths are checked in O(1) at entry (−1.0
 returned, nothing written, when inconsistent — a loss is never negative); offsets are the
 wrapper's job.
 """
-from libc.math cimport exp, expm1, log, log1p, INFINITY
+from libc.math cimport expm1, log, log1p, INFINITY
 from libc.stdint cimport int32_t, int64_t
+
+from fixed_exp cimport fixed_exp as exp, fixed_exp_array
 
 
 cdef inline double _log_sigmoid(double x) noexcept nogil:
@@ -75,13 +80,15 @@ cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
     """One query; returns L_q and adds ∂L_q/∂S to v."""
     cdef Py_ssize_t j, i
     cdef const int32_t* row
-    cdef double c = 0.0, acc, t, mx, mx2, z, z2, e, gsum, loss
+    cdef double c = 0.0, acc, t, mx, mx2, z, z2, e, gsum, loss, uj, g, carry
+    cdef Py_ssize_t carry_to
     cdef double nneg = <double>(nq - npos)
     for i in range(npos):
         c += nneg * S[i]
     for i in range(npos, nq):
         c += <double>npos * S[i]
-    # scores u_j: O(n_q) for a root, O(1) for a move from the parent row
+    # scores u_j: O(n_q) for a root, O(1) for a move from the parent row; their maximum
+    mx = -INFINITY
     for j in range(m):
         if parent[j] < 0:
             row = wins + j * nq
@@ -91,16 +98,19 @@ cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
             u[j] = scale * (2.0 * acc - c)
         else:
             u[j] = u[parent[j]] + 2.0 * scale * (S[up[j]] - S[down[j]])
-    # the objective in u and its gradient γ_j = dL_q/du_j
-    mx = -INFINITY
-    for j in range(m):
         t = u[j] + delta[j] if objective == 2 else u[j]
         if t > mx:
             mx = t
+    # the objective in u and its gradient γ_j = dL_q/du_j
+    if objective == 2:
+        for j in range(m):
+            gam[j] = (u[j] + delta[j]) - mx
+    else:
+        for j in range(m):
+            gam[j] = u[j] - mx
+    fixed_exp_array(gam, gam, m)            # e^{t_j − max}, SIMD lanes
     z = 0.0
     for j in range(m):
-        t = u[j] + delta[j] if objective == 2 else u[j]
-        gam[j] = exp(t - mx)
         z += gam[j]
     for j in range(m):
         gam[j] /= z                         # softmax(u) (softmax(u + Δ) for ConvexLoss)
@@ -222,9 +232,11 @@ def expgain_auc(const double[::1] S, const int64_t[::1] query_ptr, const int64_t
                     if l > mx:
                         mx = l
                     p += 1
+            for p in range(npairs):
+                es[p] = ls[p] - mx
+            fixed_exp_array(es, es, npairs)
             z = 0.0
             for p in range(npairs):
-                es[p] = exp(ls[p] - mx)
                 z += es[p]
             total += -(mx + log(z) - log(<double>npairs))
             p = 0

@@ -23,7 +23,8 @@ def data_root() -> Path:
     root = os.environ.get("REPRO_DATA_DIR")
     if not root or not Path(root).is_dir():
         pytest.skip("REPRO_DATA_DIR is not set to a data directory (CI sets it)")
-    return Path(root)
+    # Resolved now: CI passes a relative path and some tests change directory.
+    return Path(root).resolve()
 
 
 def need(data_root: Path, folder: str) -> Path:

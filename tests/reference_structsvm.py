@@ -118,3 +118,26 @@ def solve_dual(psi_blocks, delta_blocks, C):
                    jac=lambda a: Q @ a - delta, bounds=[(0, None)] * len(delta),
                    constraints=cons, method="SLSQP", options={"ftol": 1e-14, "maxiter": 2000})
     return -res.fun
+
+
+def slack(Psi_i, delta_i, w):
+    """ξ_i = max(0, max_p Δ_ip − w·ψ_ip) of one working set (k × d, k)."""
+    return max(0.0, max((float(d - p @ w) for p, d in zip(Psi_i, delta_i)), default=0.0))
+
+
+def n_slack_pass(oracle, X, query_ptr, active, ws, w, eps, solve_block):
+    """One pass of Algorithm 2 as a plain loop (the ``nslack`` kernel's reference): returns
+    (constraints added, max violation); ``ws`` and ``w`` are updated in place."""
+    added, max_viol = 0, -np.inf
+    for i in active:
+        Xi = X[query_ptr[i]:query_ptr[i + 1]]
+        coef, delta = oracle(i, Xi @ w)
+        psi = coef @ Xi
+        k = int(ws.counts[i])
+        viol = delta - float(psi @ w) - slack(ws.Psi[i, :k], ws.delta[i, :k], w)
+        max_viol = max(max_viol, viol)
+        if viol > eps:
+            ws.add(i, psi, delta)
+            solve_block(ws, i, w)
+            added += 1
+    return added, max_viol

@@ -65,7 +65,7 @@ def test_slice_is_the_files_first_whole_lines(tmp_path):
 def test_children_measure_the_same_parse_and_fit(tmp_path, monkeypatch):
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path))
     rows = scale.bench(None, quick=True, sp=TINY, runs=2)
-    parse, peer, fit = rows
+    parse, peer, fit, pcg = rows
     assert parse["params"]["documents"] == 3000 and parse["matrix_GiB"] > 0
     assert parse["params"]["runs"] == 2 and parse["passes"] == 1
     # the dense float64 matrix of 3000 × 136, and the peak given as a multiple of it
@@ -89,6 +89,9 @@ def test_children_measure_the_same_parse_and_fit(tmp_path, monkeypatch):
     assert fit["newton_iterations"] == m.result_.n_iter
     assert fit["cg_iterations"] == m.result_.n_cg and fit["status"] == m.result_.status
     assert fit["params"]["pairs"] == m.n_pairs_
+    mp = RankSVM(C=1.0, eps=1e-3, solver="pcg-tron").fit_data(d)    # the side-by-side row
+    assert pcg["cg_iterations"] == {"pcg-tron": mp.result_.n_cg, "tron": m.result_.n_cg}
+    assert pcg["objective"]["pcg-tron"] == mp.result_.f
     json.dumps(rows)                                              # benchmarks.json-ready
 
 

@@ -110,5 +110,93 @@ def test_claim_and_summary_records():
     assert u["outcome"] == "not testable here" and math.isnan(u["value"]) and u["n_queries"] == 0
     s = E.summary_record("A beats X", "5", "n", [r, u], {"part": "c"})
     assert s["counts"] == {"holds": 1, "contradicted": 0, "not significant here": 0,
-                           "not testable here": 1}
+                           "not testable here": 1, "holds against deviating baselines": 0}
     assert s["value"] == 1.0 and s["testable_cells"] == 1 and s["dataset"] == "all"
+
+
+# --- issue 25: contradictions adjusted, the family, deviating comparators, p-values -----------
+
+def test_a_contradiction_among_several_comparisons_is_holm_adjusted():
+    comps = [_cmp("S", 0.3, 0.01, b) for b in "WXYZ"] + [_cmp("S", 0.02, -0.05, "V")]
+    j = E.judge_every(comps)
+    # unadjusted, 0.02 the other way would contradict; five comparisons may: 0.02 × 5 = 0.1
+    assert j.outcome is Verdict.NOT_SIGNIFICANT
+    j = E.judge_every([_cmp("S", 0.3, 0.01, "W")] + [_cmp("S", 0.004, -0.05, "V")])
+    assert j.outcome is Verdict.CONTRADICTED and j.adjusted
+    assert j.p_value == pytest.approx(0.008) and j.binding.b == "V"
+
+
+def _claim(statement, p, outcome="holds", **extra):
+    return {"claim": True, "statement": statement, "method": statement, "metric": "MAP",
+            "dataset": "D", "fold": None, "section": "5", "outcome": outcome, "p_value": p,
+            "value": 0.01, "effect": 0.01, **extra}
+
+
+def test_the_paper_s_claims_are_one_family_adjusted_by_holm():
+    recs = [_claim("a", 0.01), _claim("b", 0.03), _claim("c", 0.04, "contradicted"),
+            _claim("d", 0.5, "not significant here"), _claim("e", float("nan"),
+                                                             "not testable here")]
+    recs.append(E.summary_record("a", "5", "n", [recs[0]], {}))
+    recs.append(_claim("p < 0.0001", 1e-5, requires=["b"], bound=1e-4))
+    E.finish(_art(), recs, [])
+    a, b, c, d, e, summary, bound = recs
+    assert [r["p_value"] for r in (a, b, c, d)] == pytest.approx(holm([0.01, 0.03, 0.04, 0.5]))
+    assert a["outcome"] == "holds" and a["p_claim"] == 0.01 and a["p_unadjusted"] == 0.01
+    assert b["outcome"] == "not significant here" and b["outcome_alone"] == "holds"
+    assert c["outcome"] == "not significant here" and c["outcome_alone"] == "contradicted"
+    assert "Holm's adjustment across the 4 tested claims" in a["adjustment"]
+    assert "p_claim" not in e and e["outcome"] == "not testable here"
+    # a bound on p-values is no test of its own: it holds only if what it requires holds
+    assert "p_claim" not in bound and bound["outcome"] == "not significant here"
+    assert summary["value"] == 1.0 and summary["counts"]["holds"] == 1
+
+
+def _art():
+    return Artifact("fakepaper", "claims", "t", datasets=("D",), task="task", folds=(1, 2))
+
+
+def _pub(values):
+    from repro.judge.published import PublishedSet, PublishedValue
+    return PublishedSet("fakepaper", [PublishedValue("table1", "D", m, "MAP", None, t, "T1")
+                                      for m, t in values.items()])
+
+
+def test_a_claim_against_baselines_weaker_than_published_is_no_support():
+    ours = {"S": 90.0, "X": 3.7, "Y": 30.0, "Z": 40.0}
+    recs = [{"dataset": "D", "method": m, "metric": "MAP", "fold": None, "value": v}
+            for m, v in ours.items()]
+
+    def holding(opponents):
+        cells = [E.compared_cell({"dataset": "D", "method": m, "metric": "MAP"}, None, role)
+                 for m, role in [("S", "subject")] + [(o, "opponent") for o in opponents]]
+        return _claim("S above every baseline", 1e-6, compared_cells=cells)
+    pub = _pub({"S": "76.1", "X": "26.1", "Y": "30.0", "Z": "35.0"})
+    weak, fine, strong = holding(["X", "Y"]), holding(["Y"]), holding(["Z"])
+    E.finish(_art(), recs + [weak, fine, strong], [], pub)
+    assert weak["outcome"] == "holds against deviating baselines"
+    assert weak["outcome_alone"] == "holds"
+    (x,) = [g for g in weak["deviating"] if g["method"] == "X"]
+    assert x["favours_claim"] and x["published"] == "26.1" and x["value"] == 3.7
+    assert "not counted as support" in weak["why"]
+    assert fine["outcome"] == "holds" and [g["method"] for g in fine["deviating"]] == ["S"]
+    # a baseline stronger here than published makes the claim harder: it still holds
+    assert strong["outcome"] == "holds"
+    assert not next(g for g in strong["deviating"] if g["method"] == "Z")["favours_claim"]
+
+
+def test_p_values_are_written_to_a_floor():
+    from repro.judge.stats import p_words
+    assert p_words(1.9e-52) == "p < 1e-4" and p_words(0.0123) == "p = 0.012"
+    assert p_words(float("nan")) == "p = n/a"
+
+
+def test_the_sign_flip_test_is_exact_for_few_units():
+    import itertools
+    from repro.judge.stats import paired, sign_flip
+    d = np.array([0.3, -0.1, 0.25, 0.4, 0.05, 0.2, -0.05, 0.15])
+    ref = np.mean([abs(np.mean(d * s)) >= abs(d.mean()) - 1e-12
+                   for s in itertools.product((1, -1), repeat=d.size)])
+    assert sign_flip(d, seed=1) == pytest.approx(ref)
+    res = paired(d, np.zeros_like(d), seed=1)
+    assert res.p_permutation == pytest.approx(ref)                  # n < 30: beside it
+    assert paired(np.r_[d, d, d, d], np.zeros(32), seed=1).p_permutation is None

@@ -79,6 +79,20 @@ def test_touching_a_cimported_pxd_changes_the_domination_key(tree):
     assert code_key(TASKS, tree) == k1
 
 
+@pytest.mark.slow
+def test_touching_an_included_header_changes_the_keys_of_its_kernels(tree):
+    """``fixed_exp.h`` (included through ``fixed_exp.pxd``) holds the arithmetic of the
+    domination and conditional kernels: editing it reruns Domination Rank's runs, not greedy
+    RankRLS's."""
+    header = tree.parent / "kernels" / "fixed_exp.h"
+    if not header.is_file():
+        pytest.skip("no kernels/ next to the package (installed without sources)")
+    k0, other = code_key(DOMINATION, tree), code_key(TASKS, tree)
+    edit(header)
+    assert code_key(DOMINATION, tree) != k0
+    assert code_key(TASKS, tree) == other
+
+
 def test_a_rebuilt_extension_changes_the_key_of_runs_that_load_it(tree):
     ext = tree / "_kernels" / "lqo.cpython-test.so"
     ext.write_bytes(b"a build")

@@ -14,6 +14,7 @@ from scipy import stats
 
 import reference_letor
 import reference_swap_sampler as rss
+from repro.papers.replicates import REPEATS
 from repro.judge import kinds as aggregate
 from repro import papers
 from repro.judge import published as pub
@@ -55,11 +56,17 @@ def test_declarations():
                                                     for o, d in names.PROPOSED)
     k_cols = {v.method for v in PUB.values if v.artifact == "figure6"}
     assert k_cols == {names.k_label(k) for k in paper.PARAMS["sensitivity"]["ks"]}
-    # one run per (dataset, fold) serves Figure 3, Figures 4-8 and the claims
+    # one run per (dataset, fold, replicate) serves Figure 3, Figures 4-8 and the claims:
+    # Figure 3, Figures 6-8 and the claims have 5 replicates, Figures 4-5 replicate 0
     ohsumed = {a.name: {s for s in a.runs() if s.dataset == "OHSUMED" and s.task == a.task}
                for a in paper.ARTIFACTS if a.task == "task_fold"}
-    assert len({frozenset(v) for v in ohsumed.values()}) == 1
-    assert sorted(s.fold for s in ohsumed["figure3"]) == [1, 2, 3, 4, 5]
+    replicated = {n for n, a in ((a.name, a) for a in paper.ARTIFACTS) if a.repeats > 1}
+    assert replicated == {"figure3", "figure6", "figure7", "figure8", "claims"}
+    assert len({frozenset(ohsumed[n]) for n in replicated}) == 1
+    first = {s for s in ohsumed["figure3"] if s.repeat == 0}
+    assert all(ohsumed[n] == first for n in ohsumed if n not in replicated)
+    assert sorted((s.fold, s.repeat) for s in ohsumed["figure3"]) == [
+        (f, r) for f in (1, 2, 3, 4, 5) for r in range(REPEATS)]
     assert paper.PARAMS["sample_size"] in paper.PARAMS["sensitivity"]["sizes"]
     assert paper.PARAMS["restart_skew"] in paper.PARAMS["sensitivity"]["skews"]
     # the microaverage weights reproduce printed microaverages (e.g. MAP of SVMmap)
@@ -237,6 +244,49 @@ def test_short_protocol_run_on_ohsumed_fold1(data_root):
          for v in t["values"]]), equal_nan=True)
 
 
+def test_a_replicate_refits_only_the_stochastic_methods():
+    assert figure3.replicated(names.METHODS, 0) == list(names.METHODS)
+    assert figure3.replicated(names.METHODS, 3) == list(names.STOCHASTIC)
+    assert set(names.STOCHASTIC) == {protocol.method_name(o, d) for o, d in names.PROPOSED}
+    assert not set(names.STOCHASTIC) & set(names.BASELINES)
+
+
+@pytest.mark.slow
+def test_replicates_of_a_fold_run(data_root):
+    """task_fold in replicate 0 and 1 (its own seed from the run identity): replicate 1 has the
+    stochastic methods only (no baseline, no floor) and Figures 6-8 of the studies; its
+    sample differs, so MLE's value moves; replicate 0's seed is the run's seed as before."""
+    from repro.spec import RunContext, canonical
+    p = small_params(methods=["RankSVM", "MLE"], C=[1.0], sample_size=100, max_iter=50,
+                     sensitivity_datasets=["OHSUMED"])
+    p["sensitivity"] = {"sizes": [30], "sample_repeats": 1, "skews": [0.9], "ks": [0],
+                        "restart_states": 5, "smear": {"states": 5, "bins": 5},
+                        "dominance": {"queries": 2, "rankings": 3, "iterations": 2}}
+    out = {}
+    for rep in (0, 1):
+        spec = RunSpec("dubey2009", "task_fold", "OHSUMED", 1, rep, canonical(p))
+        out[rep] = paper_tasks().task_fold(RunContext(spec, data_root, log=lambda m: None))
+    assert RunSpec("dubey2009", "task_fold", "OHSUMED", 1, 0, "{}").seed == int.from_bytes(
+        __import__("hashlib").sha256(b"dubey2009/task_fold/OHSUMED/1/0").digest()[:4], "little")
+    parts = {rep: {(r["part"], r["method"]) for r in o["records"]} for rep, o in out.items()}
+    assert {m for part, m in parts[0] if part == "figure3"} == {"RankSVM", "MLE", names.FLOOR}
+    assert {m for part, m in parts[1] if part == "figure3"} == {"MLE"}
+    assert {part for part, _ in parts[0]} == {f"figure{i}" for i in range(3, 9)}
+    assert {part for part, _ in parts[1]} == {"figure3", "figure6", "figure7", "figure8"}
+    mle = {rep: next(r["value"] for r in o["records"] if r["method"] == "MLE"
+                     and r["metric"] == "MAP" and r["convention"] == names.PAPER_DEF)
+           for rep, o in out.items()}
+    assert mle[0] != mle[1]
+    k0 = {rep: next(r["value"] for r in o["records"] if r["part"] == "figure6"
+                    and r["metric"] == "MAP") for rep, o in out.items()}
+    assert k0[0] != k0[1]
+
+
+def paper_tasks():
+    from repro.papers.dubey2009 import tasks
+    return tasks
+
+
 # --- Figure 3's cells and the claims on records made by hand ------------------------------------
 
 def _fold_records(folds=(1,), values=None, datasets=("OHSUMED",)):
@@ -379,8 +429,8 @@ def short_build(tmp_path_factory):
     if not root or not Path(root).is_dir():
         pytest.skip("REPRO_DATA_DIR is not set to a data directory (CI sets it)")
     arts = {n: dataclasses.replace(ART[n], datasets=("OHSUMED",), folds=(1, 2), params=TINY,
-                                   reference={}, quick={}) for n in ("figure3", "figure4",
-                                                                      "claims")}
+                                   reference={}, quick={}, repeats=1)     # one run per fold
+            for n in ("figure3", "figure4", "claims")}
     specs = [s for a in arts.values() for s in a.runs()]
     results = Runner(Path(root), papers.task, log=lambda *a, **k: None).run(specs)
     assert len(results) == 2 and all(r.status == "done" for r in results.values())

@@ -6,7 +6,7 @@ from scipy import stats
 
 from repro.judge import intervals
 from repro.judge.kinds import Claim, claim
-from repro.spec import Artifact
+from repro.spec import SAMPLE, Artifact, Noise
 from repro.judge.published import PublishedValue
 from repro.judge.verdicts import STAND_IN_DIFFERS, Verdict, judge
 
@@ -48,27 +48,37 @@ def test_a_fold_mean_gets_a_stratified_bootstrap_interval_that_covers_it():
     recs = _fold_records(tables) + [_mean_record(tables)]
     intervals.attach(_art(), recs, tables)
     mean = recs[-1]
-    lo, hi = mean["ci95"]
+    lo, hi = mean["query_ci95"]
     assert lo < mean["value"] < hi
     assert mean["n_queries"] == 90 and mean["n_folds"] == 3
-    assert "stratified by 3 folds" in mean["ci_basis"]
+    assert "stratified by 3 folds" in mean["query_ci_basis"]
+    assert "10000 resamples" in mean["query_ci_basis"]
     # its width is that of a mean of 90 values with sd ~0.2: about ±1.96·0.2/√90 ≈ ±0.041
     assert 0.05 < hi - lo < 0.12
     # a fold value: a bootstrap over its own 30 queries, wider than the mean's
     f1 = recs[0]
-    assert f1["n_queries"] == 30 and f1["ci95"][1] - f1["ci95"][0] > hi - lo
+    assert f1["n_queries"] == 30 and f1["query_ci95"][1] - f1["query_ci95"][0] > hi - lo
     again = _fold_records(tables) + [_mean_record(tables)]
     intervals.attach(_art(), again, tables)
-    assert again[-1]["ci95"] == mean["ci95"]                     # seeded by identity
+    assert again[-1]["query_ci95"] == mean["query_ci95"]         # seeded by identity
+    # on the paper's own queries, one run allows no noise: the verdict's interval is a point
+    assert mean["ci95"] == [mean["value"]] * 2 and mean["noise"] == "same queries"
+    assert mean["noise_words"].startswith("none: one run")
 
 
 def test_an_interval_of_the_wrong_statistic_is_never_attached():
     rng = np.random.default_rng(1)
     tables = _tables(rng, "A")
-    spread = {"method": "A", "metric": "MAP", "fold": "avg", "dataset": "D",
+    fields = {"method": "A", "metric": "MAP", "fold": "avg", "dataset": "D",
               "value": float(np.std([np.mean(t["values"]) for t in tables], ddof=1))}
+    spread = dict(fields)
     intervals.attach(_art(), [spread], tables, exact_ok=lambda r: False)
-    assert spread["ci95"] is None and spread["ci_basis"].startswith("no interval")
+    assert "query_ci95" not in spread
+    sample = _art()
+    sample.noise = Noise(SAMPLE)
+    got = dict(fields)
+    intervals.attach(sample, [got], tables, exact_ok=lambda r: False)
+    assert got["ci95"] is None and got["ci_basis"].startswith("no interval")
 
 
 def test_values_that_are_not_query_means_get_a_fold_level_or_exact_interval():
@@ -76,9 +86,16 @@ def test_values_that_are_not_query_means_get_a_fold_level_or_exact_interval():
              "value": float(v)} for f, v in zip(range(1, 5), (3, 5, 4, 6))]
     mean = {"method": "A", "metric": "iterations", "fold": None, "dataset": "D", "value": 4.5}
     recs.append(mean)
-    intervals.attach(_art((1, 2, 3, 4)), recs, [])
+    art = _art((1, 2, 3, 4))
+    art.noise = Noise(SAMPLE)
+    intervals.attach(art, recs, [])
     assert mean["n_folds"] == 4 and mean["n_queries"] is None
-    assert mean["ci95"][0] <= 4.5 <= mean["ci95"][1] and "fold values" in mean["ci_basis"]
+    assert mean["query_ci95"][0] <= 4.5 <= mean["query_ci95"][1]
+    assert "fold values" in mean["query_ci_basis"]
+    # the sampling interval: ±t(3)·√(2·s²/4)
+    h = stats.t.ppf(0.975, 3) * np.sqrt(2 * np.var([3, 5, 4, 6], ddof=1) / 4)
+    assert mean["ci95"] == pytest.approx([4.5 - h, 4.5 + h])
+    assert "4 fold values" in mean["noise_words"]
     assert recs[0]["ci95"] == [3.0, 3.0] and recs[0]["ci_basis"].startswith("exact")
 
 

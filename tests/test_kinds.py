@@ -70,6 +70,11 @@ def test_paired_test_over_folds_is_scipy_s():
     (r,) = out
     assert r["method"] == "X vs Y" and r["metric"] == "paired t-test p-value"
     assert r["value"] == pytest.approx(stats.ttest_rel(a, b).pvalue)
+    # beside it the exact sign-flip test over the same folds (every sign pattern)
+    d = np.asarray(a) - np.asarray(b)
+    pats = np.array(np.meshgrid(*[[1, -1]] * d.size)).reshape(d.size, -1).T
+    ref = np.mean(np.abs((pats * d).mean(axis=1)) >= abs(d.mean()) - 1e-12)
+    assert r["p_permutation"] == pytest.approx(ref)
     assert r["mean_difference"] == pytest.approx(np.mean(a) - np.mean(b))
     out, _ = run(PairedTest("X", test="wilcoxon", others=("Z",)), recs)
     assert out == []                                           # no Z
@@ -277,9 +282,13 @@ def test_fold_claim_is_a_test_over_folds_one_sample_against_a_constant():
     r, summary = run(decl, [], a, outputs=outputs)[0]
     assert r["outcome"] == "holds" and r["n_folds"] == 4 and "n_queries" not in r
     assert r["p_value"] == pytest.approx(stats.ttest_1samp(list(xs.values()), 0.0).pvalue)
-    assert r["test"] == ("paired t-test over 4 folds (scipy.stats.ttest_rel) of x against 0; "
-                         "95% bootstrap interval of the mean difference over folds. Folds "
-                         "overlap")
+    assert r["test"] == ("paired t-test over 4 folds (scipy.stats.ttest_rel) of x against 0, "
+                         "beside it the exact sign-flip permutation test "
+                         "(scipy.stats.permutation_test; with 4 folds its smallest two-sided p "
+                         "is 0.12); 95% bootstrap interval of the mean difference over folds. "
+                         "Folds overlap")
+    # 4 positive differences: every sign pattern, the observed one the most extreme of 16
+    assert r["p_permutation"] == pytest.approx(2 / 16)
     assert r["numbers"] == {"mean x": pytest.approx(1.15)} and summary["testable_cells"] == 1
     (r, _) = run(decl, [], a, outputs=outputs[:3])[0]                  # a fold missing
     assert r["outcome"] == "not testable here" and r["dataset"] == "A" and r["metric"] is None

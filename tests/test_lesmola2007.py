@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from scipy.stats import ttest_rel
 
+from repro.papers.replicates import REPEATS
 from repro.judge import kinds as aggregate
 from repro import papers as registry
 from repro.cli.pipeline import build_artifact
@@ -47,11 +48,16 @@ def test_declarations():
             assert a.choices, f"{a.name}: state the choices"
         assert a.runs() and a.runs(quick=True)
         assert not any(type(d).__name__ == "Custom" for d in a.aggregate)   # all declared
-    # every fold artifact shares one run per (dataset, fold)
-    t1 = {(s.dataset, s.fold): s for s in art("table1").runs()}
-    claims = {(s.dataset, s.fold): s for s in art("claims").runs()}
+    # every fold artifact shares one run per (dataset, fold, replicate); Table 1 and the
+    # claims have 5 replicates (each draws a sample of its own), the web-search ones one run
+    t1 = {(s.dataset, s.fold, s.repeat): s for s in art("table1").runs()}
+    claims = {(s.dataset, s.fold, s.repeat): s for s in art("claims").runs()}
     assert all(claims[k] == v for k, v in t1.items())
-    assert len([k for k in t1 if k[0] == "pendigits"]) == 10
+    assert len([k for k in t1 if k[0] == "pendigits"]) == 10 * REPEATS
+    web = {(s.dataset, s.fold, s.repeat) for s in art("figure2").runs()}
+    assert {k[2] for k in web} == {0} and web <= set(claims)
+    assert art("table1").noise_for("pendigits").basis == "sample"
+    assert art("claims").noise_for("MQ2008").basis == "same queries"
     assert {art(f"figure{i}").stand_ins.get("MQ2008") for i in range(2, 8)} == \
         {"web-search-lesmola"}
     # measured times only on timing artifacts (issue 18, item 5)
@@ -196,19 +202,32 @@ def test_uci_queries_follow_the_protocol():
     np.testing.assert_array_equal(d.X, same.X)
     other = uci_queries("page-blocks", DATA, 20, 100, seed="another draw")
     assert not np.array_equal(d.X, other.X)
+    # replicates: replicate 0 is the draw above; each later one draws a sample of its own
+    assert uci.sample_name("page-blocks", 0) == "lesmola2007/uci/page-blocks"
+    assert uci.sample_name("page-blocks", 2) == "lesmola2007/uci/page-blocks/replicate 2"
+    np.testing.assert_array_equal(uci.table1_queries("page-blocks", DATA, 20, 100, 0).X, d.X)
+    reps = [uci.table1_queries("page-blocks", DATA, 20, 100, r).X for r in (1, 2)]
+    assert not np.array_equal(reps[0], d.X) and not np.array_equal(reps[0], reps[1])
+    np.testing.assert_array_equal(uci.table1_queries("page-blocks", DATA, 20, 100, 1).X, reps[0])
     with pytest.raises(DataError, match="n_docs = 100000 exceeds"):
         uci.table1_queries("page-blocks", DATA, 2, 100000)
 
 
-@pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")
+@pytest.mark.skipif(not have("pendigits"), reason="UCI Pen Digits not in the data directory")
 def test_short_uci_run_dorm_beats_the_classifier():
-    p = {"queries": {"page-blocks": 10}, "docs": 60, "folds": 5, "grid": [10.0],
+    """Pen digits, where Table 1's gap is wide: DORM's fold value moves by a few points with
+    the BLAS kernel (70.2 / 72.2 / 69.2 under SkylakeX / Sandybridge / Haswell; on every fold
+    69–84 against the SVM's 11–19), so the margin asserted is one that holds on every kernel.
+    (On page-blocks at this size the two are level — DORM 49–51 against 52.7 over 5 folds —
+    and one fold's order flips with the kernel.)"""
+    p = {"queries": {"pendigits": 10}, "docs": 60, "folds": 5, "grid": [10.0],
          "methods": ["DORM", "SVM"]}
-    ev = uci.run_uci_fold("page-blocks", 1, p, DATA, lambda m: None)
+    ev = uci.run_uci_fold("pendigits", 1, p, DATA, lambda m: None)
     assert ev.detail["train"] == [8, 480] and ev.detail["test"] == [2, 120]
     val = {r["method"]: r for r in ev.records}
     d, s = val["DORM"]["value"], val["SVM"]["value"]
     assert 0 <= s < d <= 100
+    assert d > s + 30, (d, s)
     assert val["DORM"]["C"] == val["DORM"]["fitted_C"] == 10.0
     t = TableIndex([t.as_dict() for t in ev.tables]).find(val["DORM"])
     assert t["qids"] == [0, 1] and table_mean(t) == pytest.approx(d, rel=1e-12)
@@ -326,7 +345,7 @@ def test_table1_fold_means_are_recomputed_from_the_sidecar(tmp_path, monkeypatch
     params = {**paper.PARAMS, "uci": {"queries": {"page-blocks": 12}, "docs": 40, "folds": 3,
                                       "grid": [0.1, 10.0], "methods": ["DORM", "SVM", "ROCArea"]}}
     a = replace(art("table1"), datasets=("page-blocks",), folds={"page-blocks": (1, 2, 3)},
-                params=params)
+                params=params, repeats=1)                            # one sample
     flat = _sidecar_check(a, tmp_path, monkeypatch,
                           [("DORM", "NDCG@10"), ("SVM", "NDCG@10"), ("ROCArea", "NDCG@10")])
     assert {r["metric"] for r in flat if r["method"] == "DORM vs SVM"} == {

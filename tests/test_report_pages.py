@@ -167,11 +167,37 @@ def test_headline_says_when_nothing_is_reproduced():
     assert "1 value derived from the paper's statements" in lines[1]
 
 
+def test_headline_counts_the_new_buckets_apart_and_they_add_up():
+    """Borderline, offset and same-evidence values were rerun but are not reproduced; a value
+    without spread that deviates is among the deviations, said apart; column tests are not
+    comparable values."""
+    v = Verdict
+    flat = [{"verdict": t, "published": "0.5", "value": 0.4} for t in (
+        v.AGREES.value, v.WITHIN_NOISE.value, v.WITHIN_NOISE.value, v.BORDERLINE.value,
+        v.OFFSET.value, v.OFFSET.value, "same evidence: as A (identical per-query values, "
+        "counted once)", v.DEVIATES.value, v.ONCE.value)]
+    flat.append({"verdict": v.COLUMN_OFFSET.value, "published": None, "value": -0.03,
+                 "column": True})
+    t = Tally().add(flat)
+    assert (t.reproduced, t.agreeing, t.comparable, t.records) == (9, 3, 9, 10)
+    first, *rest = headline(t)
+    got = FIRST.fullmatch(first)
+    assert got, first
+    assert [int(g or 0) for g in got.groups()] == [9, 9, 3, 1, 2, 0, 1, 2, 1, 2, 1]
+    assert "1 column tests" in rest[-1] or "1 column test" in rest[-1]
+
+
 FIRST = re.compile(r"Of (\d+) comparable published values, (\d+) (?:was|were) rerun on the "
                    r"paper's data and (\d+) of those (?:is|are) reproduced: (\d+) agrees? at the "
                    r"paper's rounding, (\d+) (?:is|are) within noise \(the published value lies "
-                   r"inside our 95% interval\)(?:, (\d+) within a computed tolerance)?; (\d+) "
-                   r"deviates?\.")
+                   r"inside our 95% interval[^)]*\)(?:, (\d+) within a computed tolerance)?; "
+                   r"(?:(\d+) (?:is|are) borderline \([^)]*\), )?"
+                   r"(?:(\d+) lies? in offset columns \([^)]*\), )?"
+                   r"(?:(\d+) repeats? another cell's evidence \([^)]*\), )?"
+                   r"(\d+) deviates?(?: \((\d+) deterministic: [^)]*\))?\.")
+#: the buckets of values rerun on the paper's data (the first sentence counts them all)
+RERUN = ("agrees", "noise", "within", "borderline", "offset", "same evidence", "deviates",
+         "deterministic")
 
 
 @pytest.mark.skipif(not (REPORTS / "index.html").is_file(), reason="no committed reports")
@@ -186,20 +212,21 @@ def test_committed_first_sentence_counts_the_pages_records(paper):
     text = html.unescape((REPORTS / paper / "index.html").read_text())
     first = re.search(r'<p class="first">([^<]*)</p>', text).group(1)
     counts = Counter(bucket(r) for r in _records(REPORTS) if r["paper"] == paper)
-    if not any(counts[b] for b in ("agrees", "noise", "within", "deviates", "stand-in",
-                                   "unverified")):
+    if not any(counts[b] for b in RERUN + ("stand-in", "unverified")):
         assert first.startswith(("Nothing reproduced yet", "No reproduction here")), first
         assert "(stand-in" not in text and "0.0 s" not in text
         return
     got = FIRST.fullmatch(first)
     assert got, first
-    n, rerun, reproduced, agree, noise, tol, deviate = (int(g or 0) for g in got.groups())
-    comparable = sum(counts[b] for b in ("agrees", "noise", "within", "deviates", "stand-in",
-                                         "unverified", "check", "derived", "undefined",
-                                         "not run"))
-    assert (n, agree, noise, tol, deviate) == (comparable, counts["agrees"], counts["noise"],
-                                                counts["within"], counts["deviates"])
-    assert rerun == agree + noise + tol + deviate and reproduced == agree + noise + tol
+    n, rerun, reproduced, agree, noise, tol, border, offset, same, deviate, once = (
+        int(g or 0) for g in got.groups())
+    comparable = sum(counts[b] for b in RERUN + ("stand-in", "unverified", "check", "derived",
+                                                 "undefined", "not run"))
+    assert (n, agree, noise, tol, border, offset, same, deviate, once) == (
+        comparable, counts["agrees"], counts["noise"], counts["within"], counts["borderline"],
+        counts["offset"], counts["same evidence"], counts["deviates"] + counts["deterministic"],
+        counts["deterministic"])
+    assert rerun == sum(counts[b] for b in RERUN) and reproduced == agree + noise + tol
 
 
 # --- determinism, sidecars, timing apart, fresh directories -------------------------------------

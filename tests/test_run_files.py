@@ -74,6 +74,8 @@ ARTIFACTS = [
              task="task_own_only", folds=(1,)),
     Artifact("runfilespaper", "table3", "Data not here", datasets=("MQ2007",),
              task="task_own_only", folds=(1,)),
+    Artifact("runfilespaper", "table4", "Replicated", datasets=("synthetic",),
+             task="task_mixed", folds=(1, 2), repeats=3),
 ]
 
 
@@ -384,6 +386,23 @@ def test_narrowing_and_rewriting(mini, tmp_path):
     assert [r["fold"] for r in read_tsv(art_dir / "runs.tsv")] == ["1"]
     assert not stale.exists()                 # the artifact's directory is replaced whole
     assert not [p for p in out.iterdir() if p.name.startswith(".")]   # no staging left
+
+
+def test_a_replicated_artifact_writes_replicate_0(mini, tmp_path, capsys):
+    """The run files of a replicated artifact are replicate 0's (the run as it always was):
+    one per method and fold, the same as the unreplicated table1's (same seeds)."""
+    out = tmp_path / "out"
+    assert cli.main(["runs", "runfilespaper.table4", "--out", str(out)]) == 0
+    said = capsys.readouterr().out
+    assert said.count("running runfilespaper/task_mixed/synthetic/fold") == 2     # 2 folds
+    assert "/rep" not in said
+    assert cli.main(["runs", "runfilespaper.table1", "--out", str(out)]) == 0
+    rows = read_tsv(out / "runfilespaper.table4" / "runs.tsv")
+    assert sorted(r["fold"] for r in rows) == ["1", "2"]
+    for f in ("1", "2"):
+        a, b = (sorted((out / f"runfilespaper.{t}").rglob(f"fold{f}.run")) for t in
+                ("table4", "table1"))
+        assert [p.read_text() for p in a] == [p.read_text() for p in b] and a
 
 
 @pytest.mark.parametrize("args, says", [

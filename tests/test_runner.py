@@ -82,9 +82,11 @@ def test_pipeline_writes_records_meta_figures_and_pages(tmp_path):
                           log=lambda *a, **k: None)
     t1 = {(r["metric"], r["fold"]): r for r in flats["fakepaper.table1"]}
     assert t1[("x", "1")]["verdict"] == "agrees (paper's rounding)"
-    assert t1[("x", "2")]["verdict"] == "deviates"                   # tolerance rule: 0
+    # a constant has no run-to-run spread to allow (tolerance rule: 0): it deviates as such
+    once = "deviates (deterministic: no run-to-run spread to allow)"
+    assert t1[("x", "2")]["verdict"] == once
     assert t1[("x", "2")]["explanation"] == "the paper printed 2.1 for a constant 2"
-    assert t1[("x", "3")]["verdict"] == "deviates"
+    assert t1[("x", "3")]["verdict"] == once
     assert t1[("u", "1")]["verdict"] == "no published value"
     t2 = flats["fakepaper.table2"]
     assert t2[0]["verdict"].startswith("not run: data missing: MQ2007")

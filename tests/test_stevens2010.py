@@ -8,6 +8,7 @@ import pytest
 
 import reference_letor
 
+from repro.papers.replicates import REPEATS
 from repro.judge import kinds as aggregate
 from repro import papers
 from repro.judge import published as pub
@@ -34,8 +35,8 @@ def art(name):
     return next(a for a in paper.ARTIFACTS if a.name == name)
 
 
-def ctx(task, dataset, fold=None, params=None, data_dir=None):
-    spec = RunSpec("stevens2010", task, dataset, fold, 0, canonical(params or {}), True)
+def ctx(task, dataset, fold=None, params=None, data_dir=None, repeat=0):
+    spec = RunSpec("stevens2010", task, dataset, fold, repeat, canonical(params or {}), True)
     return RunContext(spec, data_dir, log=lambda m: None)
 
 
@@ -71,10 +72,17 @@ def test_published_numbers_and_figure5_derivation():
 def test_declarations_share_runs_and_state_choices():
     groups = [("figure4", "figure5"), ("figure6", "figure7", "figure8"),
               ("figure9", "figure13", "figure14", "figure15"),
-              ("figure16", "figure17", "figure18", "text")]
+              ("figure16", "text"), ("figure17", "figure18")]
+    runs = {}
     for names in groups:
-        runs = {frozenset(s for s in art(n).runs() if s.task == art(n).task) for n in names}
-        assert len(runs) == 1, names
+        runs[names] = {frozenset(s for s in art(n).runs() if s.task == art(n).task)
+                       for n in names}
+        assert len(runs[names]) == 1, names
+    # replicates: the stand-in studies with published numbers; Figures 17-18 use replicate 0
+    assert [art(n).repeats for n in ("figure4", "figure6", "figure9", "figure16", "figure17")] \
+        == [1, REPEATS, 1, REPEATS, 1]
+    (reuters,), (single,) = runs[("figure16", "text")], runs[("figure17", "figure18")]
+    assert single == {s for s in reuters if s.repeat == 0} and len(reuters) == REPEATS
     for a in paper.ARTIFACTS:
         if a.task is not None:
             assert a.choices, a.name
@@ -178,6 +186,22 @@ def test_corel_shard_quick(data_root):
 
 
 @pytest.mark.slow
+def test_corel_replicate_refits_the_stochastic_methods(data_root):
+    """Replicate 1 of a Corel shard: DR-Sampled (other negatives) and PAMIR (other triplets)
+    only, on the same keywords; DR-Sampled's values differ from replicate 0's."""
+    params = {**paper.COREL_PARAMS, **paper.COREL_QUICK["params"], "max_queries_per_shard": 2}
+    out = {r: tasks.task_corel(ctx("task_corel", "corel5k", 1, params, data_root, r))
+           for r in (0, 1)}
+    methods = {r: {t["method"] for t in o["per_query"]} for r, o in out.items()}
+    assert methods[0] == {"DR-FeatureInduction", "DR-Sampled", "DR-Sequential", "PAMIR-40K"}
+    assert methods[1] == {"DR-Sampled", "PAMIR-40K"}
+    assert [q["keyword"] for q in out[1]["queries"]] == [q["keyword"] for q in out[0]["queries"]]
+    ap = {r: [q["methods"]["DR-Sampled"]["test"]["AP"] for q in o["queries"]]
+          for r, o in out.items()}
+    assert ap[0] != ap[1]
+
+
+@pytest.mark.slow
 def test_google_quick_and_figures(data_root):
     params = {**paper.GOOGLE_PARAMS, **paper.GOOGLE_QUICK["params"]}
     out = tasks.task_google(ctx("task_google", "corel5k", None, params, data_root))
@@ -214,6 +238,12 @@ def test_reuters_quick(data_root):
     ap = [r for r in out["records"] if (r["method"], r["metric"]) == ("DR-FeatureSelection", "AP")
           and r.get("dataset") is None]
     assert ap[0]["value"] == np.mean(t["values"]) and ap[0]["n_topics"] == 3
+    assert any(r.get("figure") == "figure17" for r in out["records"])
+    # replicate 1: every method refitted (all are stochastic), Figure 17's study left out
+    rep = tasks.task_reuters(ctx("task_reuters", "rcv1-subsets", None, params, data_root, 1))
+    assert list(rep["per_topic"]) == list(out["per_topic"]) and rep["single"] is None
+    assert not any(r.get("figure") == "figure17" for r in rep["records"])
+    assert rep["per_topic"] != out["per_topic"]
     claims, _ = aggregate.apply(art("text"), [dict(r) for r in out["records"]], [],
                                 papers.aggregation)
     unchecked = [r for r in claims if r.get("claim") and r["value"] is None]

@@ -98,3 +98,41 @@ def test_max_iter():
     none = tron(prob, n=30, eps=1e-14, max_iter=0)          # no iteration allowed at all
     assert none.status == "max_iter" and none.n_iter == 0 and none.n_cg == 0
     assert not none.w.any() and none.n_fun == 1
+
+
+class DiagQuadratic(Quadratic):
+    """A quadratic that also gives its Hessian's diagonal (for the preconditioned TRON)."""
+
+    def hessian_diagonal(self):
+        return np.diag(self.A).copy()
+
+
+def test_preconditioned_tron_solves_a_badly_scaled_quadratic_with_fewer_products():
+    rng = np.random.default_rng(3)
+    M = rng.normal(size=(30, 30))
+    scale = np.logspace(0, 3, 30)                       # diagonal scales over 3 decades
+    A = (M @ M.T / 30 + np.eye(30)) * np.sqrt(np.outer(scale, scale))
+    b = rng.normal(size=30) * np.sqrt(scale)
+    plain = tron(DiagQuadratic(A, b), n=30, eps=1e-8)
+    pcg = tron(DiagQuadratic(A, b), n=30, eps=1e-8, precondition=True, pcg_mix=1.0)
+    np.testing.assert_allclose(pcg.w, np.linalg.solve(A, b), rtol=1e-6, atol=1e-8)
+    assert pcg.preconditioned and not plain.preconditioned
+    assert pcg.gnorm <= 1e-8 * pcg.gnorm0 or pcg.status == "actred and prered too small"
+    assert pcg.n_cg < plain.n_cg / 2
+
+
+def test_preconditioned_tron_matches_scipy_on_logistic_regression():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(300, 7)) * np.array([1, 10, 0.1, 3, 1, 30, 0.5])
+    y = np.sign(X @ rng.normal(size=7) + 0.3 * rng.normal(size=300))
+
+    class DiagLogistic(Logistic):
+        def hessian_diagonal(self):
+            return 1.0 + self.C * (self.D @ (self.X * self.X))
+    prob = DiagLogistic(X, y, C=2.0)
+    res = tron(prob, n=7, eps=1e-8, precondition=True)
+    ref = minimize(prob.fun, np.zeros(7), jac=prob.grad, method="L-BFGS-B",
+                   options={"gtol": 1e-10, "ftol": 1e-15, "maxiter": 10000})
+    assert res.f == pytest.approx(ref.fun, rel=1e-9)
+    with pytest.raises(ValueError, match="pcg_mix"):
+        tron(prob, n=7, precondition=True, pcg_mix=1.5)

@@ -80,6 +80,22 @@ FORMS = [
     ("contradicted", "contradicted", "claims"),
     ("not significant here", "not-significant", "claims"),
     ("not testable here", "not-testable", "claims"),
+    ("holds against deviating baselines", "holds-deviating", "claims"),
+    ("borderline (published value within the estimation error of our interval's bound)",
+     "borderline", "borderline"),
+    ("stand-in data: published value at the edge of our 95% interval (borderline)",
+     "stand-in", "stand-in"),
+    ("deviates (deterministic: no run-to-run spread to allow)", "deviates-once",
+     "deterministic"),
+    ("unverified copy: deviates (deterministic: no run-to-run spread to allow)", "unverified",
+     "unverified"),
+    ("offset (in a column whose values are systematically off the published ones)", "offset",
+     "offset"),
+    ("same evidence: as ConvexLoss_MAP (identical per-query values, counted once)",
+     "same-evidence", "same evidence"),
+    ("offset column (ours − published systematic: Holm-adjusted sign test)", "column-offset",
+     "columns"),
+    ("no systematic offset (column)", "column-level", "columns"),
 ]
 
 
@@ -110,7 +126,8 @@ def test_stand_in_values_say_where_the_published_value_lies():
 
 def test_outcomes_are_verdicts_and_their_words():
     assert [o.value for o in OUTCOMES] == ["holds", "contradicted", "not significant here",
-                                           "not testable here"]
+                                           "not testable here",
+                                           "holds against deviating baselines"]
     assert all(o.is_outcome and o.bucket is Bucket.CLAIMS for o in OUTCOMES)
     assert not Verdict.AGREES.is_outcome
     assert Verdict("holds") is Verdict.HOLDS and Verdict.HOLDS == "holds"
@@ -127,8 +144,8 @@ def test_marks_and_reasons():
 
 def test_buckets_have_words_and_order():
     assert [b.value for b in Bucket if b.comparable] == [
-        "agrees", "noise", "within", "deviates", "stand-in", "unverified", "check", "derived",
-        "undefined", "not run"]
+        "agrees", "noise", "within", "borderline", "offset", "same evidence", "deviates",
+        "deterministic", "stand-in", "unverified", "check", "derived", "undefined", "not run"]
     assert all(b.label and b.header for b in Bucket)
     assert [b.value for b in Bucket if b.always] == ["agrees", "noise", "deviates", "not run"]
 
@@ -141,3 +158,24 @@ def test_the_rule_writes_the_enumeration():
     assert judge(0.45, pv, 0.0, kind="shown")[1].verdict is Verdict.SHOWN
     assert judge(float("nan"), pv, 0.0) == (None, None)
     assert judge(0.4, None, 0.0)[1].verdict is Verdict.NO_PUBLISHED
+
+
+def test_the_rule_with_noise_borderline_and_no_spread():
+    """Rounding, then the interval the noise allows (borderline within the estimation error
+    of a bound), then a tolerance; a value without spread (a point interval) that differs
+    beyond the rounding deviates as deterministic — a reproduction only."""
+    pv = PublishedValue("t", "D", "A", "MAP", "avg", "0.601", "Figure 3")     # ± 0.0005
+    def said(value, **kw):
+        return judge(value, pv, kw.pop("tol", 0.0), **kw)[1].verdict
+    assert said(0.590, ci95=[0.58, 0.60]) is Verdict.DEVIATES            # 0.601 > 0.6005
+    assert said(0.590, ci95=[0.58, 0.60], margin=0.001) is Verdict.BORDERLINE
+    assert said(0.590, ci95=[0.58, 0.6009], margin=0.001) is Verdict.BORDERLINE  # inside too
+    assert said(0.590, ci95=[0.58, 0.61], margin=0.001) is Verdict.WITHIN_NOISE
+    assert said(0.590, ci95=[0.58, 0.6009], margin=0.001, tol=0.02) is Verdict.WITHIN
+    assert said(0.590, ci95=[0.590, 0.590]) is Verdict.ONCE
+    assert said(0.6006, ci95=[0.6006, 0.6006]) is Verdict.AGREES
+    assert said(0.590, ci95=[0.590, 0.590], kind="derived") is Verdict.DEVIATES
+    assert said(0.590, ci95=[0.590, 0.590], stand_in=True) is Verdict.DEVIATES
+    assert said(0.590, ci95=[0.58, 0.60], margin=0.001, kind="derived") is Verdict.DEVIATES
+    assert said(0.590) is Verdict.DEVIATES                               # no interval at all
+    assert Judged(Verdict.ONCE).explained and not Judged(Verdict.BORDERLINE).explained

@@ -10,7 +10,11 @@ Peers, all in one run:
    on walks of the experiments' shape (restarts at y_q with probability 0.9, else at the worst
    ranking; 10 moves per walk) over every OHSUMED Fold1 training query, without recording the
    states (the samplers' own work);
-3. the same walks recording every state (what drawing Ŷ costs end to end), for information.
+3. the same walks recording every state (what drawing Ŷ costs end to end), for information;
+4. dubey2009's sampled objective (``repro._kernels.conditional``, ConvexLoss with Δ_NDCG, the
+   Figure 3 sample of 1,000 states per query) against the same objective and score gradient
+   in NumPy from every sampled ranking's wins (:func:`numpy_objective`, here), per evaluation
+   (the kernel's one exp per sampled ranking is the fixed exp of ``kernels/fixed_exp.h``).
 
 Times are normalised per million attempts (1) or per million accepted moves (2, 3); a ratio is
 peer / ours (> 1: ours is faster).
@@ -154,6 +158,57 @@ def _queries(train) -> list[tuple[int, int]]:
     return out
 
 
+def numpy_objective(wins_q: list, delta_q: list, n_pos, S, query_ptr, scale) -> tuple:
+    """ConvexLoss Σ_q [LSE(u + Δ) − u_0] and its gradient in the scores, in NumPy from the
+    wins of every sampled ranking (u_j = s (2 wins_j·S − c_q), O(|Ŷ_q| n_q) per query): the
+    benchmark's peer of the kernel's forest evaluation."""
+    v = np.zeros(S.shape[0])
+    total = 0.0
+    for q, (W, dl) in enumerate(zip(wins_q, delta_q)):
+        lo, hi = int(query_ptr[q]), int(query_ptr[q + 1])
+        p = int(n_pos[q])
+        Sq = S[lo:hi]
+        nopp = np.r_[np.full(p, hi - lo - p), np.full(hi - lo - p, p)].astype(np.float64)
+        u = scale[q] * (2.0 * (W @ Sq) - nopp @ Sq)
+        t = u + dl
+        mx = t.max()
+        e = np.exp(t - mx)
+        z = e.sum()
+        total += mx + np.log(z) - u[0]
+        gam = e / z
+        gam[0] -= 1.0
+        v[lo:hi] += scale[q] * (2.0 * (gam @ W) - nopp * gam.sum())
+    return total, v
+
+
+def _objective_case(train, quick: bool) -> dict:
+    """One evaluation of the sampled ConvexLoss_NDCG objective: the kernel against NumPy."""
+    from ..rankers.conditional import ConditionalObjective, ConditionalRanker
+    size = 100 if quick else 1000
+    r = ConditionalRanker(objective="ConvexLoss", delta="NDCG", sample_size=size)
+    gf, sample, _ = r._prepare(train.X, train.y, train.query_ptr)
+    fun = ConditionalObjective(gf, sample, "ConvexLoss", "NDCG", 1.0)
+    S = gf.X @ (np.random.default_rng(0).standard_normal(gf.X.shape[1]) * 0.1)
+    wins = [sample.query_wins(gf, q).astype(np.float64) for q in range(gf.n_queries)]
+    dl = [fun.delta_values[sample.row_ptr[q]:sample.row_ptr[q + 1]] for q in range(gf.n_queries)]
+    f_ours, v_ours = fun.loss(S)
+    f_np, v_np = numpy_objective(wins, dl, gf.n_pos, S, gf.query_ptr, fun.scale)
+    reps = 20 if quick else 200
+    fns = {"ours": lambda: [fun.loss(S) for _ in range(reps)],
+           "NumPy from every ranking's wins": lambda: [
+               numpy_objective(wins, dl, gf.n_pos, S, gf.query_ptr, fun.scale)
+               for _ in range(max(1, reps // 10))]}
+    t = interleaved(fns, repeats=3 if quick else 7)
+    per = per_unit(t, {"ours": reps * 1e6, "NumPy from every ranking's wins":
+                       max(1, reps // 10) * 1e6})                # seconds per evaluation
+    return case("dubey2009's sampled objective (ConvexLoss, Δ_NDCG): one evaluation, seconds "
+                "(kernel: forest of moves, one fixed exp per sampled ranking)",
+                {"queries": gf.n_queries, "data": "OHSUMED Fold1 train",
+                 "sampled rankings": int(sample.row_ptr[-1]), "states per query": size},
+                per, relative_difference_of_f=abs(f_ours - f_np) / abs(f_np),
+                max_abs_difference_of_gradient=float(np.abs(v_ours - v_np).max()))
+
+
 def bench(data_dir, quick: bool) -> list[dict]:
     try:
         train = load_letor("OHSUMED", 1, "train", data_dir)
@@ -201,4 +256,5 @@ def bench(data_dir, quick: bool) -> list[dict]:
                          moves_per_second={"rejection-free": round(1e6 / per.median("ours")),
                                            "literal": round(1e6 / per.median(
                                                "Cython literal sampler"))}))
+    rows.append(_objective_case(train, quick))
     return rows

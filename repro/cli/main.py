@@ -1,6 +1,6 @@
 """Command line: ``python -m repro <command or target> [options]``.
 
-Commands: ``list``, ``data``, ``eval``, ``bench``, ``runs``.  Anything else is a target:
+Commands: ``list``, ``data``, ``eval``, ``bench``, ``runs``, ``stability``.  Anything else is a target:
 ``all``, a paper id (``pahikkala2010``), an artifact (``table7`` — every paper's artifact of
 that name unless ``--paper`` narrows it — or exactly ``pahikkala2010.table7``).
 """
@@ -19,7 +19,7 @@ from pathlib import Path
 from dataclasses import replace
 
 from .. import __version__
-from . import eval as eval_command, guards, runs as runs_command
+from . import eval as eval_command, guards, runs as runs_command, stability
 from .. import papers as registry
 from ..bench import command as bench_command
 from ..data import catalog as cat
@@ -31,7 +31,7 @@ from ..metrics.family import CONVENTIONS
 from .pipeline import on_dataset, run_artifacts
 from ..evidence.reference import parse_ranker
 
-COMMANDS = ("list", "data", "eval", "bench", "runs")
+COMMANDS = ("list", "data", "eval", "bench", "runs", "stability")
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -84,8 +84,8 @@ def _run_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="python -m repro",
         description="Reproduce learning-to-rank papers. Targets: all | <paper> | <artifact> | "
-                    "<paper>.<artifact>. Commands: list, data, eval, bench, runs (each has "
-                    "--help).")
+                    "<paper>.<artifact>. Commands: list, data, eval, bench, runs, stability "
+                    "(each has --help).")
     p.add_argument("targets", nargs="+", help="what to run (e.g. figure4, pahikkala2010, all)")
     _common(p)
     p.add_argument("--paper", choices=registry.paper_ids(), help="narrow a short artifact name to one paper")
@@ -266,6 +266,10 @@ def cmd_runs(argv) -> int:
     return runs_command.main(argv, _resolve_targets)
 
 
+def cmd_stability(argv) -> int:
+    return stability.main(argv, _resolve_targets)
+
+
 def _needs_data(art) -> bool:
     return any(ds != cat.SYNTHETIC for ds in art.datasets)
 
@@ -414,7 +418,8 @@ def main(argv=None) -> int:
     try:
         if argv[0] in COMMANDS:
             return {"list": cmd_list, "data": cmd_data, "eval": cmd_eval,
-                    "bench": cmd_bench, "runs": cmd_runs}[argv[0]](argv[1:])
+                    "bench": cmd_bench, "runs": cmd_runs,
+                    "stability": cmd_stability}[argv[0]](argv[1:])
         return cmd_run(argv)
     except ReproError as exc:
         print(f"error: {printable(str(exc), newlines=True)}", file=sys.stderr)

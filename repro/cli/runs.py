@@ -109,7 +109,9 @@ def check_out(out: Path) -> None:
 
 def select_specs(art: Artifact, quick: bool, datasets: list[str], folds: list[str]
                  ) -> list[RunSpec]:
-    specs = art.runs(quick)
+    """The runs whose scores are written: of a replicated artifact, replicate 0 (the run as
+    it always was; later replicates differ only by their seeds)."""
+    specs = [s for s in art.runs(quick) if s.repeat == 0]
     if datasets:
         specs = [s for s in specs
                  if s.dataset in datasets or art.stand_ins.get(s.dataset) in datasets]

@@ -10,7 +10,8 @@ table carries is in one category:
 * **value** (:data:`VALUE`): the value, or why there is none;
 * **prose** (:data:`PROSE`): words about the value (a note, an explanation of a deviation);
 * **description** (:data:`DESCRIPTION`): how the value was obtained, not which value it is (the
-  weight of a mean, its number of queries, a time, the text shown);
+  weight of a mean, its number of queries, a time, the text shown, the replicates behind it:
+  their number, values and spread, and whether the value is deterministic);
 * **provenance** (:data:`PROVENANCE`): where it comes from (paper, data used, a stand-in, the
   modern reference, a run that did not happen, a user's data or ranker);
 * **comparison** (:data:`COMPARISON`): the comparison with the paper (published value, verdict,
@@ -59,8 +60,11 @@ OVER_FOLDS = CELL[1:4]
 VALUE = ("value", "why")
 #: words about the value
 PROSE = ("note", "explanation")
-#: how the value was obtained (its weight, its number of queries, a time, the text shown)
-DESCRIPTION = ("shown", "weight", "queries", "seconds")
+#: how the value was obtained (its weight, its number of queries, a time, the text shown; the
+#: replicates behind a value of a replicated artifact, :mod:`repro.judge.replicates`; the
+#: sampling variance of a mean over queries an aggregation pooled itself)
+DESCRIPTION = ("shown", "weight", "queries", "seconds", "replicates", "replicate_values",
+               "spread", "deterministic", "sampling_var", "sampling_df", "sampling_what")
 #: where the value comes from
 PROVENANCE = ("paper", "data_used", "stand_in", "modern", "not_run", "data_mark",
               "user_method")
@@ -70,7 +74,14 @@ COMPARISON = ("published", "diff", "verdict", "source", "kind", "kind_why", "tol
 JUDGEMENT = ("ci95", "n_queries", "n_folds", "ci_basis", "outcome", "effect", "p_value",
              "p_unadjusted", "test", "comparisons", "compared", "versus", "numbers",
              "effect_ratio", "delta_ri", "published_numbers", "trend", "counts",
-             "testable_cells")
+             "testable_cells",
+             # the noise a verdict allows (repro.judge.noise)
+             "noise", "noise_words", "ci_margin", "query_ci95", "query_ci_basis",
+             # the rules over a column (repro.judge.columns)
+             "verdict_alone", "same_as", "column", "column_offset", "offset", "orderings",
+             # a claim's tests and their adjustment (repro.judge.claims)
+             "p_claim", "p_permutation", "adjustment", "outcome_alone", "deviating",
+             "requires", "bound", "compared_cells")
 #: a per-query table's data (its key fields aside)
 TABLE_DATA = ("qids", "values", "weights")
 

@@ -44,7 +44,11 @@ class TableIndex:
       agree (a field that varies by fold, e.g. the training size of "all queries", is absent
       from the mean's record);
     * :meth:`folds` — the tables of a record's fields at each of the given folds (None when
-      one is missing)."""
+      one is missing).
+
+    A replicated artifact's tables carry ``repeat`` (one per replicate) beside their per-query
+    means, which do not (:mod:`repro.judge.replicates`): a record without ``repeat`` finds the
+    mean, one with ``repeat`` its replicate's table."""
 
     def __init__(self, tables: list[dict]):
         self.by_fields: dict[tuple, dict[str, dict]] = {}
@@ -53,10 +57,13 @@ class TableIndex:
             k = table_key(t)
             self.by_fields.setdefault(tuple(sorted(k)), {})[key_text(k)] = t
             self.by_name.setdefault((str(t.get("method")), str(t.get("metric")),
-                                     str(t.get("fold"))), []).append(t)
+                                     str(t.get("fold")), t.get("repeat")), []).append(t)
 
     def find(self, rec: dict) -> dict | None:
+        replicate = rec.get("repeat") is not None
         for fields, tables in self.by_fields.items():
+            if ("repeat" in fields) != replicate:
+                continue
             hit = tables.get(key_text({k: rec.get(k) for k in fields}))
             if hit is not None:
                 return hit
@@ -67,7 +74,7 @@ class TableIndex:
         if hit is not None:
             return hit
         cands = [t for t in self.by_name.get((str(rec.get("method")), str(rec.get("metric")),
-                                              fold), [])
+                                              fold, rec.get("repeat")), [])
                  if all(str(rec.get(k)) == str(v) for k, v in table_key(t).items()
                         if k != "fold" and k in rec)]
         return cands[0] if len(cands) == 1 else None

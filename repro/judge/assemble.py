@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import kinds as aggregate, intervals
+from . import claims, columns, kinds as aggregate, intervals, replicates
 from ..evidence import reference
 from .. import papers as registry
 from ..data import catalog as cat
@@ -44,9 +44,15 @@ def gather_records(art: Artifact, results: list[RunResult],
     its ``select`` filter — and why values are missing per dataset label.  ``unavailable``:
     dataset → why its data cannot be used (for artifacts not implemented yet).  ``tables``:
     a list that receives the runs' per-query tables (keyed like their records: dataset label
-    and fold added), those matching the artifact's ``select`` (fold aside)."""
+    and fold added), those matching the artifact's ``select`` (fold aside).
+
+    Replicated runs (``RunSpec.repeat`` 0..R−1, R > 1): each run's records and tables carry
+    ``repeat``; the records the aggregations see are the replicate means, and ``tables``
+    receives every replicate's tables and their per-query means (:mod:`.replicates`)."""
     records, not_run = [], {}
     tables = [] if tables is None else tables
+    repeats = 1 + max((res.spec.repeat for res in results), default=0)
+    tag = {"repeat": None} if repeats > 1 else {}
     table_select = {k: v for k, v in art.select.items() if k != "fold"}
     # An artifact may declare a dataset and a stand-in for it: the real data wins, and the
     # stand-in's records are used only while the original has not been run.
@@ -74,8 +80,10 @@ def gather_records(art: Artifact, results: list[RunResult],
             not_run.pop(label, None)
         if res.spec.task == art.task:           # custom aggregations see the artifact's task
             outputs.append((res.spec, res.output))
+        if tag:
+            tag["repeat"] = int(res.spec.repeat)
         for r in res.output.get("records", []):
-            r = dict(r)
+            r = dict(r, **tag)
             r.setdefault("dataset", label)
             if r.get("fold") is None and res.spec.fold is not None:
                 r["fold"] = str(res.spec.fold)
@@ -84,7 +92,7 @@ def gather_records(art: Artifact, results: list[RunResult],
                 r["stand_in"] = True
             records.append(r)
         for t in res.output.get("per_query", []):
-            t = dict(t)
+            t = dict(t, **tag)
             t.setdefault("dataset", label)
             if t.get("fold") is None and res.spec.fold is not None:
                 t["fold"] = str(res.spec.fold)
@@ -95,8 +103,13 @@ def gather_records(art: Artifact, results: list[RunResult],
                 tables.append(t)
     pos = {r.spec: i for i, r in enumerate(results)}
     outputs.sort(key=lambda o: pos[o[0]])                 # declaration order
-    records, agg_not_run = aggregate.apply(art, records, outputs, registry.aggregation,
-                                           every_table)
+    if repeats > 1:
+        every_table = replicates.mean_tables(every_table, repeats)
+        records, agg_not_run = _replicated(art, records, outputs, every_table, tables, repeats)
+    else:
+        records, agg_not_run = aggregate.apply(art, records, outputs, registry.aggregation,
+                                               every_table)
+    claims.finish(art, records, every_table)       # the artifact's claims as one family
     for label, why in agg_not_run.items():
         not_run.setdefault(label, why)
     out = []
@@ -114,6 +127,41 @@ def gather_records(art: Artifact, results: list[RunResult],
             not_run[dataset_label(art, ds)] = reason + (f"; {why}" if why and not art.not_run
                                                         else "")
     return out, not_run
+
+
+def _replicated(art: Artifact, records: list[dict], outputs: list[tuple], mean_tables: list,
+                tables: list, repeats: int) -> tuple[list[dict], dict]:
+    """The declared aggregations of a replicated artifact (:mod:`.replicates`): applied to the
+    replicate means (claims judged on their per-query means, ``mean_tables``), and to each
+    replicate's own records (claims aside) for the replicate values of every aggregated
+    value.  ``tables`` (in place): the replicates' tables, then their per-query means."""
+    means = replicates.mean_records(records, repeats)
+    once = [r for r in means if r.get("deterministic") and r.get("replicates") == 1]
+    tables[:] = replicates.mean_tables(tables, repeats) + tables
+
+    def custom(paper, name):              # a Custom aggregation: per replicate, then means
+        fn = registry.aggregation(paper, name)
+
+        def per_replicate(art_, outs):
+            got = [{**r, "repeat": rep} for rep in range(repeats)
+                   for r in fn(art_, [(s, o) for s, o in outs if s.repeat == rep])]
+            return replicates.mean_records(got, repeats)
+        return per_replicate
+    shown, not_run = aggregate.apply(art, means, outputs, custom, mean_tables)
+    given = {id(r) for r in means}
+    for r in shown:                 # an aggregated value: its replicates are its own
+        if id(r) not in given:
+            for f in replicates.FIELDS:
+                r.pop(f, None)
+    own = []
+    for rep in range(repeats):
+        recs = [{k: v for k, v in r.items() if k != "repeat"} for r in records
+                if r.get("repeat") == rep] + ([dict(r) for r in once] if rep else [])
+        got, _ = aggregate.apply(art, recs, [(s, o) for s, o in outputs if s.repeat == rep],
+                                 registry.aggregation, [], claims=False)
+        own.append(got)
+    replicates.attach_values(shown, own)
+    return shown, not_run
 
 
 def _reference_method(spec) -> str:
@@ -159,6 +207,7 @@ def assemble_artifact(art: Artifact, results: list[RunResult], published: Publis
             if r.get("method") in users and not is_not_run(r["verdict"]):
                 r["verdict"], r["user_method"] = Verdict.USER_METHOD.value, True
     apply_marks(art, flat, marks or {})
+    flat += jsonable(columns.apply(art, art.paper, flat, tables, published))
     flat.sort(key=lambda r: tuple(natural_key(v) for v in cell(r)))
     return Assembled(flat, jsonable(tables), not_run,
                      datasets_used(art, results, not_run, marks or {}))

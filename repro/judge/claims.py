@@ -21,13 +21,23 @@ never by comparing two means.  The declarations that use it are in
     the binding comparison (the closest call among those agreeing with the outcome);
   - :func:`judge_every` — "S beats every X" as an intersection–union test: each comparison at
     its own level (no adjustment is needed for "every"); contradicted when one comparison is
-    significant the other way; the record shows the closest competitor (or the most
+    significant the other way after Holm's adjustment across the claim's comparisons (any one
+    may contradict: a union); the record shows the closest competitor (or the most
     significant contradiction) and the largest p-value;
+
+  where the units are few (folds, or fewer than 30 queries) the sign-flip permutation test
+  is computed beside the t-test (``p_permutation``; :func:`repro.judge.stats.sign_flip`);
 
 * **records** — :func:`describe_test` (what was tested, on what, with which adjustment),
   :func:`binding_note`, :func:`claim_record` (one claim in one cell) and
   :func:`summary_record` (how many cells each outcome has: the counterpart of a paper's "N of
-  32").
+  32");
+* **the family** — :func:`finish`, once every claim of an artifact (a paper's claims
+  artifact: the paper's tested claims) is judged: Holm's adjustment across the family, a
+  claim that holds against compared values deviating from their published ones in its favour
+  ("holds against deviating baselines": no support), the claims that require others, and the
+  summary rows recounted.  Every claim record has its raw (``p_unadjusted``), claim-level
+  (``p_claim``) and adjusted (``p_value``) p-values and says its adjustment (``adjustment``).
 """
 from __future__ import annotations
 
@@ -37,14 +47,15 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..evidence import TableIndex, table_mean
-from ..evidence.record import numbers_of, record
+from ..evidence.record import CELL, matches, number, numbers_of, record
 from ..spec import Artifact
-from . import intervals
-from .stats import Paired, holm, paired, seed_from
-from .verdicts import OUTCOMES, Verdict
+from . import intervals, noise
+from .published import load as load_published
+from .stats import Paired, holm, p_words, paired, seed_from
+from .verdicts import OUTCOMES, Verdict, judge
 
 ALPHA = 0.05
-HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE = OUTCOMES
+HOLDS, CONTRADICTED, NOT_SIGNIFICANT, NOT_TESTABLE, HOLDS_DEVIATING = OUTCOMES
 #: the seed of a comparison's bootstrap interval, from its text
 seed_of = seed_from
 
@@ -105,13 +116,15 @@ def compare_paired(art: Artifact, a: dict, b: dict, index, records: list[dict], 
     fb = intervals.fold_values(art, b, records, groups)
     if fa and fb and set(fa) == set(fb) and len(fa) >= 2:
         folds = sorted(fa)
-        res = paired([fa[f] for f in folds], [fb[f] for f in folds], seed)
+        res = paired([fa[f] for f in folds], [fb[f] for f in folds], seed,
+                     permutation=True)
         d = res.as_dict()
         d["n_folds"], d["n_queries"] = d.pop("n_queries"), None
         return {**d, "unit": "folds",
                 "test": f"paired t-test over {len(folds)} fold values (scipy.stats.ttest_rel; "
-                        "the values are not means over queries); 95% bootstrap interval of "
-                        "the mean difference", "outcome_of": res}
+                        "the values are not means over queries), beside it the exact sign-flip "
+                        f"permutation test ({p_words(res.p_permutation)}); 95% bootstrap "
+                        "interval of the mean difference", "outcome_of": res}
     return None
 
 
@@ -140,10 +153,12 @@ class Comparison:
                 "outcome": self.outcome.value}
 
 
-def compare(a: str, b: str, x, y, seed_text: str, sign: int = 1, test: str = "t") -> Comparison:
+def compare(a: str, b: str, x, y, seed_text: str, sign: int = 1, test: str = "t",
+            permutation: bool | None = None) -> Comparison:
     """A paired test (``test``: "t", or "wilcoxon" — :func:`repro.judge.stats.paired`) of
-    per-unit values ``x`` (of ``a``) against ``y`` (of ``b``)."""
-    res = paired(x, y, seed_of(seed_text), test=test)
+    per-unit values ``x`` (of ``a``) against ``y`` (of ``b``); the sign-flip permutation test
+    beside it where the units are few (``permutation``: always, never, or None: below 30)."""
+    res = paired(x, y, seed_of(seed_text), test=test, permutation=permutation)
     return Comparison(a, b, res, p_adj=res.p_value, sign=sign)
 
 
@@ -195,29 +210,35 @@ def judge_variants(by_variant: dict[str, list[Comparison]], every: bool = False)
 
 
 def judge_every(comps: list[Comparison]) -> Judgement:
-    """"S beats every X" as an intersection–union test (see the module docstring)."""
+    """"S beats every X" as an intersection–union test (see the module docstring): it holds
+    when each comparison is significant with the claimed sign at its own level (p is the
+    largest); it is contradicted when some comparison is significant the other way after
+    Holm's adjustment across the claim's comparisons (any one of them may contradict, so they
+    are a family: the record shows the most significant contradiction, its adjusted p)."""
+    raw = [c.res.p_value if math.isfinite(c.res.p_value) else 1.0 for c in comps]
+    adj = holm(raw) if len(comps) > 1 else raw
+
+    def agrees(c):
+        return np.sign(c.res.effect) == np.sign(c.sign)
     for c in comps:                             # each comparison at its own level
         c.p_adj = c.res.p_value
-    outcome = _status(c.outcome for c in comps)
     sign = comps[0].sign
-    if outcome is CONTRADICTED:                 # the most significant contradiction
-        binding = min((c for c in comps if c.outcome is CONTRADICTED),
-                      key=lambda c: c.res.p_value)
-        p = binding.res.p_value
-    else:                                       # the closest competitor
-        binding = min(comps, key=lambda c: sign * c.res.effect
-                      if math.isfinite(c.res.effect) else float("inf"))
-        ps = [c.res.p_value for c in comps]
-        p = ((max(ps) if all(math.isfinite(x) for x in ps) else float("nan"))
-             if outcome is HOLDS else binding.res.p_value)
-    return Judgement(outcome, binding, list(comps), False, p)
+    contra = [(c, p) for c, p in zip(comps, adj) if p < ALPHA and not agrees(c)
+              and math.isfinite(c.res.p_value)]
+    if all(math.isfinite(c.res.p_value) and c.res.p_value < ALPHA and agrees(c)
+           for c in comps):
+        binding = min(comps, key=lambda c: sign * c.res.effect)     # the closest competitor
+        return Judgement(HOLDS, binding, list(comps), False, max(raw))
+    if contra:                                  # the most significant contradiction
+        binding, p = min(contra, key=lambda cp: (cp[1], cp[0].res.p_value))
+        binding.p_adj = p
+        return Judgement(CONTRADICTED, binding, list(comps), len(comps) > 1, p)
+    binding = min(comps, key=lambda c: sign * c.res.effect
+                  if math.isfinite(c.res.effect) else float("inf"))
+    return Judgement(NOT_SIGNIFICANT, binding, list(comps), False, binding.res.p_value)
 
 
 # --- words and records ------------------------------------------------------------------------
-
-def fmt_p(p: float) -> str:
-    return f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}"
-
 
 def describe_test(j: Judgement, n: int, folds: int, every: bool = False, what: str = "",
                   unit: str = "test queries") -> str:
@@ -235,8 +256,10 @@ def describe_test(j: Judgement, n: int, folds: int, every: bool = False, what: s
 
 def describe_fold_test(n: int, what: str, caveat: str = "") -> str:
     """The ``test`` field of a test over folds (the values are not per-query measures)."""
-    return (f"paired t-test over {n} folds (scipy.stats.ttest_rel) of {what}; 95% bootstrap "
-            f"interval of the mean difference over folds" + (f". {caveat}" if caveat else ""))
+    return (f"paired t-test over {n} folds (scipy.stats.ttest_rel) of {what}, beside it the "
+            f"exact sign-flip permutation test (scipy.stats.permutation_test; with {n} folds "
+            f"its smallest two-sided p is {2 / 2 ** n:.2g}); 95% bootstrap interval of the "
+            f"mean difference over folds" + (f". {caveat}" if caveat else ""))
 
 
 #: how a claim's note words its binding comparison: "binding" (with the means compared) or
@@ -261,7 +284,9 @@ def binding_note(style: str, section: str, count: str, j: Judgement | None,
     else:
         text = f". {b.a} − {b.b}: mean difference {b.res.effect:+.4f}"
     return (head + text + (f", 95% CI [{ci[0]:+.4f}, {ci[1]:+.4f}]" if ci else "")
-            + f", p = {fmt_p(b.p_adj)}" + (" (Holm-adjusted)" if j.adjusted else ""))
+            + f", {p_words(b.p_adj)}" + (" (Holm-adjusted)" if j.adjusted else "")
+            + (f"; sign-flip permutation test {p_words(b.res.p_permutation)}"
+               if b.res.p_permutation is not None else ""))
 
 
 def claim_record(statement: str, section: str, paper_count: str, dataset, metric,
@@ -286,8 +311,10 @@ def claim_record(statement: str, section: str, paper_count: str, dataset, metric
                  effect=b.res.effect, ci95=list(b.res.ci95) if b.res.ci95 else None,
                  p_value=j.p_value, compared=f"{b.a} − {b.b}")
     rec[n_field] = b.res.n_queries
+    rec["p_unadjusted"] = b.res.p_value
+    if b.res.p_permutation is not None:
+        rec["p_permutation"] = b.res.p_permutation
     if j.adjusted:
-        rec["p_unadjusted"] = b.res.p_value
         rec["comparisons"] = [c.as_dict() for c in j.comparisons]
     rec.update({k: v for k, v in extra.items() if v is not None})
     return rec
@@ -301,9 +328,196 @@ def summary_record(statement: str, section: str, paper_count: str, recs: list[di
     cells = "; ".join(f"{r['dataset']} {r['metric']}: {r['outcome']}" for r in recs
                       if r["outcome"] != NOT_TESTABLE)
     note = (f"§{section}; by paired tests: holds in {n[HOLDS]} of {testable} testable cells, "
-            f"contradicted in {n[CONTRADICTED]}, not significant in {n[NOT_SIGNIFICANT]} "
+            + (f"against deviating baselines in {n[HOLDS_DEVIATING]}, "
+               if n[HOLDS_DEVIATING] else "")
+            + f"contradicted in {n[CONTRADICTED]}, not significant in {n[NOT_SIGNIFICANT]} "
             f"(paper: {paper_count})" + (f" — {cells}" if cells else ""))
     return record(statement, "cells where it holds (paired tests)", float(n[HOLDS]) if testable
                   else float("nan"), None, dataset="all", **fields, section=section,
                   paper_count=paper_count, counts=n, testable_cells=testable, note=note,
                   **({} if testable else {"why": f"{NOT_TESTABLE}: no cell has its data"}))
+
+
+# --- the family: a paper's tested claims -------------------------------------------------------
+
+#: the metric of a claim's summary row
+SUMMARY = "cells where it holds (paired tests)"
+
+
+def tested(r: dict) -> bool:
+    """A claim in the family: judged by a test of its own (not a bound on other tests' p)."""
+    return (r.get("claim") is True and r.get("outcome") in (HOLDS, CONTRADICTED,
+                                                              NOT_SIGNIFICANT)
+            and "bound" not in r and r.get("p_value") is not None
+            and math.isfinite(float(r["p_value"])))
+
+
+def finish(art: Artifact, records: list[dict], tables: list[dict], published=None) -> None:
+    """Judge an artifact's claims as one family, in place (module docstring): Holm across
+    them; "holds against deviating baselines"; claims that require others; summaries."""
+    family = [r for r in records if tested(r)]
+    adjusted = holm([float(r["p_value"]) for r in family])
+    words = (f"Holm's adjustment across the {len(family)} tested claims of {art.id} "
+             f"(family-wise error {ALPHA:g})")
+    for r, p in zip(family, adjusted):
+        r["p_claim"] = float(r["p_value"])
+        r.setdefault("p_unadjusted", r["p_claim"])
+        r["p_value"] = float(p)
+        r["adjustment"] = words
+        if r["outcome"] != NOT_SIGNIFICANT and not p < ALPHA:
+            r["outcome_alone"] = r["outcome"]
+            r["outcome"] = NOT_SIGNIFICANT.value
+    if any(r.get("compared_cells") for r in records):
+        judge_comparators(art, records, tables, published or load_published(art.paper))
+    _requires(records)
+    _recount(records)
+
+
+def _requires(records: list[dict]) -> None:
+    """A claim that requires others (a bound on the p-values of claims made before) holds
+    only when they hold (against deviating baselines: so does it)."""
+    made = {}
+    for r in records:
+        if r.get("claim") is True and "outcome" in r:
+            made.setdefault((r.get("dataset"), r.get("statement")), r)
+    for r in records:
+        if not r.get("requires") or "bound" not in r:
+            continue
+        priors = [made.get((r.get("dataset"), s)) for s in r["requires"]]
+        own = r.get("p_value") is not None and float(r["p_value"]) < float(r["bound"])
+        outs = [None if p is None else p.get("outcome") for p in priors]
+        before = r["outcome"]
+        if all(o is None for o in outs):
+            r["outcome"] = NOT_TESTABLE.value
+        elif own and all(o in (HOLDS, HOLDS_DEVIATING) for o in outs):
+            r["outcome"] = (HOLDS_DEVIATING if HOLDS_DEVIATING in outs else HOLDS).value
+        else:
+            r["outcome"] = NOT_SIGNIFICANT.value
+        if r["outcome"] != before:
+            r.setdefault("outcome_alone", before)
+
+
+def _recount(records: list[dict]) -> None:
+    for s in records:
+        if s.get("metric") != SUMMARY or "counts" not in s:
+            continue
+        cells = [r for r in records if r.get("claim") is True and "outcome" in r
+                 and r.get("statement") == s.get("method") and r.get("section") == s.get(
+                     "section")]
+        fields = {k: s[k] for k in ("part",) if k in s}
+        got = summary_record(s["method"], s["section"], s["paper_count"], cells, fields)
+        s.update({k: v for k, v in got.items() if k not in s or s[k] != v})
+
+
+# --- claims against deviating comparators -----------------------------------------------------
+
+def compared_cell(select: dict, fold, role: str, sign: int = 1) -> dict:
+    """A value a claim compares (``select``: its dataset, method, metric and further fields;
+    ``fold``: the published cell's fold), with its ``role`` ("subject" or "opponent")."""
+    return {"select": dict(select), "fold": fold, "role": role, "sign": sign}
+
+
+def _ours(art: Artifact, cell: dict, records: list[dict]) -> dict | None:
+    """Our value of a compared cell: its record, or the mean of its declared folds' records
+    (with each replicate's mean) — None when neither is there."""
+    fold = None if cell["fold"] is None else str(cell["fold"])
+    sel = cell["select"]
+    hits = [r for r in records if matches(sel, r) and not r.get("claim")
+            and (None if r.get("fold") is None else str(r["fold"])) == fold
+            and number(r.get("value")) is not None]
+    if hits:
+        return dict(hits[0])
+    folds = declared_folds(art, sel.get("dataset"))
+    per = [[r for r in records if matches(sel, r) and not r.get("claim")
+            and str(r.get("fold")) == f and number(r.get("value")) is not None]
+           for f in folds]
+    if not folds or fold in folds or any(len(p) != 1 for p in per):
+        return None
+    per = [p[0] for p in per]
+    out = {**sel, "fold": cell["fold"],
+           "value": float(np.mean([float(r["value"]) for r in per]))}
+    rvs = [r.get("replicate_values") for r in per]
+    if all(isinstance(v, list) for v in rvs) and len({len(v) for v in rvs}) == 1:
+        out["replicate_values"] = [float(np.mean(x)) for x in zip(*rvs)]
+        out["replicates"] = len(rvs[0])
+    elif all(r.get("deterministic") and r.get("replicates") == 1 for r in per):
+        out.update(replicates=1, deterministic=True)
+    if per[0].get("stand_in"):
+        out.update(stand_in=True, data_used=per[0].get("data_used"))
+    return out
+
+
+def _published_of(published, cell: dict):
+    sel, fold = cell["select"], cell["fold"]
+    for v in published.values:
+        if (v.dataset, v.method, v.metric) == (sel.get("dataset"), sel.get("method"),
+                                               sel.get("metric")) \
+                and v.fold == (None if fold is None else str(fold)) \
+                and v.value is not None and not v.baseline:
+            return v
+    return None
+
+
+def comparator_verdict(art: Artifact, cell: dict, records: list[dict], index: TableIndex,
+                       groups: dict, published) -> dict | None:
+    """A compared value judged against its published one (the noise its artifact allows):
+    ``{method, dataset, metric, fold, value, published, verdict}``, or None."""
+    pv = _published_of(published, cell)
+    ours = _ours(art, cell, records)
+    if pv is None or ours is None:
+        return None
+    probe = dict(zip(CELL, pv.key))
+    kind, _ = published.kind(probe)
+    if kind != "reproduction":
+        return None
+    value = float(ours["value"])
+    ev = intervals.evidence(art, ours, index, records, groups,
+                            intervals.seed_for(art.id, ours))
+    allowed = noise.allowed(art, ours, value, ev.within if ev else None, exact=ev is None)
+    rule = published.rule(probe)
+    tol = float(rule["tol"]) if rule else published.default_tol
+    _, j = judge(value, pv, tol, bool(ours.get("stand_in")), kind,
+                 rounding=bool(rule.get("rounding", True)) if rule else True,
+                 ci95=allowed.ci95 if allowed else None,
+                 margin=allowed.margin if allowed else 0.0)
+    return {"method": pv.method, "dataset": pv.dataset, "metric": pv.metric, "fold": pv.fold,
+            "value": value, "published": pv.text, "verdict": j.text, "role": cell["role"],
+            "deviates": j.verdict in (Verdict.DEVIATES, Verdict.ONCE) and not j.stand_in,
+            "gap": float(pv.value) - value}
+
+
+def judge_comparators(art: Artifact, records: list[dict], tables: list[dict],
+                      published) -> None:
+    """Each claim that compares values with published counterparts lists those that deviate
+    (``deviating``); one that holds against an opponent deviating in its favour — weaker here
+    than published, by more than the subject is — "holds against deviating baselines"."""
+    index = TableIndex(tables)
+    groups = intervals.fold_groups(records)
+    for r in records:
+        cells = r.get("compared_cells")
+        if not cells or r.get("outcome") not in (HOLDS, CONTRADICTED, NOT_SIGNIFICANT):
+            continue
+        got = [g for g in (comparator_verdict(art, c, records, index, groups, published)
+                           for c in cells) if g is not None]
+        sign = cells[0].get("sign", 1)
+        subject = next((g for g in got if g["role"] == "subject"), None)
+        favours = []
+        for g in got:
+            if not g["deviates"]:
+                continue
+            if g["role"] == "opponent":
+                g["favours_claim"] = bool(sign * g["gap"] > 0 and (
+                    subject is None or sign * g["gap"] > sign * subject["gap"]))
+                favours += [g] if g["favours_claim"] else []
+        deviating = [g for g in got if g["deviates"]]
+        if deviating:
+            r["deviating"] = [{k: v for k, v in g.items() if k != "deviates"}
+                              for g in deviating]
+        if r["outcome"] == HOLDS and favours:
+            r["outcome_alone"] = r.get("outcome_alone", HOLDS.value)
+            r["outcome"] = HOLDS_DEVIATING.value
+            names = ", ".join(f"{g['method']} {g['value']:.4g} (published {g['published']})"
+                              for g in favours)
+            r["why"] = (f"holds here against compared values that deviate from their "
+                        f"published ones in the claim's favour: {names}; not counted as "
+                        f"support")

@@ -1,37 +1,45 @@
-"""A 95% confidence interval on every reproduced value, from the evidence behind it.
+"""The noise behind every reproduced value: what its test queries (or folds) give, and the
+interval its verdict allows (:mod:`repro.judge.noise`).
 
-For each record with a defined numeric value (:func:`attach`), the first basis that applies:
+For each record with a defined numeric value (:func:`attach`), its **query evidence** — the
+first basis that applies:
 
-1. **its own query table** (a value on one fold: the mean over that fold's test queries) — a
-   percentile bootstrap over the queries (:func:`repro.judge.stats.interval`; a weighted mean, e.g.
-   pairwise accuracy averaged over pairs, resamples (value, weight) pairs);
-2. **the query tables of its folds** (a mean over the artifact's declared folds) — the same
-   bootstrap stratified by fold: each fold's queries resampled apart, the statistic being the
-   mean of the fold means, i.e. the reported value;
-3. **its fold values** (a mean over folds of values that are not means over queries: iteration
-   counts, a chosen parameter) — a percentile bootstrap over the fold values;
-4. **exact**: a single deterministic result (one fit on fixed data, a count, a selected
-   parameter) with nothing to resample — the interval is the point itself, and the record says
-   so (``ci_basis``).
+1. **its own query table** (a value on one fold: the mean over that fold's test queries);
+2. **the query tables of its folds** (a mean over the artifact's declared folds), stratified
+   by fold: each fold's queries apart, the statistic being the mean of the fold means, i.e.
+   the reported value;
+3. **its fold values** (a mean over folds of values that are not means over queries:
+   iteration counts, a chosen parameter);
+4. **the sampling variance a custom aggregation measured** over queries it pooled itself
+   (``sampling_var``, ``sampling_df``, ``sampling_what``: :func:`pooled_interval`);
+5. **exact**: a single deterministic result (one fit on fixed data, a count, a selected
+   parameter) with nothing to resample.
 
 A basis is used only when it reproduces the record's value (the mean of the tables or fold
 values equals it to 1e-9): a record whose value is another statistic of the same tables (a
 spread, a p-value, a microaverage) never gets an interval of the wrong statistic.
 
-Each record gets ``ci95`` ([low, high] or None), ``n_queries`` (test queries behind it, or None),
-``n_folds`` and ``ci_basis`` (words).  Seeds derive from the artifact and the record's key, so
-the same evidence always gives the same interval.  ≥ 2,000 resamples
-(:data:`repro.judge.stats.N_RESAMPLES`).
+From it: ``query_ci95`` — the percentile bootstrap interval over those queries (or fold
+values), 10,000 resamples (:data:`repro.judge.stats.N_RESAMPLES`), seeded by the artifact and
+the record's key; shown, never used by a verdict — with ``query_ci_basis``, ``n_queries`` and
+``n_folds``; and the within-run sampling variance of the value (closed form, no resampling).
+Then :func:`repro.judge.noise.allowed` gives what the verdict uses: ``ci95`` (the interval of
+the record's noise basis: our run-to-run spread on the paper's queries, or the two-level
+sampling interval; a point for a value without spread), ``ci_margin`` (the borderline
+margin), ``noise``, ``noise_words`` and ``ci_basis``.
 """
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import stats as sstats
 
 from ..evidence import TableIndex, table_mean
 from ..evidence.record import group_key, number, seed_fields
+from . import noise
+from .noise import Within
 from .stats import LEVEL, N_RESAMPLES, interval, seed_from
 
 
@@ -144,24 +152,101 @@ def fold_values(art, rec: dict, records: list[dict], groups: dict | None = None)
     return {f: got[f] for f in folds}
 
 
+def sampling_variance(samples: list) -> Within | None:
+    """The sampling variance of the mean of fold means over per-fold query values
+    (``samples``: arrays of defined values, one per fold): ``Σ_f s_f²/n_f / F²`` with
+    ``Σ(n_f − 1)`` degrees of freedom; None with fewer than two values in a fold."""
+    if not samples or any(x.size < 2 for x in samples):
+        return None
+    f = len(samples)
+    var = sum(float(np.var(x, ddof=1)) / x.size for x in samples) / f ** 2
+    n = int(sum(x.size for x in samples))
+    return Within(var, float(n - f), f"{n} test queries"
+                  + (f" stratified by {f} folds" if f > 1 else ""))
+
+
+def weighted_variance(v: np.ndarray, w: np.ndarray) -> float:
+    """The variance of a weighted mean Σwx/Σw over its units (the ratio estimator's):
+    ``n/(n − 1) · Σ w²(x − x̄)² / (Σw)²``."""
+    m = float(_weighted(v, w))
+    n = v.size
+    return float(n / (n - 1) * np.sum(w ** 2 * (v - m) ** 2) / np.sum(w) ** 2)
+
+
 def pooled_interval(art_id: str, rec: dict, values: list, what: str) -> dict:
-    """The interval fields of a mean over pooled query values (an aggregation that pools
-    tables itself, e.g. keywords over shards): ``ci95``, ``n_queries``, ``n_folds``,
-    ``ci_basis``."""
+    """The evidence fields of a mean over pooled query values (an aggregation that pools
+    tables itself, e.g. keywords over shards): ``query_ci95`` (bootstrap), ``query_ci_basis``,
+    ``n_queries``, ``n_folds`` and the sampling variance (``sampling_var``, ``sampling_df``,
+    ``sampling_what``) from which :func:`attach` makes the interval the verdict allows."""
+    v = np.array([x for x in (number(x) for x in values) if x is not None])
     got = table_interval({"values": list(values)}, seed_for(art_id, rec))
     if got is None:
-        return {"ci95": None, "n_queries": len(values), "n_folds": None,
-                "ci_basis": f"no interval: fewer than two {what}"}
+        return {"n_queries": len(values), "n_folds": None,
+                "query_ci_basis": f"no interval: fewer than two {what}"}
     ci, n = got
-    return {"ci95": [ci[0], ci[1]], "n_queries": n, "n_folds": None,
-            "ci_basis": f"bootstrap over {n} {what}, {N_RESAMPLES} resamples"}
+    return {"query_ci95": [ci[0], ci[1]], "n_queries": n, "n_folds": None,
+            "query_ci_basis": f"bootstrap over {n} {what}, {N_RESAMPLES} resamples",
+            "sampling_var": float(np.var(v, ddof=1)) / v.size, "sampling_df": float(n - 1),
+            "sampling_what": f"{n} {what}"}
 
 
-def _set(rec: dict, ci, n_queries, n_folds, basis: str) -> None:
-    rec["ci95"] = None if ci is None else [float(ci[0]), float(ci[1])]
-    rec["n_queries"] = n_queries
-    rec["n_folds"] = n_folds
-    rec["ci_basis"] = basis
+@dataclass
+class Evidence:
+    """What a value's queries (or folds) give: the bootstrap interval shown, its words, the
+    numbers of queries and folds, and the within-run sampling variance."""
+    ci: tuple | None
+    words: str
+    n_queries: int | None
+    n_folds: int | None
+    within: Within | None
+
+
+def evidence(art, r: dict, index: TableIndex, records: list[dict], groups: dict,
+             seed: int) -> Evidence | None:
+    """The query evidence of a record (the module docstring's bases 1–4), or None."""
+    value = number(r.get("value"))
+    own = index.find(r)
+    if own is not None and close(table_mean(own), value):      # one fold's queries
+        got = table_interval(own, seed)
+        if got is not None:
+            (lo, hi), n = got
+            v, w = _defined_pairs(own["values"], own.get("weights"))
+            fold = r.get("fold")
+            within = (Within(weighted_variance(v, w), float(n - 1), f"{n} test queries")
+                      if own.get("weights") is not None else sampling_variance([v]))
+            return Evidence((lo, hi), f"bootstrap over {n} test queries"
+                            + (f" of fold {fold}" if fold is not None else "")
+                            + f", {N_RESAMPLES} resamples", n,
+                            1 if fold is not None else None, within)
+    else:                                       # a mean over its folds' queries
+        pooled = query_values(art, r, index)
+        if pooled:
+            strata = list(dict.fromkeys(f for f, _ in pooled))
+            samples = [np.array([v for (f, _), v in pooled.items() if f == s_])
+                       for s_ in strata]
+            ci = interval(samples, seed)
+            if ci is not None:
+                n = int(sum(x.size for x in samples))
+                return Evidence(ci, f"bootstrap over {n} test queries, stratified by "
+                                    f"{len(strata)} fold{'s' if len(strata) > 1 else ''}, "
+                                    f"{N_RESAMPLES} resamples", n, len(strata),
+                                sampling_variance(samples))
+    per_fold = fold_values(art, r, records, groups)
+    if per_fold is not None:
+        ci = _fold_interval(list(per_fold.values()), seed)
+        if ci is not None:
+            x = np.asarray(list(per_fold.values()), dtype=np.float64)
+            f = x.size
+            return Evidence(ci, f"bootstrap over the {f} fold values (not a mean over "
+                                f"queries), {N_RESAMPLES} resamples", None, f,
+                            Within(float(np.var(x, ddof=1)) / f, float(f - 1),
+                                   f"{f} fold values"))
+    if number(r.get("sampling_var")) is not None:
+        return Evidence(tuple(r["query_ci95"]) if r.get("query_ci95") else None,
+                        r.get("query_ci_basis", ""), r.get("n_queries"), r.get("n_folds"),
+                        Within(float(r["sampling_var"]), float(r.get("sampling_df") or 1),
+                               str(r.get("sampling_what") or "pooled test queries")))
+    return None
 
 
 def _skip(rec: dict) -> bool:
@@ -170,56 +255,34 @@ def _skip(rec: dict) -> bool:
 
 
 def attach(art, records: list[dict], tables: list[dict], exact_ok=None) -> None:
-    """Give every record with a numeric value its interval (see the module docstring), in
-    place.  ``exact_ok(rec) -> bool``: whether a single fold's (or single run's) value without
-    per-query evidence is an exact deterministic value (default: every such record); a record
-    with no basis at all gets ``ci95`` None and says so."""
+    """Give every record with a numeric value its evidence and the interval its verdict
+    allows (see the module docstring), in place.  ``exact_ok(rec) -> bool``: whether a single
+    fold's (or single run's) value without per-query evidence is an exact deterministic value
+    (default: every such record); a record with no basis at all gets ``ci95`` None and says
+    so."""
     index = TableIndex(tables)
     groups = fold_groups(records)
     for r in records:
         value = number(r.get("value"))
         if value is None or _skip(r):
             continue
-        seed = seed_for(art.id, r)
-        own = index.find(r)
-        if own is not None and close(table_mean(own), value):      # one fold's queries
-            got = table_interval(own, seed)
-            if got is not None:
-                (lo, hi), n = got
-                fold = r.get("fold")
-                _set(r, (lo, hi), n, 1 if fold is not None else None,
-                     f"bootstrap over {n} test queries"
-                     + (f" of fold {fold}" if fold is not None else "")
-                     + f", {N_RESAMPLES} resamples")
-                continue
-        else:                                   # a mean over its folds' queries
-            pooled = query_values(art, r, index)
-            if pooled:
-                strata = list(dict.fromkeys(f for f, _ in pooled))
-                samples = [np.array([v for (f, _), v in pooled.items() if f == s_])
-                           for s_ in strata]
-                ci = interval(samples, seed)
-                if ci is not None:
-                    n = int(sum(x.size for x in samples))
-                    _set(r, ci, n, len(strata),
-                         f"bootstrap over {n} test queries, stratified by {len(strata)} "
-                         f"fold{'s' if len(strata) > 1 else ''}, {N_RESAMPLES} resamples")
-                    continue
+        ev = evidence(art, r, index, records, groups, seed_for(art.id, r))
+        if ev is not None:
+            r["query_ci95"] = None if ev.ci is None else [float(ev.ci[0]), float(ev.ci[1])]
+            r["query_ci_basis"] = ev.words
+            r["n_queries"], r["n_folds"] = ev.n_queries, ev.n_folds
+        else:
+            r.setdefault("n_queries", None)
+            r.setdefault("n_folds", None)
         folds = declared_folds(art, r)
         fold = None if r.get("fold") is None else str(r["fold"])
-        per_fold = fold_values(art, r, records, groups)
-        if per_fold is not None:
-            ci = _fold_interval(list(per_fold.values()), seed)
-            if ci is not None:
-                _set(r, ci, None, len(folds),
-                     f"bootstrap over the {len(folds)} fold values (not a mean over "
-                     f"queries), {N_RESAMPLES} resamples")
-                continue
-        single = fold in folds or len(folds) < 2
-        if single and (exact_ok is None or exact_ok(r)):
-            _set(r, (value, value), None, None,
-                 "exact: one deterministic result with no queries or folds to resample "
-                 "(the interval is the value itself)")
+        exact = ev is None and (fold in folds or len(folds) < 2) and (
+            exact_ok is None or exact_ok(r))
+        got = noise.allowed(art, r, value, ev.within if ev else None, exact)
+        if got is not None:
+            r.update(got.fields())
         else:
-            _set(r, None, None, None, "no interval: no per-query or per-fold values behind "
-                                      "this value")
+            r.update(ci95=None, ci_margin=0.0, noise=noise.basis(art, r),
+                     noise_words="no interval",
+                     ci_basis="no interval: no per-query or per-fold values behind this "
+                              "value")

@@ -11,8 +11,13 @@
   test);
 * :func:`trend` — a monotone claim ("rises with") tested as a trend: Spearman's correlation of
   the per-query values with the setting (``scipy.stats.spearmanr``), not as one pair;
-* :func:`holm` — Holm's step-down adjustment of p-values when a claim picks the best of
-  several variants (each comparison counts);
+* :func:`sign_flip` — the paired permutation test beside the t-test where the units are few
+  (folds, or fewer than 30 queries): every sign pattern of the differences when 2ⁿ ≤ 10⁵
+  (exact), else 10,000 random ones (``scipy.stats.permutation_test``,
+  ``permutation_type="samples"``);
+* :func:`holm` — Holm's step-down adjustment of p-values (family-wise error): across the
+  comparisons of a claim, and across a paper's tested claims;
+* :func:`p_words` — a p-value no more precisely than the tests resolve it ("p < 1e-4");
 * :func:`reproduction_measures` — Breuer et al. (SIGIR 2020): the effect ratio (reproduced
   mean improvement / published mean improvement) and ΔRI (difference of the relative
   improvements), as the ``repro_eval`` package computes them.
@@ -31,8 +36,16 @@ from scipy import stats
 from ..evidence.record import numbers_of
 from .verdicts import Verdict
 
-N_RESAMPLES = 2000
+N_RESAMPLES = 10_000
 LEVEL = 0.95
+#: below this, a p-value is written "p < 1e-4" (:func:`p_words`): the t-test's tails are no
+#: more accurate than the normality of the differences, and the permutation test's resolution
+#: is 1/2ⁿ or 1/10,000
+P_FLOOR = 1e-4
+#: the permutation test is computed beside the t-test below this many units (or over folds)
+FEW_UNITS = 30
+#: exact enumeration of sign patterns up to this many
+EXACT_PATTERNS = 100_000
 
 
 def seed_from(text: str) -> int:
@@ -69,15 +82,41 @@ def interval(folds: list, seed: int, n_resamples: int = N_RESAMPLES,
     return float(ci.low), float(ci.high)
 
 
+def p_words(p) -> str:
+    """"p = 0.012", "p = 0.00031", "p < 1e-4" (:data:`P_FLOOR`), "p = n/a"."""
+    if p is None or not np.isfinite(p):
+        return "p = n/a"
+    if p < P_FLOOR:
+        return "p < 1e-4"
+    return f"p = {p:.2g}"
+
+
+def sign_flip(d, seed: int) -> float:
+    """The two-sided p-value of the paired sign-flip permutation test of the mean of the
+    differences ``d`` (exact when 2ⁿ ≤ :data:`EXACT_PATTERNS`)."""
+    d = np.asarray(d, dtype=np.float64)
+    n = d.size
+    if n < 2 or np.all(d == 0):
+        return 1.0
+    exact = 2 ** n <= EXACT_PATTERNS
+    res = stats.permutation_test((d,), lambda x, axis=-1: np.mean(x, axis=axis),
+                                 permutation_type="samples", vectorized=True,
+                                 n_resamples=2 ** n if exact else N_RESAMPLES,
+                                 alternative="two-sided", rng=np.random.default_rng(seed))
+    return float(res.pvalue)
+
+
 @dataclass
 class Paired:
     """A paired comparison of A against B: ``effect`` = mean(A − B) over queries, its
-    interval, the p-value and the number of queries."""
+    interval, the p-value, the number of queries and, where the units are few, the p-value of
+    the sign-flip permutation test (``p_permutation``)."""
     effect: float
     ci95: tuple[float, float] | None
     p_value: float
     n_queries: int
     test: str
+    p_permutation: float | None = None
 
     @property
     def significant(self) -> bool:
@@ -93,12 +132,15 @@ class Paired:
 
     def as_dict(self) -> dict:
         return {"effect": self.effect, "ci95": list(self.ci95) if self.ci95 else None,
-                "p_value": self.p_value, "n_queries": self.n_queries, "test": self.test}
+                "p_value": self.p_value, "n_queries": self.n_queries, "test": self.test,
+                "p_permutation": self.p_permutation}
 
 
-def paired(a, b, seed: int, test: str = "t", n_resamples: int = N_RESAMPLES) -> Paired:
+def paired(a, b, seed: int, test: str = "t", n_resamples: int = N_RESAMPLES,
+           permutation: bool | None = None) -> Paired:
     """Paired comparison of per-query values ``a`` and ``b`` (same queries, same order;
-    pairs with an undefined value are dropped)."""
+    pairs with an undefined value are dropped).  ``permutation``: compute the sign-flip
+    permutation test beside (default: with fewer than :data:`FEW_UNITS` pairs)."""
     a, b = numbers_of(a), numbers_of(b)
     if a.shape != b.shape:
         raise ValueError(f"paired: {a.size} and {b.size} values are not paired")
@@ -109,7 +151,9 @@ def paired(a, b, seed: int, test: str = "t", n_resamples: int = N_RESAMPLES) -> 
         return Paired(float(np.mean(d)) if n else float("nan"), None, float("nan"), n, test)
     scale = max(1.0, float(np.max(np.abs(a[ok]))), float(np.max(np.abs(b[ok]))))
     if np.all(np.abs(d) <= 1e-12 * scale):      # equal up to floating-point rounding
-        return Paired(0.0, (0.0, 0.0), 1.0, n, test)
+        return Paired(0.0, (0.0, 0.0), 1.0, n, test,
+                      1.0 if (permutation or (permutation is None and n < FEW_UNITS))
+                      else None)
     if test == "t":
         p = float(stats.ttest_rel(a[ok], b[ok]).pvalue)
     elif test == "wilcoxon":
@@ -119,7 +163,9 @@ def paired(a, b, seed: int, test: str = "t", n_resamples: int = N_RESAMPLES) -> 
     ci = stats.bootstrap((d,), np.mean, n_resamples=n_resamples, vectorized=True,
                          confidence_level=LEVEL, method="percentile",
                          rng=np.random.default_rng(seed)).confidence_interval
-    return Paired(float(np.mean(d)), (float(ci.low), float(ci.high)), p, n, test)
+    perm = sign_flip(d, seed) if (permutation or (permutation is None and n < FEW_UNITS)) \
+        else None
+    return Paired(float(np.mean(d)), (float(ci.low), float(ci.high)), p, n, test, perm)
 
 
 def trend(settings, values) -> tuple[float, float, int]:

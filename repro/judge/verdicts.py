@@ -13,19 +13,28 @@ is a verdict with its qualifiers, written by :attr:`Judged.text` and read back b
 :meth:`Judged.parse`, which raises on a sentence it does not know.
 
 **The rule** (:func:`judge`, the same for every method and paper): "agrees" at the paper's
-rounding; "within noise" when the published value lies inside the 95% interval of our value
-(``ci95``, from :mod:`repro.judge.intervals`; widened by half a unit of the published value's
-last printed digit, since the paper's own value is known only to that rounding); "within
-tolerance" only under a declared tolerance rule whose reason is computed in the project;
-"deviates" otherwise.  A value on stand-in data is never said to "deviate": its verdict says
-where the published value lies against our interval.  A published value's ``kind``
-(:mod:`repro.judge.published`) turns the verdict into a check ("consistent" / "inconsistent"),
-a derived value's, or "shown, not compared".  :func:`compare` joins an artifact's records with
-the published values and writes each record's verdict.
+rounding; "within noise" when the published value lies inside the 95% interval its noise
+allows (``ci95``, from :mod:`repro.judge.noise`: our run-to-run spread on the paper's own
+queries, the two-level sampling interval on another sample or stand-in data; widened by half
+a unit of the published value's last printed digit, since the paper's own value is known only
+to that rounding); "within tolerance" only under a declared tolerance rule whose reason is
+computed in the project; "borderline" when the published value lies within the estimation
+error of a bound of that interval (``ci_margin``: neither reproduced nor deviating); "deviates
+(deterministic)" for a value without spread (a point interval: computed once, or one run on
+the paper's queries) that differs beyond the rounding — the difference is explained in its
+note; "deviates" otherwise.  A value on stand-in data is never said to "deviate": its verdict
+says where the published value lies against our interval.  A published value's ``kind``
+(:mod:`repro.judge.published`) turns the verdict into a check ("consistent" /
+"inconsistent"), a derived value's, or "shown, not compared".  :func:`compare` joins an
+artifact's records with the published values and writes each record's verdict.  Over a column
+of a table (:mod:`repro.judge.columns`): "offset" (the column's values systematically off the
+published ones), "same evidence" (a cell whose per-query values are another's), and the
+column's own record ("offset column" / "no systematic offset").
 
 A claim judged by a test (:mod:`repro.judge.claims`) has an outcome — :attr:`Verdict.HOLDS`,
-:attr:`Verdict.CONTRADICTED`, :attr:`Verdict.NOT_SIGNIFICANT`, :attr:`Verdict.NOT_TESTABLE`
-(:data:`OUTCOMES`) — which is also its verdict.
+:attr:`Verdict.CONTRADICTED`, :attr:`Verdict.NOT_SIGNIFICANT`, :attr:`Verdict.NOT_TESTABLE`,
+:attr:`Verdict.HOLDS_DEVIATING` (it holds here, against compared values that deviate from
+their published ones: no support) (:data:`OUTCOMES`) — which is also its verdict.
 """
 from __future__ import annotations
 
@@ -47,10 +56,21 @@ class Bucket(str, Enum):
         return obj
 
     AGREES = ("agrees", "agrees", "agree", True, True)
-    NOISE = ("noise", "within noise (published value inside our 95% interval)", "within noise",
-             True, True)
+    NOISE = ("noise", "within noise (published value inside our 95% interval: our run-to-run "
+                      "spread on the paper's queries, or the sampling interval)",
+             "within noise", True, True)
     WITHIN = ("within", "within a computed tolerance", "within tol.", True)
+    BORDERLINE = ("borderline", "borderline (published value within the estimation error of "
+                                "a bound of our interval: neither reproduced nor deviating)",
+                  "borderline", True)
+    OFFSET = ("offset", "in an offset column (ours − published systematic over the column; "
+                        "not counted as reproduced)", "offset", True)
+    SAME = ("same evidence", "same evidence as another cell of its column (identical "
+                             "per-query values: counted once)", "same evidence", True)
     DEVIATES = ("deviates", "deviates", "deviate", True, True)
+    DETERMINISTIC = ("deterministic", "deviates with no run-to-run spread to allow "
+                                      "(deterministic, or one run): the difference is explained",
+                     "deviate (deterministic)", True)
     STAND_IN = ("stand-in", "on stand-in data", "stand-in", True)
     UNVERIFIED = ("unverified", "on an unverified copy of the data", "unverified copy", True)
     CHECK = ("check", "consistency checks", "checks", True)
@@ -62,6 +82,8 @@ class Bucket(str, Enum):
     NOT_COMPARED = ("not compared", "shown, not compared (meaning not stated by the paper)",
                     "not compared", False)
     CLAIMS = ("claims", "claims judged by paired tests", "claims", False)
+    COLUMNS = ("columns", "column tests (offset of ours − published over a column, ordering of "
+                          "its methods)", "columns", False)
     OURS_ONLY = ("ours only", "ours only (no published value)", "ours only", False)
     MODERN = ("modern", "modern reference (LambdaMART, not in the paper)", "modern reference",
               False)
@@ -93,8 +115,21 @@ class Verdict(str, Enum):
                     "within noise", Bucket.NOISE, "published value inside our 95% interval")
     WITHIN = ("within tolerance", "within", "within tol.", Bucket.WITHIN,
               "published value within the stated tolerance")
+    BORDERLINE = ("borderline (published value within the estimation error of our "
+                  "interval's bound)", "borderline", "borderline", Bucket.BORDERLINE,
+                  "published value at the edge of our 95% interval (borderline)")
     DEVIATES = ("deviates", "deviates", "deviates", Bucket.DEVIATES,
                 "published value outside our 95% interval")
+    ONCE = ("deviates (deterministic: no run-to-run spread to allow)", "deviates-once",
+            "deviates (deterministic)", Bucket.DETERMINISTIC)
+    # the rules over a column (:mod:`repro.judge.columns`)
+    OFFSET = ("offset (in a column whose values are systematically off the published ones)",
+              "offset", "offset", Bucket.OFFSET)
+    SAME_EVIDENCE = ("same evidence", "same-evidence", "same evidence", Bucket.SAME, "", True)
+    COLUMN_OFFSET = ("offset column (ours − published systematic: Holm-adjusted sign test)",
+                     "column-offset", "offset column", Bucket.COLUMNS)
+    COLUMN_LEVEL = ("no systematic offset (column)", "column-level", "no offset",
+                    Bucket.COLUMNS)
     # checks (a published value of kind "consistency")
     CONSISTENT = ("consistent (check, not a reproduction)", "consistent", "consistent",
                   Bucket.CHECK)
@@ -116,6 +151,8 @@ class Verdict(str, Enum):
     NOT_SIGNIFICANT = ("not significant here", "not-significant", "not significant here",
                        Bucket.CLAIMS)
     NOT_TESTABLE = ("not testable here", "not-testable", "not testable here", Bucket.CLAIMS)
+    HOLDS_DEVIATING = ("holds against deviating baselines", "holds-deviating",
+                       "holds against deviating baselines", Bucket.CLAIMS)
 
     def __str__(self) -> str:
         return self.value
@@ -125,10 +162,19 @@ class Verdict(str, Enum):
         return self in OUTCOMES
 
 
-#: the outcomes of a claim judged by a test
-OUTCOMES = (Verdict.HOLDS, Verdict.CONTRADICTED, Verdict.NOT_SIGNIFICANT, Verdict.NOT_TESTABLE)
-#: the verdicts of a reproduction (the rule of :func:`judge`)
-REPRODUCTION = (Verdict.AGREES, Verdict.WITHIN_NOISE, Verdict.WITHIN, Verdict.DEVIATES)
+#: the outcomes of a claim judged by a test ("holds against deviating baselines": the claim
+#: holds here, but a value it is compared with deviates from its published one — no support)
+OUTCOMES = (Verdict.HOLDS, Verdict.CONTRADICTED, Verdict.NOT_SIGNIFICANT, Verdict.NOT_TESTABLE,
+            Verdict.HOLDS_DEVIATING)
+#: the verdicts of a reproduction that a value on stand-in data, or a derived value, may have
+#: (the rule of :func:`judge`)
+REPRODUCTION = (Verdict.AGREES, Verdict.WITHIN_NOISE, Verdict.WITHIN, Verdict.BORDERLINE,
+                Verdict.DEVIATES)
+#: every verdict of a value compared with the paper's on the paper's data: the rule of
+#: :func:`judge`, and the column rules (:mod:`repro.judge.columns`)
+RERUN = REPRODUCTION + (Verdict.ONCE, Verdict.OFFSET, Verdict.SAME_EVIDENCE)
+#: the verdicts counted as reproduced
+REPRODUCED = (Verdict.AGREES, Verdict.WITHIN_NOISE, Verdict.WITHIN)
 #: what a stand-in value says when it differs beyond the rounding and has no interval
 STAND_IN_DIFFERS = "differs beyond the paper's rounding (no interval to judge noise)"
 
@@ -221,7 +267,8 @@ class Judged:
             return "stand-in"
         if self.derived:
             return "derived-" + {Verdict.AGREES: "agrees", Verdict.WITHIN: "within",
-                                 Verdict.WITHIN_NOISE: "within"}.get(v, "deviates")
+                                 Verdict.WITHIN_NOISE: "within",
+                                 Verdict.BORDERLINE: "within"}.get(v, "deviates")
         return v.css
 
     @property
@@ -233,7 +280,7 @@ class Judged:
     def explained(self) -> bool:
         """Whether the value needs the TOML's explanation: it deviates (not on stand-in data,
         which never deviates) or a check is inconsistent."""
-        return self.verdict is Verdict.INCONSISTENT or (
+        return self.verdict in (Verdict.INCONSISTENT, Verdict.ONCE) or (
             self.verdict is Verdict.DEVIATES and (self.derived or not self.stand_in))
 
 
@@ -261,7 +308,7 @@ def bucket(rec: dict) -> Bucket:
     cls = verdict_class(rec["verdict"])
     b = _CLASS_BUCKET[cls]
     if b in (Bucket.BASELINE, Bucket.UNREADABLE, Bucket.MODERN, Bucket.USER, Bucket.CLAIMS,
-             Bucket.NOT_COMPARED):
+             Bucket.NOT_COMPARED, Bucket.COLUMNS):
         return b
     if rec.get("kind") == "shown":
         return Bucket.NOT_COMPARED
@@ -293,13 +340,17 @@ def mark_verdict(verdict: str) -> str:
 # --- the rule ----------------------------------------------------------------------------------
 
 def judge(value, pub, tol: float, stand_in: bool = False, kind: str = "reproduction",
-          rounding: bool = True, ci95=None) -> tuple[float | None, Judged | None]:
+          rounding: bool = True, ci95=None, margin: float = 0.0
+          ) -> tuple[float | None, Judged | None]:
     """``(diff, verdict)`` for a reproduced value against a published one (a
     :class:`~repro.judge.published.PublishedValue`, or None).  ``rounding``: whether agreement
     at the published text's rounding counts (False for claims such as an exponent "1",
-    compared by ``tol`` alone); ``ci95``: the 95% interval of our value — the published value
-    inside it is "within noise".  The verdict is None when ``value`` is undefined (the caller
-    says why it was not run)."""
+    compared by ``tol`` alone); ``ci95``: the 95% interval the value's noise allows
+    (:mod:`repro.judge.noise`) — the published value inside it is "within noise"; a point
+    (no spread) allows nothing: a reproduction that differs beyond the rounding "deviates
+    (deterministic)"; ``margin``: the estimation error of the interval's bounds — a published
+    value within it of a bound is "borderline".  The verdict is None when ``value`` is
+    undefined (the caller says why it was not run)."""
     if pub is None:
         return None, Judged(Verdict.NO_PUBLISHED)
     p = pub.value
@@ -310,13 +361,20 @@ def judge(value, pub, tol: float, stand_in: bool = False, kind: str = "reproduct
     diff = float(value) - p
     # A power such as "2^8" is exact (a grid value), not a rounded decimal.
     half_unit = 0.0 if ("^" in pub.text or not rounding) else 0.5 * 10.0 ** (-pub.decimals)
+    has = ci95 is not None and ci95[0] is not None and ci95[1] is not None
+    lo, hi = (float(ci95[0]) - half_unit, float(ci95[1]) + half_unit) if has else (0.0, 0.0)
+    reproduction = kind == "reproduction"
+    near = has and reproduction and margin > 0 and min(abs(p - lo), abs(p - hi)) <= margin
     if abs(diff) <= half_unit * (1 + 1e-9) + 1e-12 * max(1.0, abs(p)):
         v = Verdict.AGREES
-    elif ci95 is not None and ci95[0] is not None and ci95[1] is not None \
-            and float(ci95[0]) - half_unit <= p <= float(ci95[1]) + half_unit:
+    elif has and lo <= p <= hi and not near:
         v = Verdict.WITHIN_NOISE
     elif abs(diff) <= tol * (1 + 1e-9):
         v = Verdict.WITHIN
+    elif near:
+        v = Verdict.BORDERLINE
+    elif has and float(ci95[0]) == float(ci95[1]) and reproduction and not stand_in:
+        v = Verdict.ONCE
     else:
         v = Verdict.DEVIATES
     if kind == "shown":
@@ -345,7 +403,7 @@ def compare(paper: str, artifact: str, records: list[dict], published,
         kind, kind_why = published.kind(r) if pub else ("reproduction", "")
         diff, j = judge(r["value"], pub, tol, bool(r.get("stand_in")), kind,
                         rounding=bool(rule.get("rounding", True)) if rule else True,
-                        ci95=r.get("ci95"))
+                        ci95=r.get("ci95"), margin=float(r.get("ci_margin") or 0.0))
         if j is not None and j.verdict is Verdict.SHOWN:
             j = replace(j, reason=kind_why)
         if r.get("not_run"):

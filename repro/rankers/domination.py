@@ -51,7 +51,8 @@ from .progress import SolverResult, SolverTrace
 
 REGULARISERS = {"l1": 1, "l2": 2}
 # the kernel's per-instance record (``RowState`` in kernels/domination.pyx)
-ROW_STATE = np.dtype([("M", np.float64), ("E", np.float64), ("block", np.int64)])
+ROW_STATE = np.dtype([("M", np.float64), ("E", np.float64), ("sig", np.float64),
+                      ("block", np.int64)])
 
 
 def relevance_rank(y: np.ndarray, groups: np.ndarray) -> np.ndarray:
@@ -181,10 +182,15 @@ class DominationProblem:
         self.n_docs = n
         self.n_features = cols.n_features
         self.included = np.flatnonzero(include)
-        if self.included.size < 0.5 * n and not cols.dense:     # sampling: sweep only kept rows
-            cols = cols.take_rows(self.included)
-            gid, layer, s = gid[self.included], layer[self.included], s[self.included]
-            include = np.ones(self.included.size, dtype=bool)
+        # the kernel's instances: the included ones in block order (group, layer, index), so
+        # that every block is a contiguous range and a column's non-zeros come block by block
+        # (its loops then keep a block's sums in registers and branch predictably)
+        inc = self.included
+        order = inc[np.lexsort((inc, layer[inc], gid[inc]))]
+        if not np.array_equal(order, np.arange(n)):
+            cols = cols.take_rows(order)
+            gid, layer, s = gid[order], layer[order], s[order]
+            include = np.ones(order.size, dtype=bool)
         self.cols = cols
         self.margin = s
         self._build_blocks(gid, layer, include)

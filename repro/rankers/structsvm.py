@@ -23,6 +23,11 @@ UCI sets.)  Queries whose loss is identically 0 (one relevance level; the oracle
 which) have no constraint: for them any z is a minimiser of Δ, and choosing z_i as the one w
 ranks first makes ξ_i = 0 (Lemma 1 with z_0 = z_i).
 
+The pass over the queries runs in the ``nslack`` kernel (Python only for the oracle, the
+products X_i w and coefᵀX_i, an added constraint's Gram row and the block solve); it
+computes ξ_i and w·ψ by sequential sums (BLAS before: the last bits of those values moved,
+which can change a decision only where a violation is within rounding of ε).
+
 Counters reported (Table 2 of the paper): ``n_sv`` (constraints with α > 0 that are tight,
 over all queries; :meth:`WorkingSets.n_sv`),
 ``n_iter`` (passes over the queries, the last one included), the seconds in the oracle, in its
@@ -35,6 +40,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._kernels import nslack as _nslack
 from .._kernels import structsvm as _kernel
 from ..errors import DataError, check_status, warn_at_limit
 from .base import Ranker, dense_matrix, expand_grid
@@ -283,6 +289,14 @@ def solve_block(ws: WorkingSets, i: int, C: float, w: np.ndarray, tol: float) ->
     return int(out[2])
 
 
+def _slacks(ws: WorkingSets, w: np.ndarray) -> np.ndarray:
+    """ξ_i of every query at w (the ``nslack`` kernel)."""
+    out = np.empty(ws.m)
+    if _nslack.slacks(ws.Psi, ws.delta, ws.counts, w, out) < 0:
+        raise ValueError("n-slack slacks: inconsistent arrays (internal error)")
+    return out
+
+
 def n_slack(X: np.ndarray, query_ptr: np.ndarray, oracle, C: float, eps: float,
             qp_tol: float, max_iter: int = 1000, callback=None, keep_history: bool = True,
             warm: WorkingSets | None = None,
@@ -291,10 +305,11 @@ def n_slack(X: np.ndarray, query_ptr: np.ndarray, oracle, C: float, eps: float,
     non-constant loss; ``oracle(i, g) -> (coef, Δ)``; ``oracle.kernel_seconds`` (optional):
     seconds spent in its kernel so far.  ``warm``: working sets (with feasible α) to start
     from.  Returns the result and the final working sets."""
+    query_ptr = np.ascontiguousarray(query_ptr, dtype=np.int64)
     m = query_ptr.shape[0] - 1
     d = X.shape[1]
     ws = warm if warm is not None else WorkingSets(m, d)
-    active = np.flatnonzero(oracle.active)
+    active = np.ascontiguousarray(np.flatnonzero(oracle.active), dtype=np.int64)
     n_active = int(active.size)
     tol_gap = qp_tol * C * max(n_active, 1)
     trace = SolverTrace(callback, keep_history)
@@ -315,26 +330,26 @@ def n_slack(X: np.ndarray, query_ptr: np.ndarray, oracle, C: float, eps: float,
     it = 0
     n_oracle = 0
     max_viol = np.inf
+    timers = {"qp": 0.0}
+
+    def block(ws_, i, w_):                    # Algorithm 2's re-optimisation over α_i
+        t = time.perf_counter()
+        s = solve_block(ws_, i, C, w_, qp_tol)
+        timers["qp"] += time.perf_counter() - t
+        return s
+
+    counters = np.zeros(5)
     for it in range(1, max_iter + 1):
-        added = 0
-        max_viol = -np.inf
-        for i in active:
-            lo, hi = query_ptr[i], query_ptr[i + 1]
-            Xi = X[lo:hi]
-            t = time.perf_counter()
-            coef, delta = oracle(i, Xi @ w)
-            psi = coef @ Xi
-            t_oracle += time.perf_counter() - t
-            n_oracle += 1
-            H = delta - float(psi @ w)
-            viol = H - ws.slack(i, w)
-            max_viol = max(max_viol, viol)
-            if viol > eps:
-                ws.add(i, psi, delta)
-                t = time.perf_counter()
-                steps += solve_block(ws, i, C, w, qp_tol)
-                t_qp += time.perf_counter() - t
-                added += 1
+        # the pass over the queries (the kernel's loop; the oracle and the products in numpy)
+        timers["qp"] = 0.0
+        if _nslack.run_pass(oracle, X, query_ptr, active, ws, w, float(eps), block,
+                            counters) < 0:
+            raise ValueError("n-slack pass: inconsistent arrays (internal error)")
+        added, max_viol = int(counters[0]), float(counters[1])
+        steps += int(counters[2])
+        t_oracle += float(counters[3])
+        n_oracle += int(counters[4])
+        t_qp += timers["qp"]
         stop = False
         if added:              # the whole QP: warm-started SMO sweeps, else interior point
             t = time.perf_counter()
@@ -353,14 +368,14 @@ def n_slack(X: np.ndarray, query_ptr: np.ndarray, oracle, C: float, eps: float,
             t_qp += time.perf_counter() - t
             steps += s
             solved = True
-        xi = np.array([ws.slack(i, w) for i in range(m)])
+        xi = _slacks(ws, w)
         f = 0.5 * float(w @ w) + C * float(xi.sum())
         trace(it, w, f=f, gap=gap, added=added, max_violation=max_viol,
               n_constraints=int(ws.counts.sum()))
         if stop:
             status = "converged"
             break
-    xi = np.array([ws.slack(i, w) for i in range(m)])
+    xi = _slacks(ws, w)
     f = 0.5 * float(w @ w) + C * float(xi.sum())
     result = StructResult(
         w=w, f=f, n_iter=it, status=status, seconds=trace.seconds, history=trace.history,

@@ -26,6 +26,7 @@ from ..run.provenance import source_state
 from ..evidence import SIDECAR_SUFFIX, encode_sidecar
 from ..spec import Artifact
 from ..papers.plotting import note_of, plt, style
+from ..judge.noise import why as noise_why
 from ..judge.published import PublishedSet
 from ..files import jsonable
 from ..run.result import RunResult
@@ -95,6 +96,7 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
         "figures_with_published": overlaid,
         **({"figure_notes": notes} if notes else {}),
         "params": jsonable(art.effective(quick).params),
+        "noise": noise_why(art.effective(quick)),      # why a verdict allows the noise it does
         "runs": [{"run": r.spec.label, "status": r.status, "why": r.why, "seed": r.spec.seed,
                   **user_choice(r)} for r in results],
         "implemented": art.task is not None, "timing": art.timing,
@@ -111,7 +113,8 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
     atomic_write_json(out_dir / f"{art.name}.runs.json", {
         "artifact": art.id,
         "runs": [{"run": r.spec.label, "status": r.status, "seconds": r.seconds,
-                  "finished": r.finished} for r in results]})
+                  "finished": r.finished, **({"blas": r.blas} if r.blas else {})}
+                 for r in results]})
 
 
 def command_options(art: Artifact, datasets: list[dict]) -> list[str]:

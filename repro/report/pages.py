@@ -149,7 +149,10 @@ def artifact_context(art, out_dir: Path, layouts, seen_choices: dict,
                       "seed": r.get("seed")} for r in meta.get("runs", [])],
             "runs_file": meta.get("runs_file") if (out_dir / str(meta.get("runs_file"))).is_file()
             else None,
-            "tally": tally, "counts": tally.row(), "headline": headline(tally)}
+            "tally": tally, "counts": tally.row(), "headline": headline(tally),
+            "noise": [(", ".join(n["datasets"]) + ": " if n.get("datasets") else "") + n["why"]
+                      for n in meta.get("noise", [])] if tally.reproduced or tally.buckets[
+                          "stand-in"] else []}
 
 
 #: colour classes of a timing value (a complexity claim) that fails

@@ -38,6 +38,13 @@ PALETTE = {
     "contradicted": ("#f6d2d2", "#c62828"),
     "not-significant": ("#fff2c2", "#b58900"),
     "not-testable": ("#f1f1f1", "#9e9e9e"),
+    "borderline": ("#efe4f7", "#8e5bb5"),
+    "deviates-once": ("#f6d2d2", "#c62828"),
+    "offset": ("#fde3c8", "#e07020"),
+    "same-evidence": ("#e8eef2", "#607d8b"),
+    "column-offset": ("#fde3c8", "#e07020"),
+    "column-level": ("#f1f1f1", "#9e9e9e"),
+    "holds-deviating": ("#f3ead2", "#b08a2e"),
 }
 #: the colour of a bucket whose classes the palette does not name (new verdicts of issue 25's
 #: judge, say), by the bucket's key
@@ -73,6 +80,13 @@ MEANING = {
     "contradicted": "p < 0.05 with the opposite sign",
     "not-significant": "no significant difference either way",
     "not-testable": "no paired values to test (the reason is given)",
+    "borderline": "the published value lies within the estimation error of our interval's bound",
+    "deviates-once": "a deterministic method off the published value (no spread to allow)",
+    "offset": "in a column systematically off the published values: counted apart",
+    "same-evidence": "per-query values identical to another cell's: counted once",
+    "column-offset": "ours − published is systematic over the column (Holm-adjusted sign test)",
+    "column-level": "no systematic offset over the column",
+    "holds-deviating": "holds here against a comparator that is itself weaker than published",
 }
 
 

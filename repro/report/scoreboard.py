@@ -234,16 +234,23 @@ def _n(t: Tally, b: str) -> int:
 
 def counts_in_words(t: Tally) -> str:
     """A page's counts as a newcomer reads them: how many published values were rerun on the
-    paper's data, how many of those are reproduced (agrees, within noise) or deviate, and the
-    rest (stand-in data, not run, checks, derived values, not compared)."""
-    rerun = sum(_n(t, b) for b in ("agrees", "noise", "within", "deviates"))
-    good = sum(_n(t, b) for b in ("agrees", "noise", "within"))
+    paper's data, how many of those are reproduced (agrees, within noise), counted apart
+    (borderline, offset, same evidence) or deviate, and the rest (stand-in data, not run,
+    checks, derived values, not compared)."""
+    rerun, good = t.reproduced, t.agreeing
     parts = []
     if rerun:
         tol = f", {_n(t, 'within')} within a computed tolerance" if _n(t, "within") else ""
+        apart = ", ".join(f"{_n(t, b)} {words}" for b, words in (
+            ("borderline", "borderline"), ("offset", "in offset columns"),
+            ("same evidence", "repeating another cell's evidence")) if _n(t, b))
+        gone = _n(t, "deviates") + _n(t, "deterministic")
+        once = (f" ({_n(t, 'deterministic')} deterministic)" if _n(t, "deterministic")
+                else "")
         parts.append(f"{good} of the {rerun} published values rerun on the paper's data are "
                      f"reproduced ({_n(t, 'agrees')} agree at the paper's rounding, "
-                     f"{_n(t, 'noise')} within noise{tol}) and {_n(t, 'deviates')} deviate")
+                     f"{_n(t, 'noise')} within noise{tol})" + (f"; {apart};" if apart else "")
+                     + f" and {gone} deviate{once}")
     else:
         parts.append("no published value was rerun on the paper's data")
     for b, words in (("stand-in", "computed on stand-in data (not reproductions)"),
@@ -258,6 +265,12 @@ def counts_in_words(t: Tally) -> str:
 
 REPRODUCED_MEANS = ("“Reproduced” means our value agrees with the published one at the "
                     "paper's rounding, or the published value lies inside the 95% interval "
-                    "of ours (“within noise”: the difference is no larger than the sampling "
-                    "noise of the test queries or folds).")
+                    "its noise allows (“within noise”: on the paper's own test queries, our "
+                    "run-to-run spread over replicates — the prediction interval of one run; "
+                    "on another sample, the sampling interval over replicates and queries). "
+                    "Values at the edge of that interval (“borderline”), in a column "
+                    "systematically off the paper's (“offset”) or repeating another cell's "
+                    "per-query values (“same evidence”) are counted apart, never as "
+                    "reproduced. Claims are judged by paired tests, Holm-adjusted across each "
+                    "paper's claims.")
 

@@ -6,19 +6,25 @@ verdict's words (colour class, short word, bucket, label, header) are those of i
 Buckets (every record is in exactly one):
 
 * comparable published values (a published number, not a quoted baseline, readable):
-  ``agrees`` · ``noise`` (within noise: the published value inside our 95% interval) ·
-  ``within`` (within a tolerance whose reason is computed) · ``deviates`` (reproductions;
-  "reproduced" means agrees, within noise or within such a tolerance), ``stand-in`` (computed on substitute
-  data), ``check`` (consistency checks), ``derived`` (values derived from the paper's words),
-  ``undefined`` (our value is NaN), ``not run`` (with its reason), ``unverified`` (computed
-  on an unverified copy of the paper's data, ``--allow-unverified``: never a reproduction);
+  rerun on the paper's data — ``agrees`` · ``noise`` (within noise: the published value
+  inside the 95% interval its noise allows, :mod:`repro.judge.noise`) · ``within`` (within a
+  tolerance whose reason is computed) — "reproduced" means one of these three — and, counted
+  apart, ``borderline`` (the published value within the estimation error of a bound),
+  ``offset`` (in a column systematically off the paper's, :mod:`repro.judge.columns`),
+  ``same evidence`` (another cell's per-query values: counted once), ``deviates`` and
+  ``deterministic`` (deviates with no run-to-run spread to allow); then ``stand-in``
+  (computed on substitute data), ``check`` (consistency checks), ``derived`` (values derived
+  from the paper's words), ``undefined`` (our value is NaN), ``not run`` (with its reason),
+  ``unverified`` (computed on an unverified copy of the paper's data,
+  ``--allow-unverified``: never a reproduction);
 * not comparable: ``baseline`` (copied by the paper from elsewhere, not rerun), ``unreadable``
   (the source's value cannot be read), ``ours only`` (our values without a published
   counterpart), ``modern`` (the modern reference beside the paper's methods,
   :mod:`repro.evidence.reference`), ``user`` (a user's ranker beside them, ``--ranker``, and its paired
   tests), ``empty`` (a dataset not run that has no published values: a placeholder saying why),
   ``not compared`` (a published value shown beside ours whose meaning the paper does not
-  state, e.g. a "±"), ``claims`` (a claim judged by a paired test: its outcome is its verdict).
+  state, e.g. a "±"), ``claims`` (a claim judged by a paired test: its outcome is its verdict),
+  ``columns`` (a column's offset and ordering, :mod:`repro.judge.columns`).
 
 A value computed on a user's own data (``--on``) has no published counterpart ("ours only" or
 ``user``); its record says so in ``data_mark``, as every record of an unverified copy does.
@@ -42,8 +48,9 @@ HEADERS = {b.value: b.header for b in Bucket}
 ALWAYS = tuple(b.value for b in Bucket if b.always)
 
 __all__ = ["ALWAYS", "BUCKETS", "COMPARABLE", "HEADERS", "LABELS", "NOT_COMPARABLE", "OUTCOMES",
-           "SHORT", "STAND_IN_WORDS", "Tally", "bucket", "headline", "not_run_reason",
-           "reasons_text", "shown_buckets", "verdict_class"]
+           "REPRODUCED", "RERUN", "SHORT", "STAND_IN_WORDS", "Tally", "bucket", "headline",
+           "not_run_reason", "reasons_text", "rerun_sentence", "shown_buckets",
+           "verdict_class"]
 
 
 def shown_buckets(counts: dict) -> list[str]:
@@ -52,9 +59,16 @@ def shown_buckets(counts: dict) -> list[str]:
     return [b for b in BUCKETS if b in ALWAYS or counts.get(b)]
 
 
+#: the buckets of values rerun on the paper's data, and those of them reproduced
+RERUN = tuple(b.value for b in (Bucket.AGREES, Bucket.NOISE, Bucket.WITHIN, Bucket.BORDERLINE,
+                                Bucket.OFFSET, Bucket.SAME, Bucket.DEVIATES,
+                                Bucket.DETERMINISTIC))
+REPRODUCED = RERUN[:3]
+
 #: how the headline words the classes of stand-in values
 STAND_IN_WORDS = {"agrees": "equal at the paper's rounding",
                   "within-noise": "published value inside our interval",
+                  "borderline": "published value at the edge of our interval",
                   "within": "within the stated tolerance",
                   "deviates": "published value outside our interval (or differs, with no "
                               "interval)"}
@@ -96,15 +110,15 @@ class Tally:
 
     @property
     def reproduced(self) -> int:
-        """Values with a reproduction verdict (agrees, within noise, within tolerance,
-        deviates): compared with the paper's value on the paper's data."""
-        return sum(self.buckets[b] for b in ("agrees", "noise", "within", "deviates"))
+        """Values compared with the paper's value on the paper's data (:data:`RERUN`: agrees,
+        within noise, within tolerance, borderline, offset, same evidence, deviates)."""
+        return sum(self.buckets[b] for b in RERUN)
 
     @property
     def agreeing(self) -> int:
         """Reproduced in the sense the pages use: agrees or within noise (or within a
         computed tolerance)."""
-        return sum(self.buckets[b] for b in ("agrees", "noise", "within"))
+        return sum(self.buckets[b] for b in REPRODUCED)
 
     def row(self) -> dict:
         """Counts per bucket plus ``records`` and ``comparable`` (for tables)."""
@@ -164,6 +178,40 @@ def reasons_text(reasons: Counter, limit: int = 8) -> str:
     return "; ".join(parts)
 
 
+def _be(n: int) -> str:
+    return "is" if n == 1 else "are"
+
+
+def _s(n: int, verb: str) -> str:
+    return verb + "s" if n == 1 else verb
+
+
+def rerun_sentence(n: int, t: Tally) -> str:
+    """The first sentence of a page with values rerun on the paper's data: how many were,
+    how many of those are reproduced and how, and how many are counted apart (borderline,
+    offset, same evidence) or deviate (and of those, how many have no spread to allow)."""
+    c = t.buckets
+    tol = f", {c['within']} within a computed tolerance" if c["within"] else ""
+    apart = "".join(part for k, part in (
+        ("borderline", f"{c['borderline']} {_be(c['borderline'])} borderline (the published "
+                       f"value within the estimation error of a bound of our interval), "),
+        ("offset", f"{c['offset']} {_s(c['offset'], 'lie')} in offset columns (ours "
+                   f"systematically off the paper's over the column), "),
+        ("same evidence", f"{c['same evidence']} {_s(c['same evidence'], 'repeat')} another "
+                          f"cell's evidence (identical per-query values, counted once), "))
+        if c[k])
+    gone = c["deviates"] + c["deterministic"]
+    once = (f" ({c['deterministic']} deterministic: no run-to-run spread to allow)"
+            if c["deterministic"] else "")
+    return (f"Of {n} comparable published values, {t.reproduced} "
+            f"{'was' if t.reproduced == 1 else 'were'} rerun on the paper's data and "
+            f"{t.agreeing} of those {_be(t.agreeing)} reproduced: {c['agrees']} "
+            f"{_s(c['agrees'], 'agree')} at the paper's rounding, {c['noise']} "
+            f"{_be(c['noise'])} within noise (the published value lies inside our 95% "
+            f"interval: our run-to-run spread on the paper's queries, the sampling interval "
+            f"on another sample){tol}; {apart}{gone} {_s(gone, 'deviate')}{once}.")
+
+
 def headline(t: Tally) -> list[str]:
     """The headline sentences of a page: the first says what was reproduced (or that nothing
     was); the counts add up to the records the page was rendered from."""
@@ -188,14 +236,7 @@ def headline(t: Tally) -> list[str]:
                      + (f" — {c['not run']} not run: {reasons_text(t.reasons)}"
                         if c["not run"] else "") + ".")
     else:
-        tol = f", {c['within']} within a computed tolerance" if c["within"] else ""
-        first = (f"Of {n} comparable published values, {t.reproduced} "
-                 f"{'was' if t.reproduced == 1 else 'were'} rerun on the paper's data and "
-                 f"{t.agreeing} of those {'is' if t.agreeing == 1 else 'are'} reproduced: "
-                 f"{c['agrees']} {'agrees' if c['agrees'] == 1 else 'agree'} at the paper's "
-                 f"rounding, {c['noise']} {'is' if c['noise'] == 1 else 'are'} within noise "
-                 f"(the published value lies inside our 95% interval){tol}; {c['deviates']} "
-                 f"{'deviates' if c['deviates'] == 1 else 'deviate'}.")
+        first = rerun_sentence(n, t)
     lines = [first]
     rest = []
     if t.reproduced + c["stand-in"] + c["unverified"] and c["not run"]:  # else said above

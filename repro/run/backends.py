@@ -33,6 +33,7 @@ from ..errors import ConvergenceWarning, DataCorrupt, DataMissing, ReproError, U
 from ..files import CacheError, jsonable
 from ..spec import RunContext, RunSpec
 from .progress import RunProgress
+from .provenance import blas
 from .result import RunResult
 from .timing import single_thread_blas
 
@@ -209,7 +210,7 @@ def _compute(spec: RunSpec, ref, ctx: RunContext, start: float) -> RunResult:
         print(traceback.format_exc(limit=-3), file=sys.stderr)
         return RunResult(spec, "failed", why=f"{type(exc).__name__}: {exc}")
     return RunResult(spec, "done", output=output, seconds=time.perf_counter() - start,
-                     finished=time.strftime("%Y-%m-%d %H:%M:%S"))
+                     finished=time.strftime("%Y-%m-%d %H:%M:%S"), blas=blas())
 
 
 # --- the backends ------------------------------------------------------------------------------

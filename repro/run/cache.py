@@ -75,7 +75,8 @@ class RunCache:
                      + f": recomputing {spec.label}")
             return None
         return RunResult(spec, "done", output=entry["output"], seconds=entry.get("seconds"),
-                         cached=True, key=key, finished=entry.get("finished", ""))
+                         cached=True, key=key, finished=entry.get("finished", ""),
+                         blas=entry.get("blas", ""))
 
     def store(self, res: RunResult) -> None:
         """Cache a finished run (only ``done`` runs are cached), with the digest of its
@@ -84,6 +85,8 @@ class RunCache:
             return
         entry = {"key": res.key, "spec": res.spec.identity, "output": res.output,
                  "seconds": res.seconds, "finished": res.finished, "version": __version__}
+        if res.blas:
+            entry["blas"] = res.blas
         entry["digest"] = entry_digest(entry)
         path = self.entry_path(res.spec, res.key)
         try:

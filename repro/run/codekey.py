@@ -110,9 +110,14 @@ _CIMPORT = re.compile(r"^\s*(?:from\s+([A-Za-z_][\w.]*)\s+cimport\b|cimport\s+([
                       re.MULTILINE)
 
 
+_EXTERN = re.compile(r"""^\s*cdef\s+extern\s+from\s+["']([^"']+)["']""", re.MULTILINE)
+
+
 def cimported_pxds(source: Path, kernels: Path) -> list[Path]:
-    """The ``.pxd`` files of ``kernels/`` that a Cython source ``cimport``s, at any depth
-    (``libc``/``numpy`` and other headers outside ``kernels/`` are not followed)."""
+    """The ``.pxd`` files of ``kernels/`` that a Cython source ``cimport``s, at any depth, and
+    the C headers of ``kernels/`` that it or they include (``cdef extern from "x.h"``:
+    ``fixed_exp.h`` holds the arithmetic of the domination and conditional kernels).
+    ``libc``/``numpy`` and other headers outside ``kernels/`` are not followed."""
     seen: dict[str, Path] = {}
     todo = [source]
     while todo:
@@ -120,9 +125,13 @@ def cimported_pxds(source: Path, kernels: Path) -> list[Path]:
         for m in _CIMPORT.finditer(text):
             stem = (m.group(1) or m.group(2)).split(".")[0]
             pxd = kernels / f"{stem}.pxd"
-            if stem not in seen and pxd.is_file():
-                seen[stem] = pxd
+            if pxd.name not in seen and pxd.is_file():
+                seen[pxd.name] = pxd
                 todo.append(pxd)
+        for m in _EXTERN.finditer(text):
+            header = kernels / m.group(1)
+            if header.name not in seen and header.is_file():
+                seen[header.name] = header
     return [seen[k] for k in sorted(seen)]
 
 

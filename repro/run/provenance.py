@@ -59,11 +59,32 @@ def source_state(package_dir: Path = PACKAGE_DIR) -> dict:
             if sha else "unknown (no commit)", "dirty": dirty, "date": date}
 
 
+@lru_cache(maxsize=1)
+def blas() -> str:
+    """The BLAS library this process uses and the kernel it picked for this CPU (OpenBLAS
+    picks one per CPU; ``OPENBLAS_CORETYPE`` overrides it): "OpenBLAS 0.3.31 (SkylakeX)".
+    Results of numerically sensitive methods can depend on it (``python -m repro stability``
+    measures how much)."""
+    try:
+        from threadpoolctl import threadpool_info
+        libs = [i for i in threadpool_info() if i.get("user_api") == "blas"]
+    except Exception:                       # threadpoolctl missing or failing: say so
+        return "unknown"
+    if not libs:
+        return "none found"
+    i = libs[0]
+    name = {"openblas": "OpenBLAS", "mkl": "MKL", "blis": "BLIS"}.get(i.get("internal_api"),
+                                                                      i.get("internal_api"))
+    arch = i.get("architecture")
+    return f"{name} {i.get('version')}" + (f" ({arch})" if arch else "")
+
+
 def machine() -> dict:
     """The machine a report was rendered (or a benchmark run) on."""
     return {"platform": f"{platform.system()} {platform.machine()}",
             "cpus": os.cpu_count(), "python": platform.python_version(),
-            "numpy": np.__version__, "processor": platform.processor() or platform.machine()}
+            "numpy": np.__version__, "blas": blas(),
+            "processor": platform.processor() or platform.machine()}
 
 
 def provenance() -> dict:
@@ -81,4 +102,5 @@ def describe(p: dict | None = None, short: bool = False) -> str:
         return (f"repro-rank {p['version']}, commit {p['short']}{date} · {m['platform']}, "
                 f"{m['cpus']} CPUs")
     return (f"repro-rank {p['version']}, commit {p['short']}{date}; rendered on {m['platform']}"
-            f" ({m['cpus']} CPUs), Python {m['python']}, NumPy {m['numpy']}")
+            f" ({m['cpus']} CPUs), Python {m['python']}, NumPy {m['numpy']}"
+            + (f", {m['blas']}" if m.get("blas") else ""))

@@ -17,3 +17,4 @@ class RunResult:
     key: str = ""
     finished: str = ""
     refused: bool = False           # its data failed verification (corrupt): not run
+    blas: str = ""                  # the BLAS library and kernel it was computed with

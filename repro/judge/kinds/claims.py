@@ -16,16 +16,16 @@ from typing import Callable
 import numpy as np
 
 from ...evidence import TableIndex
-from ...evidence.record import defined, matches
+from ...evidence.record import defined, key, matches
 from ...spec import Artifact
 from .. import intervals
 from ..claims import (CONTRADICTED, HOLDS, NOT_SIGNIFICANT, NOT_TESTABLE, Comparison, aligned,
-                      binding_note, claim_record, compare, compare_paired, declared_folds,
-                      describe_fold_test, describe_test, judge_every, judge_variants, mean_of,
-                      summary_record)
+                      binding_note, claim_record, compare, compare_paired, compared_cell,
+                      declared_folds, describe_fold_test, describe_test, judge_every,
+                      judge_variants, mean_of, summary_record)
 from ..published import load as load_published
 from ..stats import reproduction_measures, seed_from, trend
-from .registry import kind, with_outputs, with_tables
+from .registry import judges_claims, kind, with_outputs, with_tables
 
 
 @dataclass(frozen=True)
@@ -73,6 +73,13 @@ def _published_value(published, rec: dict) -> float | None:
                                                        rec.get("metric"), rec.get("fold")):
             return v.value
     return None
+
+
+def _select(rec: dict) -> dict:
+    """A record's fields that find it again (its key but the artifact, the fold and the
+    float-valued fields): the value a claim compares."""
+    return {k: v for k, v in key(rec).items()
+            if k not in ("artifact", "fold") and not isinstance(v, float)}
 
 
 def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dict]:
@@ -133,12 +140,18 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
                 outcome, p_value = j.outcome.value, j.p_value
                 weakest_o, weakest = next(oc for oc, x in zip(comps, cs) if x is j.binding)
                 fields.update(outcome=outcome, effect=weakest["effect"], ci95=weakest["ci95"],
-                              p_value=p_value,
+                              p_value=p_value, p_unadjusted=weakest["p_value"],
+                              compared_cells=[
+                                  compared_cell(_select(x), x.get("fold"), role, int(sign))
+                                  for x, role in [(subj, "subject")]
+                                  + [(o, "opponent") for o, _ in comps]],
                               n_queries=weakest["n_queries"], n_folds=weakest["n_folds"],
                               versus=weakest_o.get("method"),
                               test=weakest["test"] + (
                                   f"; the claim holds only if each of the {len(comps)} "
-                                  f"comparisons is significant with the claimed sign (shown: "
+                                  f"comparisons is significant with the claimed sign, and is "
+                                  f"contradicted when one is significant the other way after "
+                                  f"Holm's adjustment across them (shown: "
                                   + ("the most significant contradiction" if outcome ==
                                      CONTRADICTED else "the closest competitor; p is the "
                                      "largest of the comparisons'" if outcome == HOLDS else
@@ -146,7 +159,12 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
                                   if len(comps) > 1 else ""),
                               comparisons={str(o.get("method")): {
                                   "effect": c["effect"], "ci95": c["ci95"],
-                                  "p_value": c["p_value"]} for o, c in comps})
+                                  "p_value": c["p_value"],
+                                  **({"p_permutation": c["p_permutation"]}
+                                     if c.get("p_permutation") is not None else {})}
+                                  for o, c in comps})
+                if weakest.get("p_permutation") is not None:
+                    fields["p_permutation"] = weakest["p_permutation"]
                 pub_s, pub_o = _published_value(published, subj), \
                     _published_value(published, weakest_o)
                 if pub_s is not None and pub_o is not None and defined(subj["value"]) \
@@ -163,6 +181,10 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
             ok = all(v < agg.bound for v in ps)
             first = next((p for p in priors if p is not None), None)
             held = all(p is not None and p.get("outcome") == HOLDS for p in priors)
+            fields.update(requires=list(agg.requires), bound=agg.bound)
+            perm = [r.get("p_permutation") for r, _ in others]
+            if perm and all(defined(x) for x in perm):
+                fields["p_permutation"] = max(perm)
             fields.update(outcome=(HOLDS if ok and held else
                                    NOT_TESTABLE if first is None else NOT_SIGNIFICANT).value,
                 effect=first.get("effect") if first else float("nan"),
@@ -171,7 +193,10 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
                 n_queries=first.get("n_queries") if first else None,
                 n_folds=first.get("n_folds") if first else None,
                 test=f"each p-value (of the paired tests above) below {agg.bound:g}; effect "
-                     "and interval of the required claim's weakest comparison")
+                     "and interval of the required claim's weakest comparison"
+                     + (f"; beside them the exact sign-flip permutation tests over the same "
+                        f"folds, the largest p = {fields['p_permutation']:.2g}"
+                        if "p_permutation" in fields else ""))
         if agg.shown == "best" and subj is not None:
             best = max(others, key=lambda o: (sign * o[1], o[0].get("method")))
             shown = [best[0]]
@@ -187,7 +212,8 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
     return out
 
 
-kind(Claim)(with_tables(lambda art, recs, agg, tables=(): (claim(art, recs, agg, tables), {})))
+kind(Claim)(judges_claims(with_tables(lambda art, recs, agg, tables=(): (
+    claim(art, recs, agg, tables), {}))))
 
 
 # --- claims judged cell by cell on per-query tables, and over folds ----------------------------
@@ -361,6 +387,12 @@ def _cell(art, index, decl: CellClaim, cell, dss, metric, variants, opponents, g
         test += (f"; beside it, the trend: Spearman's ρ of the per-query values pooled over "
                  f"{decl.trend} (scipy.stats.spearmanr)")
     a, b = j.binding.a, j.binding.b
+    if decl.published and len(dss) == 1 and not decl.steps:
+        extra["compared_cells"] = [
+            compared_cell({**where, "dataset": dss[0], "method": m, "metric": metric},
+                          decl.published.get("fold"), role)
+            for m, role in [(a, "subject")] + [(c.b, "opponent") for c in j.comparisons
+                                               if c.a == a]]
     if len(dss) == 1 and (dss[0], a, metric) in pub and (dss[0], b, metric) in pub:
         pa, pb = pub[(dss[0], a, metric)], pub[(dss[0], b, metric)]
         extra.update(reproduction_measures(means[a], means[b], pa, pb))
@@ -371,8 +403,8 @@ def _cell(art, index, decl: CellClaim, cell, dss, metric, variants, opponents, g
                             means if decl.note == "binding" else None), **extra)
 
 
-kind(CellClaim)(with_tables(lambda art, recs, decl, tables=(): (
-    cell_claim(art, recs, decl, tables), {})))
+kind(CellClaim)(judges_claims(with_tables(lambda art, recs, decl, tables=(): (
+    cell_claim(art, recs, decl, tables), {}))))
 
 
 @dataclass(frozen=True)
@@ -401,11 +433,32 @@ class FoldClaim:
     fields: dict = field(default_factory=dict)
 
 
+def _replicate_mean(values: list):
+    """One fold's statistics over its replicates' runs (the mean of each number; None when a
+    replicate lacks them): a fold claim is judged on replicate means, as every claim."""
+    if any(v is None for v in values):
+        return None
+    if len(values) == 1:
+        return values[0]
+
+    def mean(xs):
+        if isinstance(xs[0], dict):
+            return {k: mean([x[k] for x in xs]) for k in xs[0]}
+        if all(defined(x) for x in xs):
+            return float(np.mean([float(x) for x in xs]))
+        return xs[0]
+    return mean(values)
+
+
 def fold_claim(art: Artifact, records: list[dict], decl: FoldClaim, outputs=()) -> list[dict]:
     out = []
     a, b = decl.compared
     for ds in art.datasets:
-        got = {str(spec.fold): decl.values(o) for spec, o in outputs if spec.dataset == ds}
+        by_fold: dict[str, list] = {}
+        for spec, o in outputs:
+            if spec.dataset == ds:
+                by_fold.setdefault(str(spec.fold), []).append(decl.values(o))
+        got = {f: _replicate_mean(vs) for f, vs in by_fold.items()}
         folds = declared_folds(art, ds)
         if not folds or any(got.get(f) is None for f in folds):
             continue
@@ -430,5 +483,5 @@ def fold_claim(art: Artifact, records: list[dict], decl: FoldClaim, outputs=()) 
                   if decl.summary else [])
 
 
-kind(FoldClaim)(with_outputs(lambda art, recs, decl, outputs=(): (
-    fold_claim(art, recs, decl, outputs), {})))
+kind(FoldClaim)(judges_claims(with_outputs(lambda art, recs, decl, outputs=(): (
+    fold_claim(art, recs, decl, outputs), {}))))

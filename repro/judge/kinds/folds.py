@@ -6,7 +6,7 @@ the record; folds in declaration order):
 * :class:`SettingMeans` — the fold mean at every value of a grid field, each its own record
   (a curve over C);
 * :class:`PairedTest` — a paired test over folds of one method against others (a table's
-  t-test p-values).
+  t-test p-values), with the exact sign-flip permutation test over the same folds beside it.
 
 A mean involving an undefined value (:func:`repro.evidence.record.defined`) is NaN, with a
 ``why``.
@@ -20,6 +20,7 @@ import numpy as np
 from ...evidence.record import defined
 from ...spec import Artifact
 from .grouping import by_folds, complete, shared
+from ..stats import seed_from, sign_flip
 from .registry import kind
 
 
@@ -130,7 +131,10 @@ class PairedTest:
     ``subject`` method against each of ``others`` (default every other method), over the
     artifact's declared folds, for each (dataset, metric, *by) of the records matched by
     ``select``.  Emits method ``"<subject> vs <other>"``, metric ``metric``, fold ``label``,
-    the p-value, and ``mean_difference`` (subject − other, mean over the folds)."""
+    the p-value, ``mean_difference`` (subject − other, mean over the folds) and, the folds
+    being few, ``p_permutation``: the exact sign-flip permutation test of the same
+    differences (:func:`repro.judge.stats.sign_flip`; with n folds it cannot go below
+    2/2ⁿ)."""
     subject: str
     select: dict = field(default_factory=dict)
     others: tuple | None = None
@@ -162,7 +166,9 @@ def paired_test(art: Artifact, records: list[dict], agg: PairedTest) -> list[dic
             out.append({"method": f"{agg.subject} vs {other}", "metric": agg.metric,
                         "value": float(test(subj, o).pvalue), "fold": agg.label,
                         "dataset": ds, **dict(zip(agg.by, rest)),
-                        "mean_difference": float(np.mean(subj) - np.mean(o))})
+                        "mean_difference": float(np.mean(subj) - np.mean(o)),
+                        "p_permutation": sign_flip(subj - o, seed_from(
+                            f"{art.id}|{agg.subject}|{other}|{ds}|{metric}|{rest}"))})
     return out
 
 

@@ -4,7 +4,10 @@ not-run reasons by dataset label)``, registered with :func:`kind`.  A function t
 the runs' per-query tables (a test on the values behind records) is marked :func:`with_tables`
 and gets them as ``tables=``; one that needs the runs' outputs (statistics a run keeps outside
 its records) is marked :func:`with_outputs` and gets ``outputs=`` (``(RunSpec, output)`` pairs
-in declaration order).  :func:`apply` applies an artifact's declarations in order."""
+in declaration order).  A kind that judges claims is marked :func:`judges_claims`: the
+replicates of an artifact go through its other aggregations one by one
+(:mod:`repro.judge.replicates`), its claims are judged once, on the replicate means.
+:func:`apply` applies an artifact's declarations in order."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -36,6 +39,12 @@ def with_outputs(fn):
     return fn
 
 
+def judges_claims(fn):
+    """Mark a kind's function as judging claims (not applied to one replicate alone)."""
+    fn.claims = True
+    return fn
+
+
 @dataclass(frozen=True)
 class Custom:
     """Aggregation by a function of the paper's ``tasks`` module:
@@ -46,11 +55,12 @@ class Custom:
 
 
 def apply(art: Artifact, records: list[dict], outputs: list[tuple],
-          custom: Callable[[str, str], Callable], tables: list | None = None
-          ) -> tuple[list[dict], dict]:
+          custom: Callable[[str, str], Callable], tables: list | None = None,
+          claims: bool = True) -> tuple[list[dict], dict]:
     """``(records + aggregated records, not-run reasons by dataset label)``.  ``custom(paper,
     name)`` resolves a Custom aggregation's function; ``outputs``: ``(RunSpec, output)`` of
-    the finished runs; ``tables``: their per-query tables (for kinds that test claims)."""
+    the finished runs; ``tables``: their per-query tables (for kinds that test claims);
+    ``claims``: False leaves out the kinds that judge claims (one replicate's values)."""
     from .folds import FoldMean, fold_mean
     out, not_run = list(records), {}
     if art.reference:                                    # the modern reference's fold means
@@ -63,6 +73,8 @@ def apply(art: Artifact, records: list[dict], outputs: list[tuple],
         fn = KINDS.get(type(agg))
         if fn is None:
             raise TypeError(f"{art.id}: unknown aggregation {agg!r}")
+        if not claims and getattr(fn, "claims", False):
+            continue
         recs, why = fn(art, out, agg, **{k: inputs[k] for k in getattr(fn, "wants", ())})
         out += recs
         not_run.update(why)

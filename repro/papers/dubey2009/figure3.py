@@ -1,13 +1,18 @@
 """Figure 3 on one fold (§5.1): every method fitted with its parameter chosen by validation
 MAP, measured on the test split under each convention (paper's definitions / LETOR 3.0 script,
 ties in file order / at random, and the paper's measures on the cleaned test split when the
-test split itself is not cleaned), as per-query evidence; the all-equal floor beside them."""
+test split itself is not cleaned), as per-query evidence; the all-equal floor beside them.
+
+Replicates (``Artifact.repeats``): replicate 0 is the run as it always was; a later replicate
+(its own seed, derived from the run's identity) refits only the methods with training
+randomness (:data:`.names.STOCHASTIC`: the sample Ŷ and the random starts) — the baselines and
+the floor are deterministic, computed once, in replicate 0."""
 from __future__ import annotations
 
 import numpy as np
 
 from ...evidence import Evidence
-from .names import CLEANED, FIGURE3, FLOOR, METRICS, PAPER_DEF, PER_FOLD, UNDEFINED
+from .names import CLEANED, FIGURE3, FLOOR, METRICS, PAPER_DEF, PER_FOLD, STOCHASTIC, UNDEFINED
 from .protocol import (CLEAN_MODES, THRESHOLD, Measures, clean, fit_method, measure_all,
                        paper_average, paper_per_query)
 
@@ -47,11 +52,19 @@ def emit(ev: Evidence, method: str, m: Measures, cleaned: tuple | None) -> None:
             rec[PER_FOLD] = True          # a record field, not a table key: see Cells
 
 
-def run_figure3(splits: dict, p: dict, seed: int, log, ev: Evidence) -> tuple[dict, tuple | None]:
-    """Every method of Figure 3 on one fold, into ``ev``.  Returns the models' details
-    (chosen parameter, validation MAP, seconds, iterations) and the ConvexLoss_NDCG result
-    that the Sec. 5.3 studies reuse as their default setting, with its per-query values
-    (None if it did not run)."""
+def replicated(methods, repeat: int) -> list[str]:
+    """The methods a run computes: all of them in replicate 0, the stochastic ones
+    (:data:`.names.STOCHASTIC`) in a later replicate."""
+    return [m for m in methods if repeat == 0 or m in STOCHASTIC]
+
+
+def run_figure3(splits: dict, p: dict, seed: int, log, ev: Evidence,
+                repeat: int = 0) -> tuple[dict, tuple | None]:
+    """Every method of Figure 3 on one fold, into ``ev`` (in a replicate ``repeat`` > 0 only
+    the stochastic ones, :func:`replicated`).  Returns the models' details (chosen parameter,
+    validation MAP, seconds, iterations) and the ConvexLoss_NDCG result that the Sec. 5.3
+    studies reuse as their default setting, with its per-query values (None if it did not
+    run)."""
     test = splits["test"]
     cleaned = None if "test" in CLEAN_MODES[p["clean"]] else clean(test, THRESHOLD)[0]
 
@@ -62,7 +75,7 @@ def run_figure3(splits: dict, p: dict, seed: int, log, ev: Evidence) -> tuple[di
         return m, c
 
     detail, base = {}, None
-    for name in p["methods"]:
+    for name in replicated(p["methods"], repeat):
         sel, secs = fit_method(name, splits, p, seed)
         m, c = measure(lambda d: sel.model.predict(d.X))
         emit(ev, name, m, c)
@@ -72,6 +85,7 @@ def run_figure3(splits: dict, p: dict, seed: int, log, ev: Evidence) -> tuple[di
             base = ({"MAP": m.summary[PAPER_DEF]["MAP"], "NDCG@10": m.summary[PAPER_DEF]["NDCG@10"],
                      "C": sel.params["C"], "seconds": secs},
                     {k: m.per_query[PAPER_DEF][k] for k in ("MAP", "NDCG@10")})
-    m, c = measure(lambda d: np.zeros(d.n_docs))
-    emit(ev, FLOOR, m, c)
+    if repeat == 0:
+        m, c = measure(lambda d: np.zeros(d.n_docs))
+        emit(ev, FLOOR, m, c)
     return {"methods": detail}, base

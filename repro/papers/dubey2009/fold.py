@@ -1,6 +1,8 @@
-"""The run of one (dataset, fold): Figure 3's methods (if the dataset is one of Figure 3's)
-and the Sec. 5.3 studies (if it is one of Figures 4–8's), sharing the fold's splits and
-ConvexLoss_NDCG fit."""
+"""The run of one (dataset, fold, replicate): Figure 3's methods (if the dataset is one of
+Figure 3's) and the Sec. 5.3 studies (if it is one of Figures 4–8's), sharing the fold's splits
+and ConvexLoss_NDCG fit.  Replicate 0 computes everything; a later replicate (its own seed)
+only what has training randomness and is replicated: Figure 3's stochastic methods and
+Figures 6–8."""
 from __future__ import annotations
 
 from ...evidence import Evidence
@@ -10,15 +12,17 @@ from .sampling import run_sensitivity
 
 
 def task_fold(ctx) -> dict:
-    """One fold of ``ctx.dataset``: records and per-query tables of every artifact."""
+    """One fold of ``ctx.dataset``: records and per-query tables of every artifact (of the
+    replicated ones in a replicate ``ctx.spec.repeat`` > 0)."""
     p = ctx.params
+    repeat = ctx.spec.repeat
     splits, cleaning = load_splits(ctx.dataset, ctx.fold, ctx.data_dir, p["clean"])
     ev = Evidence(cleaning=cleaning,
                   sizes={k: [v.n_queries, v.n_docs] for k, v in splits.items()})
     base = None
     if ctx.dataset in p["figure3_datasets"]:
-        ev.detail["figure3"], base = run_figure3(splits, p, ctx.seed, ctx.log, ev)
+        ev.detail["figure3"], base = run_figure3(splits, p, ctx.seed, ctx.log, ev, repeat)
     if ctx.dataset in p["sensitivity_datasets"]:
         ev.detail["sensitivity"] = run_sensitivity(splits, p, ctx.seed, ctx.log, ev,
-                                                   ctx.dataset, base)
+                                                   ctx.dataset, base, repeat)
     return ev.output()

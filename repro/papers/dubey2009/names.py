@@ -13,6 +13,9 @@ L3 = ("L_3_AUC", "L_3_MAP", "L_3_NDCG")
 CONVEX = ("ConvexLoss_AUC", "ConvexLoss_MAP", "ConvexLoss_NDCG")
 #: Figure 3's rows run here, in the paper's order (ConditionalRanker.method_name of PROPOSED)
 METHODS = BASELINES + (MLE,) + EXPGAIN + L3 + CONVEX
+#: the rows with training randomness (the sample Ŷ of the swap sampler, Sec. 4; ExpGain's and
+#: L₃'s random starting points): every conditional model; the baselines are deterministic
+STOCHASTIC = (MLE,) + EXPGAIN + L3 + CONVEX
 #: Figure 3 rows quoted by the paper from Volkovs & Zemel (2009), shown as published, not rerun
 QUOTED = ("ListNet", "BoltzRank2")
 #: the floor row: every document scored 0 (ties in file order)

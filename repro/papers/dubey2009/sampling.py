@@ -89,17 +89,60 @@ def trace_dominance(train: QueryData, p: dict, s: dict, seed: int, C: float) -> 
     return {"C": C, "iterations": len(iters), "points": points}
 
 
+def restart_set_fits(splits: dict, p: dict, seed: int) -> dict:
+    """Figure 6's fits: ConvexLoss_NDCG with restarts drawn from the handcrafted set with
+    Pr ∝ exp(kΔ), for every k of the study."""
+    s = p["sensitivity"]
+    return {str(k): _sens_fit(splits, p, seed, restarts="set", restart_k=float(k),
+                              n_restart_states=int(s["restart_states"])) for k in s["ks"]}
+
+
+def _tables(ev: Evidence, part: str, runs: dict, label, qids, ds: dict) -> dict:
+    for x, (res, pq) in runs.items():
+        for metric in SENS_METRICS:
+            table(ev, label(x), metric, qids, pq[metric], res[metric], part=part, **ds)
+    return {x: res for x, (res, _) in runs.items()}
+
+
 def run_sensitivity(splits: dict, p: dict, seed: int, log, ev: Evidence | None = None,
-                    dataset: str = "", base: tuple[dict, dict] | None = None) -> dict:
+                    dataset: str = "", base: tuple[dict, dict] | None = None,
+                    repeat: int = 0) -> dict:
     """Figures 4–8 on one fold (ConvexLoss_NDCG, Sec. 5.3); records and per-query tables into
     ``ev``.  ``base``: the ConvexLoss_NDCG result at the default sampler settings and its
-    per-query values, when Figure 3 ran on this fold (reused)."""
+    per-query values, when Figure 3 ran on this fold (reused).  A replicate ``repeat`` > 0
+    (its own seed) runs Figures 6–8: Figure 6 has published numbers, Figures 7–8 are cheap
+    and their claims are tested on fold statistics averaged over the replicates; Figures 4–5
+    (no numbers; expensive) are replicate 0's, Figure 4 draws two samples per size itself."""
     s = p["sensitivity"]
-    base = base if base is not None else _sens_fit(splits, p, seed)
     qids = np.asarray(splits["test"].qids).tolist()
     ds = {"dataset": dataset} if dataset == "MQ2008" else {}   # OHSUMED: the stand-in label
     ev = ev if ev is not None else Evidence()
+    base = base if base is not None else _sens_fit(splits, p, seed)
     out = {"base": base[0]}
+    if repeat == 0:
+        _sample_size_and_skew(splits, p, seed, log, ev, base, qids, ds, out)
+    # Figure 6: restart set with Pr ∝ exp(kΔ)
+    out[FIGURE6] = _tables(ev, FIGURE6, restart_set_fits(splits, p, seed), k_label, qids, ds)
+    log("figure 6: " + ", ".join(f"k={k}: {v['MAP']:.4f}" for k, v in out[FIGURE6].items()))
+    # Figure 7: Δ smear of walks from three restart seeds
+    out[FIGURE7] = smear(splits["train"], s["smear"], p["walk_length"], seed, p["ndcg_k"])
+    for seed_name, kinds in out[FIGURE7]["stats"].items():
+        for kind, st in kinds.items():
+            ev.value(seed_label(seed_name), f"sd of Δ_{kind}", st["sd"], part=FIGURE7, **ds)
+            ev.value(seed_label(seed_name), f"mean of Δ_{kind}", st["mean"], part=FIGURE7, **ds)
+    # Figure 8: wᵀφ against Δ along the first iterations
+    out[FIGURE8] = trace_dominance(splits["train"], p, s["dominance"], seed, base[0]["C"])
+    pts = out[FIGURE8]["points"]
+    ev.value(SENS_METHOD, WPHI, float(np.median([abs(x["wphi"]) for x in pts])),
+             part=FIGURE8, **ds)
+    ev.value(SENS_METHOD, WDPHI, float(np.median([abs(x["wdphi"]) for x in pts])),
+             part=FIGURE8, **ds)
+    return out
+
+
+def _sample_size_and_skew(splits, p, seed, log, ev, base, qids, ds, out) -> None:
+    """Figures 4 and 5 into ``ev`` and ``out`` (replicate 0 only)."""
+    s = p["sensitivity"]
     # Figure 4: |Ŷ|, each size with several sample seeds (the first is Figure 3's seed)
     fig4 = {}
     for size in s["sizes"]:
@@ -120,28 +163,5 @@ def run_sensitivity(splits: dict, p: dict, seed: int, log, ev: Evidence | None =
     # Figure 5: restart skew between Δ = 0 and Δ = 1
     fig5 = {str(skew): base if skew == p["restart_skew"]
             else _sens_fit(splits, p, seed, restart_skew=skew) for skew in s["skews"]}
-    # Figure 6: restart set with Pr ∝ exp(kΔ)
-    fig6 = {str(k): _sens_fit(splits, p, seed, restarts="set", restart_k=float(k),
-                              n_restart_states=int(s["restart_states"])) for k in s["ks"]}
-    for part, runs, label in ((FIGURE5, fig5, lambda x: skew_label(float(x))),
-                              (FIGURE6, fig6, k_label)):
-        for x, (res, pq) in runs.items():
-            for metric in SENS_METRICS:
-                table(ev, label(x), metric, qids, pq[metric], res[metric], part=part, **ds)
-        out[part] = {x: res for x, (res, _) in runs.items()}
+    out[FIGURE5] = _tables(ev, FIGURE5, fig5, lambda x: skew_label(float(x)), qids, ds)
     log("figure 5: " + ", ".join(f"{k}: {v['MAP']:.4f}" for k, v in out[FIGURE5].items()))
-    log("figure 6: " + ", ".join(f"k={k}: {v['MAP']:.4f}" for k, v in out[FIGURE6].items()))
-    # Figure 7: Δ smear of walks from three restart seeds
-    out[FIGURE7] = smear(splits["train"], s["smear"], p["walk_length"], seed, p["ndcg_k"])
-    for seed_name, kinds in out[FIGURE7]["stats"].items():
-        for kind, st in kinds.items():
-            ev.value(seed_label(seed_name), f"sd of Δ_{kind}", st["sd"], part=FIGURE7, **ds)
-            ev.value(seed_label(seed_name), f"mean of Δ_{kind}", st["mean"], part=FIGURE7, **ds)
-    # Figure 8: wᵀφ against Δ along the first iterations
-    out[FIGURE8] = trace_dominance(splits["train"], p, s["dominance"], seed, base[0]["C"])
-    pts = out[FIGURE8]["points"]
-    ev.value(SENS_METHOD, WPHI, float(np.median([abs(x["wphi"]) for x in pts])),
-             part=FIGURE8, **ds)
-    ev.value(SENS_METHOD, WDPHI, float(np.median([abs(x["wdphi"]) for x in pts])),
-             part=FIGURE8, **ds)
-    return out

@@ -1,7 +1,9 @@
 """Table 1 (Sec. 6.1–6.2): the UCI study, one run per (dataset, fold).
 
-The queries are drawn once per dataset by :func:`table1_queries` (a seed from the dataset's
-name, so every fold sees the same queries); fold k tests on queries
+The queries are drawn once per dataset and replicate by :func:`table1_queries` (a seed from
+the dataset's name and the replicate, so every fold of a replicate sees the same queries, and
+each replicate draws a sample of its own: the paper's sample is not ours, so which queries are
+drawn is a source of variation the replicates measure); fold k tests on queries
 5(k−1)..5k−1 and trains on the other 45; every method is fitted for every C of the grid
 (warm-started where the ranker can) and its test NDCG@10 (eq. 14, ×100; the metric family's
 ``"lesmola2007"`` convention) stored per C, with each test query's value.  The choice of C by
@@ -30,15 +32,23 @@ from ...metrics.family import ndcg
 from ...rankers import DORM, GainRegression, LinearSVM, PrecisionAtKSVM, ROCAreaSVM
 from .names import NDCG10, NESTED_C, NESTED_SELECTION, UCI_REFERENCE, nested
 
-__all__ = ["table1_queries", "uci_ranker", "run_uci_fold", "uci_fold", "inner_cv"]
+__all__ = ["sample_name", "table1_queries", "uci_ranker", "run_uci_fold", "uci_fold", "inner_cv"]
 
 
-def table1_queries(dataset: str, data_dir, n_queries: int, n_docs: int):
-    """Table 1's queries of ``dataset`` (Sec. 6.2; :func:`repro.data.uci.uci_queries`), drawn
-    once per dataset: the seed is the CRC-32 of ``"lesmola2007/uci/<dataset>"``, so every
-    fold, and the assignment benchmark (``python -m repro bench assignment``), sees the same
-    queries."""
-    return uci_queries(dataset, data_dir, n_queries, n_docs, seed=f"lesmola2007/uci/{dataset}")
+def sample_name(dataset: str, repeat: int = 0) -> str:
+    """The text whose CRC-32 seeds Table 1's draw of ``dataset`` in replicate ``repeat``:
+    ``"lesmola2007/uci/<dataset>"`` in replicate 0 (the draw it always was),
+    ``"lesmola2007/uci/<dataset>/replicate <r>"`` in replicate r > 0."""
+    base = f"lesmola2007/uci/{dataset}"
+    return base if int(repeat) == 0 else f"{base}/replicate {int(repeat)}"
+
+
+def table1_queries(dataset: str, data_dir, n_queries: int, n_docs: int, repeat: int = 0):
+    """Table 1's queries of ``dataset`` (Sec. 6.2; :func:`repro.data.uci.uci_queries`) in
+    replicate ``repeat``, drawn once per dataset and replicate (seed: :func:`sample_name`), so
+    every fold of a replicate, and the assignment benchmark (``python -m repro bench
+    assignment``, replicate 0), sees the same queries."""
+    return uci_queries(dataset, data_dir, n_queries, n_docs, seed=sample_name(dataset, repeat))
 
 
 def uci_ranker(method: str):
@@ -73,9 +83,11 @@ def inner_cv(train, method: str, grid: list[float], inner_folds: int
     return chosen, means
 
 
-def run_uci_fold(dataset: str, fold: int, p: dict, data_dir, log) -> Evidence:
-    """One fold of Table 1 on the sampled queries of ``dataset`` (see :func:`uci_fold`)."""
-    data = table1_queries(dataset, data_dir, int(p["queries"][dataset]), int(p["docs"]))
+def run_uci_fold(dataset: str, fold: int, p: dict, data_dir, log, repeat: int = 0) -> Evidence:
+    """One fold of Table 1 on the sampled queries of ``dataset`` in replicate ``repeat`` (see
+    :func:`uci_fold`): every method, since every one depends on the sample."""
+    data = table1_queries(dataset, data_dir, int(p["queries"][dataset]), int(p["docs"]),
+                          repeat)
     return uci_fold(data, dataset, fold, p, log)
 
 

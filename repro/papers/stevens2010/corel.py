@@ -8,6 +8,11 @@ measure and split; a keyword is a query) and the averages of Figures 6–8, over
 all shards, are computed from them (:mod:`.pooled`).  PAMIR trains all keywords jointly (its
 sampling spreads the iterations over them), so it runs once, in shard 1: its tables there hold
 every keyword.
+
+Replicates (Figures 6–8 declare 5): a replicate r > 0 (its own seed, from the run's identity)
+refits what has training randomness — DR-Sampled (the negatives drawn per keyword) and PAMIR
+(its random triplets) — on the same split; DR-Sequential and DR-FeatureInduction are
+deterministic, computed in replicate 0.
 """
 from __future__ import annotations
 
@@ -18,7 +23,7 @@ from ...evidence import Evidence, QueryTable
 from ...rankers.column_access import ColumnData
 from ...rankers.pamir import pamir_models
 from .keywords import configs, density, fit_selected, query_measures
-from .names import COREL_SPLITS, COREL_SUBSETS, DETAIL_METRICS, corel_dataset
+from .names import COREL_SPLITS, COREL_STOCHASTIC, COREL_SUBSETS, DETAIL_METRICS, corel_dataset
 from .names import COREL_VARIANTS as VARIANTS
 
 
@@ -49,8 +54,10 @@ def _measures(w, X, Y, q) -> dict:
 
 
 def task_corel(ctx) -> dict:
-    """Shard ``ctx.fold`` of the keywords (every ``n_shards``-th, in keyword order)."""
+    """Shard ``ctx.fold`` of the keywords (every ``n_shards``-th, in keyword order); in a
+    replicate ``ctx.spec.repeat`` > 0 the stochastic methods only."""
     p = ctx.params
+    methods = [m for m in VARIANTS if ctx.spec.repeat == 0 or m in COREL_STOCHASTIC]
     data = corel_small(ctx.data_dir, p["split_seed"])
     X, Y = data["X"], data["Y"]
     shard, n_shards = int(ctx.fold), int(p["shards"])
@@ -66,7 +73,7 @@ def task_corel(ctx) -> dict:
         ytr = Y["train"][:, q].astype(np.float64)
         row = {"keyword": data["names"][q], "index": int(q),
                "easy": bool(Y["test"][:, q].sum() >= 3), "methods": {}}
-        for method in VARIANTS:
+        for method in methods:
             sample = p["negative_fraction"] if method == "DR-Sampled" else 1.0
             best = fit_selected(cols, ytr, X["validation"], Y["validation"][:, q],
                                 grids[method], fit, sample, ctx.rng(1000 + int(q)))
@@ -77,10 +84,10 @@ def task_corel(ctx) -> dict:
                                       "status": best["status"]}
         per_query.append(row)
         ctx.log(f"corel shard {shard}: {row['keyword']} " + ", ".join(
-            f"{m} {row['methods'][m]['test']['AP']:.3f}" for m in VARIANTS))
+            f"{m} {row['methods'][m]['test']['AP']:.3f}" for m in methods))
     ev = Evidence(shard=shard, queries=per_query, n_queries_all=int(data["queries"].size),
                   pamir={})
-    for method in VARIANTS:
+    for method in methods:
         _tables(ev, method, {q["keyword"]: q["methods"][method] for q in per_query},
                 {q["keyword"]: q["easy"] for q in per_query}, shard)
     if shard == 1:

@@ -23,6 +23,9 @@ RANK_METRIC = "average rank ({metric})"
 
 # --- Corel stand-in (§8.2, Figures 6-8) ---
 COREL_VARIANTS = ("DR-FeatureInduction", "DR-Sampled", "DR-Sequential")
+#: the Corel variants with training randomness (negatives sampled once per keyword); PAMIR
+#: (random triplets) is stochastic too; the other variants are deterministic
+COREL_STOCHASTIC = ("DR-Sampled",)
 COREL_PAMIR = ("PAMIR-40K", "PAMIR-1M")               # with the declared iteration counts
 COREL_SUBSETS = {"Small-Easy": True, "Small-Hard": False}   # subset -> "easy" keywords
 COREL_LARGE = "corel-pamir:Large-All"

@@ -15,16 +15,21 @@ def corel_means(art, outputs) -> list[dict]:
     of every shard, in shard order (the declaration's), keywords in each shard's order; a
     method that ran once (PAMIR, in shard 1) is read by keyword.  Corel-Large-All has no
     stand-in: its values are records without a value.  Each mean carries its 95% percentile
-    bootstrap interval over the pooled keywords (:func:`repro.judge.intervals.pooled_interval`)."""
+    bootstrap interval over the pooled keywords (:func:`repro.judge.intervals.pooled_interval`).
+    Replicates: the assembly calls this with one replicate's shard runs at a time (a replicate
+    > 0 has DR-Sampled and PAMIR only) and averages the records over the replicates."""
     tables = [t for _, out in outputs for t in out.get("per_query", [])]
-    if not any(t["method"] in COREL_VARIANTS for t in tables):
+    ran = [m for m in COREL_VARIANTS if any(t["method"] == m for t in tables)]
+    if not ran:
         return []
     order: dict[str, list] = {}               # dataset -> its keywords over all shards
     values: dict[tuple, dict] = {}            # (dataset, method, metric, split) -> {kw: value}
     for t in tables:
         values.setdefault((t["dataset"], t["method"], t["metric"], t["split"]), {}) \
             .update(zip(t["qids"], t["values"]))
-        if t["method"] == COREL_VARIANTS[0] and t["metric"] == "AP":
+        # the keywords of the shards, in order: those of the first variant that ran (every
+        # variant runs a shard's keywords in one order; a replicate > 0 has DR-Sampled alone)
+        if t["method"] == ran[0] and t["metric"] == "AP":
             order.setdefault(t["dataset"], []).extend(t["qids"])
     base = {"stand_in": True, "data_used": "corel5k"}
     recs = []
