@@ -1,5 +1,6 @@
 """Provenance comes from the package's own source tree, decided before writing: run from
 another repository, pages still name this one; rewritten report files are not local changes."""
+import os
 import subprocess
 
 import pytest
@@ -57,3 +58,19 @@ def test_outside_git(tmp_path):
 def test_describe_names_commit_date_and_machine():
     text = prov.describe()
     assert repro.__version__ in text and "CPUs" in text and "Python" in text
+
+
+def test_blas_names_every_library_the_same_way_in_every_process():
+    """numpy and scipy load their own OpenBLAS and threadpoolctl lists them in an order that
+    follows the hash seed: the provenance line must not (it is printed on every page, so a
+    rerun would rewrite every page half of the time)."""
+    import subprocess
+    import sys
+    code = "from repro.run.provenance import blas; print(blas())"
+    seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True, env={**os.environ, "PYTHONHASHSEED": str(seed)}
+                           ).stdout.strip() for seed in range(4)}
+    assert len(seen) == 1, seen
+    (line,) = seen
+    if " for " in line:                      # several libraries: numpy's first, each named
+        assert line.split("; ")[0].endswith(" for numpy"), line

@@ -61,18 +61,38 @@ def source_state(package_dir: Path = PACKAGE_DIR) -> dict:
 
 @lru_cache(maxsize=1)
 def blas() -> str:
-    """The BLAS library this process uses and the kernel it picked for this CPU (OpenBLAS
-    picks one per CPU; ``OPENBLAS_CORETYPE`` overrides it): "OpenBLAS 0.3.31 (SkylakeX)".
-    Results of numerically sensitive methods can depend on it (``python -m repro stability``
-    measures how much)."""
+    """The BLAS libraries this process uses and the kernel each picked for this CPU (OpenBLAS
+    picks one per CPU; ``OPENBLAS_CORETYPE`` overrides it): "OpenBLAS 0.3.31 (SkylakeX) for
+    numpy; OpenBLAS 0.3.30 (SkylakeX) for scipy".  numpy and scipy each load their own copy,
+    and ``threadpool_info`` lists them in an order that follows the process's hash seed, so
+    they are named by the package that loaded them, numpy's first (the same string in every
+    process).  Results of numerically sensitive methods can depend on it (``python -m repro
+    stability`` measures how much)."""
     try:
-        from threadpoolctl import threadpool_info
+        import scipy.linalg  # noqa: F401  (loads scipy's copy: the answer must not depend on
+        from threadpoolctl import threadpool_info   # whether this process imported it yet)
         libs = [i for i in threadpool_info() if i.get("user_api") == "blas"]
     except Exception:                       # threadpoolctl missing or failing: say so
         return "unknown"
     if not libs:
         return "none found"
-    i = libs[0]
+    named = sorted({(_loaded_by(i.get("filepath") or ""), _blas_words(i)) for i in libs},
+                   key=lambda ow: (ow[0] != "numpy", ow))
+    if len(named) == 1:
+        return named[0][1]
+    return "; ".join(f"{w} for {o}" if o else w for o, w in named)
+
+
+def _loaded_by(path: str) -> str:
+    """The package whose bundled libraries folder holds a library ("numpy" for
+    ``…/numpy.libs/libscipy_openblas64_….so``), else ""."""
+    for part in reversed(Path(path).parts[:-1]):
+        if part.endswith(".libs"):
+            return part[:-len(".libs")]
+    return ""
+
+
+def _blas_words(i: dict) -> str:
     name = {"openblas": "OpenBLAS", "mkl": "MKL", "blis": "BLIS"}.get(i.get("internal_api"),
                                                                       i.get("internal_api"))
     arch = i.get("architecture")
