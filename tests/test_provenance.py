@@ -66,7 +66,7 @@ def test_blas_names_every_library_the_same_way_in_every_process():
     rerun would rewrite every page half of the time)."""
     import subprocess
     import sys
-    code = "from repro.run.provenance import blas; print(blas())"
+    code = "import scipy.linalg; from repro.run.provenance import blas; print(blas())"
     seen = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True, env={**os.environ, "PYTHONHASHSEED": str(seed)}
                            ).stdout.strip() for seed in range(4)}
