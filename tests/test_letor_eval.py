@@ -140,6 +140,10 @@ def test_bad_scores_are_refused_with_a_clear_error():
         one_query([1, 0], [np.nan, 1.0])
     with pytest.raises(DataError, match="expected 2 values"):
         one_query([1, 0], [1.0])
+    with pytest.raises(DataError, match="expected real numbers.*'a'"):
+        one_query([1, 0], np.array(["a", "b"]))          # a ranker returning labels as text
+    with pytest.raises(DataError, match="expected real numbers"):
+        one_query([1, 0], np.array([1.0, None], dtype=object))
 
 
 def test_kernel_refuses_inconsistent_shapes():

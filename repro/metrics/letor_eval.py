@@ -77,7 +77,12 @@ class LetorEval:
 
 def _check(y, scores, query_ptr):
     y = np.ascontiguousarray(y, dtype=np.float64)
-    scores = np.ascontiguousarray(scores, dtype=np.float64)
+    raw = np.asarray(scores)
+    if raw.dtype.kind not in "biuf":          # strings, objects, complex: not scores
+        raise DataError(f"scores: expected real numbers, got values of type {raw.dtype} "
+                        f"(first: {str(raw.ravel()[0])[:40]!r})" if raw.size else
+                        f"scores: expected real numbers, got an empty {raw.dtype} array")
+    scores = np.ascontiguousarray(raw, dtype=np.float64)
     if scores.shape != y.shape or y.ndim != 1:
         raise DataError(f"scores: expected {y.shape[0]} values (one per document), "
                         f"got shape {scores.shape}")
