@@ -141,9 +141,9 @@ def test_bad_scores_are_refused_with_a_clear_error():
     with pytest.raises(DataError, match="expected 2 values"):
         one_query([1, 0], [1.0])
     with pytest.raises(DataError, match="expected real numbers.*'a'"):
-        one_query([1, 0], np.array(["a", "b"]))          # a ranker returning labels as text
+        evaluate(np.array([1.0, 0.0]), np.array(["a", "b"]), np.array([0, 2]))  # text scores
     with pytest.raises(DataError, match="expected real numbers"):
-        one_query([1, 0], np.array([1.0, None], dtype=object))
+        evaluate(np.array([1.0, 0.0]), np.array([1.0, None], dtype=object), np.array([0, 2]))
 
 
 def test_kernel_refuses_inconsistent_shapes():
