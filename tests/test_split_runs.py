@@ -134,3 +134,60 @@ def test_dubey_parts_combine_to_the_unsplit_fold():
     one, split = _combined_equals_unsplit(a, "OHSUMED", 1)
     assert sum(1 for out in split for r in out["records"] if r["method"] == FLOOR) == \
         sum(1 for r in one["records"] if r["method"] == FLOOR) > 0
+
+
+def test_reuters_parts_fit_each_method_once_with_its_unsplit_stream():
+    """Domination Rank in one part, each PAMIR model in a part of its own, by its index among
+    the iteration counts (its random sub-stream, ``ctx.rng(50 + index)``, is the unsplit
+    run's); every Reuters artifact declares the same parts and the comparisons across them."""
+    a = art("stevens2010", "figure16")
+    parts = [{**a.params, **over} for _, over in a.parts_for("rcv1-subsets")]
+    n = len(a.params["pamir_iterations"])
+    assert sum(p.get("dr", True) for p in parts) == 1
+    assert sorted(k for p in parts for k in p.get("pamir_runs", range(n))) == list(range(n))
+    for x in stevens2010.ARTIFACTS:
+        if x.task == "task_reuters":
+            assert x.split == stevens2010.REUTERS_SPLIT
+            if x.name in ("figure18", "text"):
+                assert stevens2010.REUTERS_AGG[0] in x.aggregate
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not have("rcv1-subsets"), reason="RCV1 subsets not in the data directory")
+def test_reuters_parts_combine_to_the_unsplit_run():
+    """A tiny Reuters run (3 topics), unsplit and in parts, in replicate 0 (with Figure 17) and
+    1: the same records and per-topic tables, and the same comparisons across methods."""
+    from repro.papers.stevens2010.pooled import reuters_comparisons
+    tiny = {**stevens2010.REUTERS_QUICK["params"], "max_topics": 3, "single_lambdas": [1.0],
+            "pamir_iterations": [20000, 50000]}
+    a = replace(art("stevens2010", "text"), quick={"params": tiny, "repeats": 2})
+    for rep in (0, 1):
+        one, split = _combined_equals_unsplit(a, "rcv1-subsets", None, rep)
+        whole = [s for s in replace(a, split=()).runs(quick=True) if s.repeat == rep]
+        parts = [s for s in a.runs(quick=True) if s.repeat == rep]
+        assert reuters_comparisons(a, list(zip(whole, [one]))) == \
+            reuters_comparisons(a, list(zip(parts, split))) != []
+        assert (one["single"] is None) == (rep > 0)
+
+
+def test_reuters_comparisons_pool_the_parts_per_topic_values():
+    """The counts and ratio that compare DR with PAMIR, from two parts' per-topic values, by
+    hand: DR beats PAMIR-100M on topic a only; mean densities 0.1 (DR) and 0.4 (PAMIR-10M)."""
+    from repro.papers.stevens2010.names import FEATURE_SELECTION as DR
+    from repro.papers.stevens2010.pooled import reuters_comparisons
+    from repro.spec import RunSpec
+    a = art("stevens2010", "text")
+    spec = RunSpec("stevens2010", "task_reuters", "rcv1-subsets", None, 0, "{}")
+    dr = {"per_topic": {"a": {DR: {"AP": 0.5, "weight density": 0.05}},
+                        "b": {DR: {"AP": 0.2, "weight density": 0.15}}}}
+    pamir = {"per_topic": {"a": {"PAMIR-10M": {"AP": 0.1, "weight density": 0.3},
+                                 "PAMIR-100M": {"AP": 0.4, "weight density": 0.3}},
+                           "b": {"PAMIR-10M": {"AP": 0.3, "weight density": 0.5},
+                                 "PAMIR-100M": {"AP": 0.3, "weight density": 0.5}}}}
+    got = {r["metric"]: r for r in reuters_comparisons(a, [(spec, dr), (spec, pamir)])}
+    count = got["topics where DR beats PAMIR-100M (AP)"]
+    assert count["value"] == 1 and count["n_topics"] == 2 and count["figure"] == "figure18"
+    ratio = got["nonzero weights relative to PAMIR"]
+    assert ratio["value"] == pytest.approx(25.0) and ratio["claim"] and ratio["shown"] == "25.00%"
+    assert count["dataset"] == "rcv1-singhal" and count["stand_in"]
+    assert reuters_comparisons(a, [(spec, pamir)]) == []          # no Domination Rank
