@@ -65,8 +65,9 @@ def test_declarations():
     assert len({frozenset(ohsumed[n]) for n in replicated}) == 1
     first = {s for s in ohsumed["figure3"] if s.repeat == 0}
     assert all(ohsumed[n] == first for n in ohsumed if n not in replicated)
-    assert sorted((s.fold, s.repeat) for s in ohsumed["figure3"]) == [
-        (f, r) for f in (1, 2, 3, 4, 5) for r in range(REPEATS)]
+    assert sorted((s.fold, s.repeat, s.part) for s in ohsumed["figure3"]) == [
+        (f, r, part) for f in (1, 2, 3, 4, 5) for r in range(REPEATS)
+        for part in sorted(name for name, _ in paper.SPLIT["OHSUMED"])]     # split in parts
     assert paper.PARAMS["sample_size"] in paper.PARAMS["sensitivity"]["sizes"]
     assert paper.PARAMS["restart_skew"] in paper.PARAMS["sensitivity"]["skews"]
     # the microaverage weights reproduce printed microaverages (e.g. MAP of SVMmap)
