@@ -69,10 +69,9 @@ def run_figure3(splits: dict, p: dict, seed: int, log, ev: Evidence,
                 repeat: int = 0) -> tuple[dict, tuple | None]:
     """Every method of ``p["methods"]`` on one fold, into ``ev`` (in a replicate ``repeat`` > 0
     only the stochastic ones, :func:`replicated`), and the floor (unless ``p["floor"]`` is
-    false).  Returns the models' details (chosen parameter,
-    validation MAP, seconds, iterations) and the ConvexLoss_NDCG result that the Sec. 5.3
-    studies reuse as their default setting, with its per-query values (None if it did not
-    run)."""
+    false).  Returns the models' details (chosen parameter, validation MAP, seconds,
+    iterations) and the ConvexLoss_NDCG result that the Sec. 5.3 studies reuse as their
+    default setting, with its per-query values (None if it did not run)."""
     test = splits["test"]
     cleaned = None if "test" in CLEAN_MODES[p["clean"]] else clean(test, THRESHOLD)[0]
 
