@@ -59,14 +59,13 @@ def reuters_comparisons(art, outputs) -> list[dict]:
     per-topic values of the parts of one Reuters run (one replicate's: the assembly calls this
     per replicate); none without Domination Rank."""
     per_topic: dict[str, dict] = {}
-    spec = None
-    for s, out in outputs:
+    ds = art.datasets[0]                      # the run's dataset (a Reuters artifact has one)
+    for spec, out in outputs:
         for topic, methods in out.get("per_topic", {}).items():
             per_topic.setdefault(topic, {}).update(methods)
-        spec = spec or s
+        ds = spec.dataset if spec is not None else ds
     if not per_topic or any(FEATURE_SELECTION not in r for r in per_topic.values()):
         return []
-    ds = spec.dataset
     where = ({"dataset": art.stand_ins[ds], "data_used": ds, "stand_in": True}
              if ds in art.stand_ins else {"dataset": ds})
     recs = [record(FEATURE_SELECTION, "topics where DR beats PAMIR-100M (AP)",
