@@ -65,8 +65,9 @@ def test_declarations():
     assert len({frozenset(ohsumed[n]) for n in replicated}) == 1
     first = {s for s in ohsumed["figure3"] if s.repeat == 0}
     assert all(ohsumed[n] == first for n in ohsumed if n not in replicated)
-    assert sorted((s.fold, s.repeat) for s in ohsumed["figure3"]) == [
-        (f, r) for f in (1, 2, 3, 4, 5) for r in range(REPEATS)]
+    assert sorted((s.fold, s.repeat, s.part) for s in ohsumed["figure3"]) == [
+        (f, r, part) for f in (1, 2, 3, 4, 5) for r in range(REPEATS)
+        for part in sorted(name for name, _ in paper.SPLIT["OHSUMED"])]     # split in parts
     assert paper.PARAMS["sample_size"] in paper.PARAMS["sensitivity"]["sizes"]
     assert paper.PARAMS["restart_skew"] in paper.PARAMS["sensitivity"]["skews"]
     # the microaverage weights reproduce printed microaverages (e.g. MAP of SVMmap)
@@ -430,10 +431,11 @@ def short_build(tmp_path_factory):
         pytest.skip("REPRO_DATA_DIR is not set to a data directory (CI sets it)")
     arts = {n: dataclasses.replace(ART[n], datasets=("OHSUMED",), folds=(1, 2), params=TINY,
                                    reference={}, quick={}, repeats=1)     # one run per fold
-            for n in ("figure3", "figure4", "claims")}
+            for n in ("figure3", "figure4", "claims")}                         # and part
     specs = [s for a in arts.values() for s in a.runs()]
     results = Runner(Path(root), papers.task, log=lambda *a, **k: None).run(specs)
-    assert len(results) == 2 and all(r.status == "done" for r in results.values())
+    assert len(results) == 2 * len(paper.SPLIT["OHSUMED"])
+    assert all(r.status == "done" for r in results.values())
     out = tmp_path_factory.mktemp("dubey-build")
     built = {}
     for n, a in arts.items():
@@ -454,7 +456,9 @@ def test_sidecar_fold_means(short_build):
     """From the sidecars alone: each fold's table mean = the fold record's value (the runs'
     output), and the mean of the folds = the JSON's cell, for three values."""
     arts, results, built = short_build
-    runs = {str(s.fold): r.output["records"] for s, r in results.items()}
+    runs = {}                                   # a fold's records: those of its parts
+    for s, r in results.items():
+        runs.setdefault(str(s.fold), []).extend(r.output["records"])
     checks = [("figure3", "OHSUMED", "ConvexLoss_NDCG", "MAP", names.PAPER_DEF, "value"),
               ("figure3", "OHSUMED", "RankSVM", "NDCG@10", names.LETOR3, "LETOR_3.0"),
               ("figure4", "HP2004", names.sample_size_label(30), "NDCG@10", None, "value")]

@@ -20,7 +20,7 @@ from repro.evidence import SIDECAR_SUFFIX, TableIndex, decode_sidecar, table_mea
 from repro.evidence.record import matches
 from repro.metrics.family import ndcg
 from repro.papers import lesmola2007 as paper
-from repro.papers.lesmola2007 import names, tasks, uci, web
+from repro.papers.lesmola2007 import names, runtime, tasks, uci, web
 from repro.judge.published import load
 from repro.run.runner import Runner
 
@@ -63,6 +63,24 @@ def test_declarations():
     # measured times only on timing artifacts (issue 18, item 5)
     assert {a.name for a in paper.ARTIFACTS if a.timing} == {"figure7", "table2-qp",
                                                              "complexity"}
+
+
+def test_timing_runs_are_not_the_value_runs():
+    """Figure 7 and Table 2's "% in QP" time refits of their own (issue 28): one timing run per
+    web fold, none of them a value run, so the value runs of the web folds pool."""
+    timing = {s for a in paper.ARTIFACTS if a.timing for s in a.runs()}
+    values = {s for a in paper.ARTIFACTS if not a.timing for s in a.runs()}
+    assert timing and values and not timing & values
+    assert not any(s.exclusive for s in values)
+    for name in ("figure7", "table2-qp"):
+        runs = art(name).runs()
+        assert {s.task for s in runs} == {"task_runtime"}
+        assert {(s.dataset, s.fold) for s in runs} == {
+            (s.dataset, s.fold) for s in art("figure2").runs()}
+        assert set(names.FIGURE7_METHODS) <= set(runs[0].params["methods"])
+    # the timing runs refit what they time and nothing else: Figure 7's and Table 2's methods
+    table2 = {m for rows in names.TABLE2.values() for m, _ in rows}
+    assert set(art("figure7").runs()[0].params["methods"]) == set(names.FIGURE7_METHODS) | table2
 
 
 def test_modules_are_small_and_run_code_imports_no_declaration():
@@ -378,7 +396,8 @@ def test_short_web_run():
         assert 0 <= got[(m, "MRR (m=60)")] <= 100
     assert ("ROCArea", "# SVs (NDCG@10 optimization)") in got
     assert ("DORM (MRR)", "# Iter (MRR optimization)") in got
-    assert got[("DORM (MRR)", "% in QP (MRR optimization)")] <= 100
+    # no measured time in a value run (it pools: the timing runs of .runtime measure them)
+    assert not any(m in (names.SECONDS, *names.TABLE2_QP) for _, m in got)
     # BM25 (feature 25 of LETOR 4.0) needs no training: the same at every size
     assert got[("BM25", "MRR (m=30)")] == got[("BM25", "MRR (m=60)")]
     # MRR is a mean over the queries with two levels or more: undefined ones carry a reason
@@ -387,3 +406,30 @@ def test_short_web_run():
     assert None in t["values"] and t["why"] == web.ONE_LEVEL
     assert np.mean([v for v in t["values"] if v is not None]) == pytest.approx(
         got[("BM25", "MRR (m=60)")] , rel=1e-12)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not have("MQ2008"), reason="MQ2008 not in the data directory")
+def test_runtime_run_times_the_value_runs_selections():
+    """A timing run (Figure 7, Table 2's % in QP) refits the timed methods over the grid and
+    chooses them as the value run does: the models whose QP share it reports are the value
+    run's (same # SVs), and each timed method has its seconds."""
+    from repro.spec import RunContext, RunSpec
+    from repro.spec.declarations import canonical
+    methods = ["BM25", "ROCArea", "DORM (MRR)"]
+    spec = RunSpec("lesmola2007", "task_runtime", "MQ2008", 1, 0,
+                   canonical({"grid": [1.0], "methods": methods, "repeats": 2}), exclusive=True)
+    out = runtime.task_runtime(RunContext(spec, DATA, log=lambda m: None))
+    got = {(r["method"], r["metric"]): r["value"] for r in out["records"]}
+    assert {m for m, k in got if k == names.SECONDS} == set(methods)
+    assert all(got[(m, names.SECONDS)] >= 0 for m in methods)
+    assert set(got) - {(m, names.SECONDS) for m in methods} == {
+        ("ROCArea", "% in QP (NDCG@10 optimization)"), ("ROCArea", "% in QP (MRR optimization)"),
+        ("DORM (MRR)", "% in QP (MRR optimization)")}
+    assert all(0 <= v <= 100 for (_, k), v in got.items() if k != names.SECONDS)
+    value = web.run_web_fold("MQ2008", 1, {"sizes": {"MQ2008": ["all"]}, "grid": [1.0],
+                                           "methods": methods, "c_schemes": False}, DATA,
+                             lambda m: None)
+    counts = {(x["method"], x["metric"]) for x in value.records if x["metric"].startswith("#")}
+    assert counts == {(m, k.replace("% in QP", "# SVs")) for m, k in got if k != names.SECONDS} \
+        | {(m, k.replace("% in QP", "# Iter")) for m, k in got if k != names.SECONDS}

@@ -82,22 +82,26 @@ def test_declarations_share_runs_and_state_choices():
     assert [art(n).repeats for n in ("figure4", "figure6", "figure9", "figure16", "figure17")] \
         == [1, REPEATS, 1, REPEATS, 1]
     (reuters,), (single,) = runs[("figure16", "text")], runs[("figure17", "figure18")]
-    assert single == {s for s in reuters if s.repeat == 0} and len(reuters) == REPEATS
+    parts = len(paper.REUTERS_SPLIT)              # Domination Rank, each PAMIR model
+    assert single == {s for s in reuters if s.repeat == 0} and len(reuters) == REPEATS * parts
     for a in paper.ARTIFACTS:
         if a.task is not None:
             assert a.choices, a.name
     assert sorted(s.fold for s in art("figure4").runs()
-                  if s.dataset == "OHSUMED" and s.task == "task_letor_fold") == [1, 2, 3, 4, 5]
+                  if s.dataset == "OHSUMED" and s.task == "task_letor_fold") == [
+        f for f in (1, 2, 3, 4, 5) for _ in paper.LETOR_PARAMS["variants"]]   # one per variant
     assert lambda_grid(paper.LETOR_PARAMS)[0] == 1.0 and lambda_grid(paper.LETOR_PARAMS)[-1] \
         == pytest.approx(1e5)
     # no tolerance on Figure 4: its OHSUMED cells are judged against their 95% intervals;
     # Figure 5's ranks use the paper's own Figure 4 values for seven sets: derived
     assert not [r for r in PUB.rules if r.get("artifact") == "figure4"]
     assert PUB.kind({"artifact": "figure5", "dataset": "LETOR-8"})[0] == "derived"
-    # one Custom (Figures 6-8's pooled keyword means), its function apart from the run code
+    # two Customs (Figures 6-8's pooled keyword means; the Reuters values comparing methods
+    # fitted in different parts), their functions apart from the run code
     customs = {g.function for a in paper.ARTIFACTS for g in a.aggregate if isinstance(g, Custom)}
-    assert customs == {"corel_means"}
-    assert papers.aggregation("stevens2010", "corel_means").__module__.endswith(".pooled")
+    assert customs == {"corel_means", "reuters_comparisons"}
+    for name in customs:
+        assert papers.aggregation("stevens2010", name).__module__.endswith(".pooled")
 
 
 def test_numpy_peer_is_the_same_sweep():

@@ -117,6 +117,10 @@ class Artifact:
     description: str = ""
     choices: tuple[str, ...] = ()   # protocol details the paper leaves open, as decided here
     timing: bool = False            # its runs measure time: never run beside another run
+    #                                 (a timing artifact has runs of its own: it never shares
+    #                                 a run with a value artifact, whose runs always pool)
+    split: tuple | dict = ()        # parts of each run, ((name, parameter overrides), ...), or
+    #                                 {dataset or "*": parts}: one run per part (:meth:`parts_for`)
     rankers: tuple = ()             # user rankers (ReferenceRanker) under the reference protocol
     like: dict = field(default_factory=dict)        # user dataset -> the dataset it stands for
     #                                 (``--on``: the task's per-dataset settings are the latter's)
@@ -145,16 +149,28 @@ class Artifact:
             return tuple(self.folds.get(dataset, self.folds.get("*", (None,))))
         return tuple(self.folds)
 
+    def parts_for(self, dataset: str) -> tuple[tuple[str | None, dict], ...]:
+        """The parts each run on ``dataset`` is split into, ``(name, overrides)``: parameter
+        overrides (shallow, over the artifact's parameters), one independent run each, so that
+        the parts of a long run execute side by side; the name is in the run's label.  A part's
+        run differs from the others only by its parameters, which a seed does not derive from
+        (:attr:`RunSpec.seed`): every model keeps the seed it has in the unsplit run, and the
+        aggregations see the parts' records together as they saw the unsplit run's.
+        ``((None, {}),)``: not split."""
+        split = self.split
+        if isinstance(split, dict):
+            split = split.get(dataset, split.get("*", ()))
+        return tuple(split) or ((None, {}),)
+
     def runs(self, quick: bool = False) -> list["RunSpec"]:
         art = self.effective(quick)
         if art.task is None:
             return []
-        params = canonical(art.params)
         like = art.like.get
-        specs = [RunSpec(self.paper, art.task, ds, fold, rep, params, quick, art.timing,
-                         like(ds))
+        specs = [RunSpec(self.paper, art.task, ds, fold, rep,
+                         canonical({**art.params, **over}), quick, art.timing, like(ds), part)
                  for ds in art.datasets for fold in art.folds_for(ds)
-                 for rep in range(art.repeats)]
+                 for rep in range(art.repeats) for part, over in art.parts_for(ds)]
         if art.reference:
             ref = canonical({**art.reference, "quick_grid": bool(quick)})
             specs += [RunSpec(self.paper, REFERENCE_TASK, ds, fold, 0, ref, quick, like=like(ds))
@@ -192,6 +208,8 @@ class RunSpec:
     quick: bool = False
     exclusive: bool = False     # a timing run: executed alone (not part of its identity)
     like: str | None = None     # ``--on``: the artifact's dataset this (user) dataset stands for
+    part: str | None = None     # the part of a split run (``Artifact.split``; its parameters
+    #                             say what it computes): in the label only
 
     @property
     def params(self) -> dict:
@@ -201,7 +219,9 @@ class RunSpec:
     def label(self) -> str:
         fold = "" if self.fold is None else f"/fold{self.fold}"
         rep = f"/rep{self.repeat}" if self.repeat else ""
-        return f"{self.paper}/{self.task}/{self.dataset}{fold}{rep}" + (" (quick)" if self.quick else "")
+        part = f"/{self.part}" if self.part else ""
+        return (f"{self.paper}/{self.task}/{self.dataset}{fold}{rep}{part}"
+                + (" (quick)" if self.quick else ""))
 
     @property
     def identity(self) -> dict:

@@ -454,11 +454,13 @@ def fold_claim(art: Artifact, records: list[dict], decl: FoldClaim, outputs=()) 
     out = []
     a, b = decl.compared
     for ds in art.datasets:
-        by_fold: dict[str, list] = {}
+        by_fold: dict[str, dict] = {}             # fold -> replicate -> statistics
         for spec, o in outputs:
             if spec.dataset == ds:
-                by_fold.setdefault(str(spec.fold), []).append(decl.values(o))
-        got = {f: _replicate_mean(vs) for f, vs in by_fold.items()}
+                reps = by_fold.setdefault(str(spec.fold), {})
+                if reps.get(spec.repeat) is None:     # a split run: the part that has them
+                    reps[spec.repeat] = decl.values(o)
+        got = {f: _replicate_mean(list(vs.values())) for f, vs in by_fold.items()}
         folds = declared_folds(art, ds)
         if not folds or any(got.get(f) is None for f in folds):
             continue

@@ -11,8 +11,8 @@ rejection-free; ``kernels/swap_sampler.pyx``), :mod:`repro.rankers.deltas` (Δ o
 baselines :mod:`repro.rankers.rankboost`, :mod:`repro.rankers.svmmap` and the suite's
 :class:`~repro.rankers.RankSVM`.
 
-Protocol (§5.1, :mod:`.protocol`): one run per (dataset, fold) — task ``task_fold``
-(:mod:`.fold`) — fits every Figure 3 method on the fold (C or the number of rounds chosen by
+Protocol (§5.1, :mod:`.protocol`): one run per (dataset, fold; an OHSUMED fold in three parts,
+``SPLIT``) — task ``task_fold`` (:mod:`.fold`) — fits every Figure 3 method on the fold (C or the number of rounds chosen by
 validation MAP), evaluates it on the test split with the paper's definitions and with the
 official LETOR 3.0 script, ties in file order and at random, with every query's value
 (:mod:`.figure3`), and runs the Sec. 5.3 studies (Figures 4–8, :mod:`.sampling`) on the datasets
@@ -73,9 +73,9 @@ from ...judge import published as _published
 from ...judge.kinds import Cells, CellsWithGap, Custom, FoldMean, MicroAverage
 from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Paper
 from .claims import DECLARED as CLAIMS_DECLARED
-from .names import (CLAIMS, CLEANED, FIGURE3, FIGURE4, FIGURE5, FIGURE6, FIGURE7, FIGURE8, FLOOR,
-                    LETOR3, LETOR3_RANDOM, METHODS, METRICS, PAPER_DEF, PAPER_RANDOM, PER_FOLD,
-                    SENS_METHOD, SENS_METRICS)
+from .names import (BASELINES, CLAIMS, CLEANED, FIGURE3, FIGURE4, FIGURE5, FIGURE6, FIGURE7,
+                    FIGURE8, FLOOR, LETOR3, LETOR3_RANDOM, METHODS, METRICS, PAPER_DEF,
+                    PAPER_RANDOM, PER_FOLD, SENS_METHOD, SENS_METRICS, STOCHASTIC)
 from .. import prose
 from ..replicates import replicated
 
@@ -124,6 +124,13 @@ PARAMS = {
                     "smear": {"states": 200, "bins": 20},
                     "dominance": {"queries": 10, "rankings": 10, "iterations": 10}},
 }
+#: an OHSUMED fold (Figure 3's thirteen methods and the Sec. 5.3 studies) is the longest run of
+#: the paper: split into independent parts (.fold) — Figure 3's baselines and floor, its
+#: conditional models, the studies — each with the fold's seed, so each model is the unsplit one
+SPLIT = {"OHSUMED": (("baselines", {"methods": list(BASELINES), "sensitivity_datasets": []}),
+                     ("conditional", {"methods": list(STOCHASTIC), "floor": False,
+                                      "sensitivity_datasets": []}),
+                     ("studies", {"figure3_datasets": []}))}
 QUICK = {"folds": (1,), "params": {
     "C": [0.1, 10.0], "ranksvm_C": [1e-4, 1e-2], "svmmap_C": [0.1, 10.0],
     "rankboost_rounds": [10, 100], "sample_size": 100, "n_inits": 2, "tie_seeds": 2,
@@ -148,12 +155,12 @@ STUDY_NOISE = Noise(SAME_QUERIES, (SEEDS,), why=(
 # published numbers, is replicated, and Figures 7-8 with it (cheap; their claims average the
 # replicates' fold statistics); Figures 4 and 5 (no numbers, expensive) are one run each.
 _SENS = dict(datasets=_SENS_DATA, stand_ins={"OHSUMED": "HP2004", "MQ2008": "HP2004"},
-             folds=_FOLDS, task="task_fold", params=PARAMS, quick=QUICK)
+             folds=_FOLDS, task="task_fold", params=PARAMS, split=SPLIT, quick=QUICK)
 
 ARTIFACTS = PROSE.describe_all([
     Artifact("dubey2009", "figure3",
              "Figure 3: MAP, NDCG@1, NDCG@5, NDCG@10 of the baselines, MLE, ExpGain, L_3 and ConvexLoss on LETOR 3.0",
-             datasets=_LETOR3, folds=_FOLDS, task="task_fold", params=PARAMS,
+             datasets=_LETOR3, folds=_FOLDS, task="task_fold", params=PARAMS, split=SPLIT,
              metrics=METRICS, methods=METHODS,
              aggregate=(CellsWithGap(CELLS, context="see 'claims', rows 'context'"),
                         MicroAverage(select={"part": FIGURE3, "fold": "avg"})),
@@ -186,7 +193,7 @@ ARTIFACTS = PROSE.describe_all([
              select={"part": FIGURE8, "fold": "avg"}, figure="figure_dominance"),
     Artifact("dubey2009", "claims", "Claims of Sec. 5.2–5.3 on the columns that ran here",
              kind="check", datasets=_LETOR3 + ("MQ2008",), folds=_FOLDS, task="task_fold",
-             params=PARAMS, noise=FIGURE3_NOISE, **_REPLICATED,
+             params=PARAMS, split=SPLIT, noise=FIGURE3_NOISE, **_REPLICATED,
              # the claims, declared (.claims); the one Custom: the context of the OHSUMED gap
              # (fold means across conventions beside two papers' published numbers, .gap)
              aggregate=(*CLAIMS_DECLARED, Custom("gap_context")), select={"part": CLAIMS}),

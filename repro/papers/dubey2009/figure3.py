@@ -52,6 +52,13 @@ def emit(ev: Evidence, method: str, m: Measures, cleaned: tuple | None) -> None:
             rec[PER_FOLD] = True          # a record field, not a table key: see Cells
 
 
+def computes(p: dict, repeat: int) -> bool:
+    """Whether a run of parameters ``p`` computes anything of Figure 3 in replicate
+    ``repeat``: a method (:func:`replicated`) or the floor (replicate 0, unless ``p["floor"]``
+    is false: a split run leaves it to another part)."""
+    return bool(replicated(p["methods"], repeat)) or (repeat == 0 and p.get("floor", True))
+
+
 def replicated(methods, repeat: int) -> list[str]:
     """The methods a run computes: all of them in replicate 0, the stochastic ones
     (:data:`.names.STOCHASTIC`) in a later replicate."""
@@ -60,11 +67,11 @@ def replicated(methods, repeat: int) -> list[str]:
 
 def run_figure3(splits: dict, p: dict, seed: int, log, ev: Evidence,
                 repeat: int = 0) -> tuple[dict, tuple | None]:
-    """Every method of Figure 3 on one fold, into ``ev`` (in a replicate ``repeat`` > 0 only
-    the stochastic ones, :func:`replicated`).  Returns the models' details (chosen parameter,
-    validation MAP, seconds, iterations) and the ConvexLoss_NDCG result that the Sec. 5.3
-    studies reuse as their default setting, with its per-query values (None if it did not
-    run)."""
+    """Every method of ``p["methods"]`` on one fold, into ``ev`` (in a replicate ``repeat`` > 0
+    only the stochastic ones, :func:`replicated`), and the floor (unless ``p["floor"]`` is
+    false).  Returns the models' details (chosen parameter, validation MAP, seconds,
+    iterations) and the ConvexLoss_NDCG result that the Sec. 5.3 studies reuse as their
+    default setting, with its per-query values (None if it did not run)."""
     test = splits["test"]
     cleaned = None if "test" in CLEAN_MODES[p["clean"]] else clean(test, THRESHOLD)[0]
 
@@ -85,7 +92,7 @@ def run_figure3(splits: dict, p: dict, seed: int, log, ev: Evidence,
             base = ({"MAP": m.summary[PAPER_DEF]["MAP"], "NDCG@10": m.summary[PAPER_DEF]["NDCG@10"],
                      "C": sel.params["C"], "seconds": secs},
                     {k: m.per_query[PAPER_DEF][k] for k in ("MAP", "NDCG@10")})
-    if repeat == 0:
+    if repeat == 0 and p.get("floor", True):
         m, c = measure(lambda d: np.zeros(d.n_docs))
         emit(ev, FLOOR, m, c)
     return {"methods": detail}, base

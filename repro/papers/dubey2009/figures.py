@@ -98,7 +98,7 @@ def _means(art, results, key: str) -> dict:
 
 
 def _title(ax, results):
-    n = len(_done(results))
+    n = sum("sensitivity" in (r.output or {}) for r in _done(results))   # the studies' runs
     ax.set_title(f"fold means over the folds that ran ({n} run(s))", fontsize=7)
 
 

@@ -10,15 +10,17 @@ and :mod:`repro.rankers.pamir` (the PAMIR baseline; kernel ``kernels/pamir.pyx``
 
 Studies (one module each, tasks re-exported by :mod:`.tasks`):
 
-* :mod:`.letor` — Figures 4 and 5 (§8.1): one run per LETOR fold (per-query tables of every
-  test measure); fold means declared; Figure 5's average ranks declared over Figure 4's fold
+* :mod:`.letor` — Figures 4 and 5 (§8.1): one run per LETOR fold and Domination Rank variant
+  (``LETOR_SPLIT``; per-query tables of every test measure); fold means declared; Figure 5's average ranks declared over Figure 4's fold
   means and the published rows of the sets not run (``RanksWithPublished``).
 * :mod:`.corel` — Figures 6–8 (§8.2) on MULAN Corel5k as a stand-in for PAMIR's Corel sets,
   keywords split into 4 shard runs; the averages over all shards' keywords are the paper's one
   custom aggregation (:mod:`.pooled`: it pools the shards' per-query tables).
 * :mod:`.google` — Figures 9 and 13–15 (§8.3) on Corel5k as a stand-in for the Google set.
 * :mod:`.reuters` — Figures 16–18 and the text's sparsity claims (§8.4) on the MULAN RCV1-v2
-  subsets as a stand-in for Reuters-2000 with Singhal features.
+  subsets as a stand-in for Reuters-2000 with Singhal features; each replicate in parts
+  (``REUTERS_SPLIT``: Domination Rank, each PAMIR model), the values comparing the two a
+  custom aggregation (:mod:`.pooled`).
 * :mod:`.complexity` — sweep time against non-zeros and layers (our figure); the comparison
   with NumPy recomputing the margins at every update is the ``domination`` group of
   ``python -m repro bench`` (:mod:`repro.bench.domination`).
@@ -86,6 +88,10 @@ LETOR_PARAMS = {"variants": ["Layered", "Flat", "Margin", "Layered (per-query)"]
                 "max_sweeps": 5000}
 LETOR_QUICK = {"folds": (1,), "params": {"lambda_exponents": [1, 3], "lambda_step": 1.0,
                                          "margins": [1.0]}}
+#: one run per (set, fold, variant): a fold's variants are independent (each chooses its own
+#: (reg, λ[, κ]) on vali; no randomness), and DR-Margin alone takes most of a fold (its grid has
+#: the five margins), so the variants of a fold run side by side
+LETOR_SPLIT = tuple((v, {"variants": [v]}) for v in LETOR_PARAMS["variants"])
 LETOR_AGG = (FoldMean(select={"metric": list(LETOR_MEASURES)}),)
 # Figure 5: the fold means, then each method's rank per set and measure (competition ranking),
 # published Figure 4 values standing in for the sets (and baselines) not run, averaged over sets
@@ -122,6 +128,14 @@ REUTERS_QUICK = {"params": {"subsets": [1], "max_topics": 8, "cv_topics": 2, "la
                             "alphas": [10], "iterations": 20000,
                             "pamir_iterations": [100000, 1000000], "pamir_C": [1.0],
                             "single_lambdas": [0.1, 10.0]}}
+#: one run per (replicate, part): Domination Rank (its choice of parameters, every topic,
+#: Figure 17) and each PAMIR model (C chosen on the CV topics in each) are independent
+#: (.reuters); the values comparing them are a Custom aggregation (.pooled: they need the
+#: per-topic values of two parts, which no declared kind sees)
+REUTERS_SPLIT = (("domination-rank", {"pamir_runs": []}),
+                 *((f"pamir-{k + 1}", {"dr": False, "pamir_runs": [k]})
+                   for k in range(len(REUTERS_PARAMS["pamir_iterations"]))))
+REUTERS_AGG = (Custom("reuters_comparisons"),)
 COMPLEXITY_PARAMS = {"features": 500, "nnz_per_row": 20, "positive_fraction": 0.02,
                      "instances": [2500, 5000, 10000, 20000, 40000], "layers_n": 20000,
                      "layers": [2, 3, 5, 9], "repeats": 5, "min_seconds": 0.5}
@@ -142,8 +156,8 @@ TEXT_AGG = (
 
 def _letor(name, title, **kw):
     return Artifact("stevens2010", name, title, datasets=_LETOR, folds=_FOLDS,
-                    task="task_letor_fold", params=LETOR_PARAMS, quick=LETOR_QUICK,
-                    noise=LETOR_NOISE, **kw)
+                    task="task_letor_fold", params=LETOR_PARAMS, split=LETOR_SPLIT,
+                    quick=LETOR_QUICK, noise=LETOR_NOISE, **kw)
 
 
 def _corel(name, title, select):
@@ -165,8 +179,8 @@ def _reuters(name, title, kind="table", figure_fn=None, select=None, replicates=
     more = (dict(noise=STAND_IN_NOISE, **replicated(REUTERS_QUICK)) if replicates
             else dict(quick=REUTERS_QUICK))
     return Artifact("stevens2010", name, title, kind=kind, **_REUTERS, task="task_reuters",
-                    params=REUTERS_PARAMS, select=select or {"figure": name}, figure=figure_fn,
-                    **more)
+                    params=REUTERS_PARAMS, split=REUTERS_SPLIT, aggregate=REUTERS_AGG,
+                    select=select or {"figure": name}, figure=figure_fn, **more)
 
 
 _DETAIL = list(DETAIL_METRICS)
@@ -209,7 +223,8 @@ ARTIFACTS = PROSE.describe_all([
              kind="figure", figure_fn="figure_reuters_topics"),
     Artifact("stevens2010", "text", "Numbers stated in the running text (§7, §8.3.2, §8.4.2)",
              kind="check", **_REUTERS, task="task_reuters", params=REUTERS_PARAMS,
-             noise=STAND_IN_NOISE, **replicated(REUTERS_QUICK), aggregate=TEXT_AGG,
+             split=REUTERS_SPLIT, noise=STAND_IN_NOISE, **replicated(REUTERS_QUICK),
+             aggregate=REUTERS_AGG + TEXT_AGG,
              select={"claim": True}),
     Artifact("stevens2010", "complexity",
              "Sweep time against the number of non-zeros and of layers (our figure)",

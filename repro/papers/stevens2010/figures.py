@@ -14,6 +14,23 @@ def _output(results):
     return done[0].output if done else None
 
 
+def _reuters_output(results):
+    """The Reuters run of replicate 0 as one output: its parts' per-topic values merged (each
+    part fitted some of the methods), the other fields of the part that has them."""
+    done = [r for r in results.values() if r.status == "done" and r.spec.repeat == 0]
+    if not done:
+        return None
+    out = {}
+    for r in done:
+        for k, v in r.output.items():
+            if k == "per_topic":
+                for topic, methods in v.items():
+                    out.setdefault(k, {}).setdefault(topic, {}).update(methods)
+            elif v is not None and k not in out:
+                out[k] = v
+    return out
+
+
 def _by_reg(rows, key):
     out = {}
     for r in rows:
@@ -108,8 +125,8 @@ def figure_google_course(art, results, flat, published):
 
 def figure_reuters_single(art, results, flat, published):
     """Figure 17: one topic — test AP and loss against λ; AP and loss during training."""
-    out = _output(results)
-    if out is None:
+    out = _reuters_output(results)
+    if out is None or out.get("single") is None:
         return {}
     s = out["single"]
     fig, axes = figure(ncols=2, nrows=2, height=2.6)
@@ -125,7 +142,7 @@ def figure_reuters_single(art, results, flat, published):
 def figure_reuters_topics(art, results, flat, published):
     """Figure 18: per-topic AP of Domination Rank against PAMIR, and the difference against
     the topic index (topics by decreasing training frequency)."""
-    out = _output(results)
+    out = _reuters_output(results)
     if out is None:
         return {}
     per = out["per_topic"]

@@ -1,6 +1,7 @@
-"""stevens2010 on LETOR (§8.1, Figures 4 and 5): one run per fold, the Domination Rank
-variants chosen on the validation split and evaluated on the test split with the official
-LETOR conventions; every test measure is returned with its per-query table.  Fold means and
+"""stevens2010 on LETOR (§8.1, Figures 4 and 5): one run per fold and variant (the
+declarations split a fold's run by ``params["variants"]``: the variants are independent), the
+Domination Rank variants chosen on the validation split and evaluated on the test split with
+the official LETOR conventions; every test measure is returned with its per-query table.  Fold means and
 Figure 5's average ranks are declared aggregations (:mod:`.names`, ``__init__``)."""
 from __future__ import annotations
 

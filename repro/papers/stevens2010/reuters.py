@@ -14,6 +14,15 @@ randomness (Domination Rank's negatives drawn per topic, PAMIR's random triplets
 replicate r > 0 (its own seed, from the run's identity) reruns the choice of parameters and
 every topic on the same split; Figure 17's single-topic study (no published numbers, one run)
 is computed in replicate 0 only.
+
+Parts (``REUTERS_SPLIT`` in ``__init__``): the run of a replicate is split into independent
+runs by its parameters — Domination Rank (``"dr"``: its choice of parameters, every topic,
+Figure 17) and each PAMIR model (``"pamir_runs"``: indices into ``pamir_iterations``, each
+part choosing C on the CV topics as the unsplit run does) — with the seed of the unsplit run
+and the same sub-streams (a PAMIR model's is its index among the iteration counts), so every
+model is the unsplit run's.  The values that compare methods across parts (the topics where
+DR beats PAMIR, DR's non-zero weights relative to PAMIR's) are computed when the parts'
+outputs are gathered (:func:`.pooled.reuters_comparisons`).
 """
 from __future__ import annotations
 
@@ -67,12 +76,16 @@ def _eval(w, X, Y, t) -> dict:
 
 
 def task_reuters(ctx) -> dict:
+    """Domination Rank (unless ``params["dr"]`` is false) and the PAMIR models of
+    ``params["pamir_runs"]`` (default all) on every topic; Figure 17 with Domination Rank in
+    replicate 0."""
     p = ctx.params
+    dr = p.get("dr", True)
     data = rcv1_splits(ctx.data_dir, p["split_seed"], tuple(p["subsets"]))
     X, Y, topics, names = data["X"], data["Y"], data["topics"], data["names"]
     if p.get("max_topics"):
         topics = topics[:int(p["max_topics"])]
-    cols = ColumnData.from_matrix(X["train"])
+    cols = ColumnData.from_matrix(X["train"]) if dr else None    # Domination Rank's layout
     cv = np.sort(np.random.default_rng(p["split_seed"] + 1).choice(
         topics, min(int(p["cv_topics"]), topics.size), replace=False))
     base = {"tol": p["tol"], "max_iter": int(p["iterations"])}
@@ -85,35 +98,36 @@ def task_reuters(ctx) -> dict:
                                             seed=ctx.rng(1000 + int(t)))
         return problems[t]
 
-    # parameters of Domination Rank: mean validation AP over the CV topics
-    grid = configs(p["regularisers"], p["lambdas"], p["alphas"])
-    cv_scores = []
-    for cfg in grid:
-        aps = []
-        for t in cv:
-            res = problem(t).solve(cfg["lam"], cfg["reg"], induction=cfg["induction"], **base)
-            aps.append(query_measures(X["validation"] @ res.w, Y["validation"][:, t])["AP"])
-        cv_scores.append({**cfg, "validation_AP": float(np.mean(aps))})
-    chosen = max(cv_scores, key=lambda c: c["validation_AP"])
-    ctx.log(f"rcv1: chosen {chosen}")
-    # one model per topic
-    per_topic = {}
-    for t in topics:
-        res = problem(t).solve(chosen["lam"], chosen["reg"], induction=chosen["induction"],
-                               **base)
-        per_topic[names[t]] = {FEATURE_SELECTION: {**_eval(res.w, X, Y, t),
+    per_topic = {names[t]: {} for t in topics}
+    cv_scores, chosen, single = [], None, None
+    if dr:
+        # parameters of Domination Rank: mean validation AP over the CV topics
+        for cfg in configs(p["regularisers"], p["lambdas"], p["alphas"]):
+            aps = []
+            for t in cv:
+                res = problem(t).solve(cfg["lam"], cfg["reg"], induction=cfg["induction"],
+                                       **base)
+                aps.append(query_measures(X["validation"] @ res.w, Y["validation"][:, t])["AP"])
+            cv_scores.append({**cfg, "validation_AP": float(np.mean(aps))})
+        chosen = max(cv_scores, key=lambda c: c["validation_AP"])
+        ctx.log(f"rcv1: chosen {chosen}")
+        # one model per topic
+        for t in topics:
+            res = problem(t).solve(chosen["lam"], chosen["reg"], induction=chosen["induction"],
+                                   **base)
+            per_topic[names[t]][FEATURE_SELECTION] = {**_eval(res.w, X, Y, t),
                                                       "iterations": res.n_iter,
                                                       "rounds": res.rounds,
-                                                      "status": res.status}}
-        if t not in cv:
-            problems.pop(t, None)          # keep memory bounded: one problem at a time
+                                                      "status": res.status}
+            if t not in cv:
+                problems.pop(t, None)          # keep memory bounded: one problem at a time
+        single = (_single_topic(ctx, X, Y, topics, names, cols, chosen, p, base)
+                  if ctx.spec.repeat == 0 else None)
     # PAMIR: C on the CV topics (iterations scaled to their share), then all topics jointly
     pam = _pamir(ctx, X, Y, topics, cv, p)
     for name, r in pam.items():
         for i, t in enumerate(topics):
             per_topic[names[t]][name] = _eval(r["W"][i], X, Y, t)
-    single = (_single_topic(ctx, X, Y, topics, names, cols, chosen, p, base)
-              if ctx.spec.repeat == 0 else None)
     freq = {names[t]: int(f) for t, f in zip(data["topics"], data["train_frequency"])}
     out = {"topics": [names[t] for t in topics], "cv_topics": [names[t] for t in cv],
            "cv_scores": cv_scores, "chosen": chosen, "per_topic": per_topic,
@@ -125,6 +139,11 @@ def task_reuters(ctx) -> dict:
 
 
 def _pamir(ctx, X, Y, topics, cv, p) -> dict:
+    """The PAMIR models of ``p["pamir_runs"]`` (indices into ``p["pamir_iterations"]``; default
+    all; none: nothing is fitted), C chosen on the CV topics first."""
+    runs = p.get("pamir_runs", range(len(p["pamir_iterations"])))
+    if not len(runs):
+        return {}
     res = {}
     share = len(cv) / max(1, len(topics))
     best = None
@@ -137,9 +156,10 @@ def _pamir(ctx, X, Y, topics, cv, p) -> dict:
                             for i, t in enumerate(cv)]))
         if best is None or ap > best[0]:
             best = (ap, float(C))
-    for k, n_iter in enumerate(p["pamir_iterations"]):
+    for k in runs:
+        n_iter = p["pamir_iterations"][int(k)]
         models = pamir_models(X["train"], Y["train"][:, topics], int(n_iter), best[1],
-                              seed=ctx.rng(50 + k))
+                              seed=ctx.rng(50 + int(k)))
         res[f"PAMIR-{_short(n_iter)}"] = {"C": best[1], "validation_mean_AP": best[0],
                                           "iterations": int(n_iter), "W": models.W}
         ctx.log(f"rcv1 PAMIR {n_iter} iterations, C = {best[1]}")
@@ -175,11 +195,14 @@ def _single_topic(ctx, X, Y, topics, names, cols, chosen, p, base) -> dict:
 
 
 def _evidence(out) -> Evidence:
-    """Figure 16's means over the topics (with their per-topic tables), the parameters chosen,
-    Figure 17's single topic, Figure 18's count and the text's sparsity claims."""
+    """Figure 16's means over the topics (with their per-topic tables) of the methods this run
+    fitted, the parameters chosen, Figure 17's single topic and the sparsity claim of each
+    method (Domination Rank's and PAMIR-10M's zero weights); the values that compare methods
+    (Figure 18's count, DR's non-zero weights relative to PAMIR's) are
+    :func:`.pooled.reuters_comparisons`'."""
     ev = Evidence(**out)
     topics = list(out["per_topic"])
-    methods = list(next(iter(out["per_topic"].values())))
+    methods = list(dict.fromkeys(m for r in out["per_topic"].values() for m in r))
     means = {}
     for m in methods:
         for metric in METRICS16:
@@ -188,13 +211,22 @@ def _evidence(out) -> Evidence:
             means[(m, metric)] = v
             ev.per_query(m, metric, topics, vals, value=v, n_topics=len(topics),
                          figure="figure16")
+    if out["chosen"] is not None:             # Domination Rank ran here
+        _dr_values(ev, out, means[(FEATURE_SELECTION, "weight density")])
+    if ("PAMIR-10M", "weight density") in means:
+        pm = means[("PAMIR-10M", "weight density")]
+        ev.value("PAMIR", "percent zero weights", 100 * (1 - pm), claim=True,
+                 shown=f"{100 * (1 - pm):.1f}%", iterations="10M")
+    return ev
+
+
+def _dr_values(ev: Evidence, out: dict, dr: float) -> None:
+    """Domination Rank's values besides its means: the bigram rows no stand-in has, its zero
+    weights (mean density ``dr``), the parameters chosen and Figure 17's best λ."""
     for m in ("PAMIR-1M", FEATURE_SELECTION):
         for metric in ("AP", "P@10"):
             ev.value(m, metric, None, dataset=BIGRAMS, figure="figure16",
                      why="no stand-in: the 4M bigram counts need the raw Reuters-2000 text")
-    dr = means[(FEATURE_SELECTION, "weight density")]
-    pm = means.get(("PAMIR-10M", "weight density"))
-    single = out["single"]
     ev.value(FEATURE_SELECTION, "percent zero weights", 100 * (1 - dr), claim=True,
              shown=f"{100 * (1 - dr):.2f}%")
     ev.value(FEATURE_SELECTION, "λ chosen on the CV topics", out["chosen"]["lam"],
@@ -203,18 +235,9 @@ def _evidence(out) -> Evidence:
              1 if out["chosen"]["reg"] == "l1" else 2, figure="figure16")
     ev.value(FEATURE_SELECTION, "α chosen (features per round)", out["chosen"]["induction"],
              figure="figure16")
+    single = out["single"]
     if single is not None:
         ev.value(FEATURE_SELECTION, f"λ with the best test AP (topic {single['topic']})",
                  single["best"]["lam"], figure="figure17")
         ev.value(FEATURE_SELECTION, f"best test AP (topic {single['topic']})",
                  single["best"]["AP"], figure="figure17")
-    ev.value(FEATURE_SELECTION, "topics where DR beats PAMIR-100M (AP)",
-             int(sum(r[FEATURE_SELECTION]["AP"] > r.get("PAMIR-100M", {}).get("AP", 1)
-                     for r in out["per_topic"].values())), figure="figure18",
-             n_topics=len(topics))
-    if pm is not None:
-        ev.value("PAMIR", "percent zero weights", 100 * (1 - pm), claim=True,
-                 shown=f"{100 * (1 - pm):.1f}%", iterations="10M")
-        ev.value(FEATURE_SELECTION, "nonzero weights relative to PAMIR", 100 * dr / pm,
-                 claim=True, shown=f"{100 * dr / pm:.2f}%")
-    return ev
