@@ -92,12 +92,31 @@ def test_a_column_systematically_below_the_paper_is_offset_not_reproduced():
     assert o["ci95"] == pytest.approx([d.mean() - h, d.mean() + h])
     assert o["sign_p_value"] == pytest.approx(2 / 1024)
     assert o["sign_p_holm"] == pytest.approx(2 * 2 / 1024) and o["family"] == 2
+    t_p = stats.ttest_1samp(d, 0.0).pvalue                 # the t-test decides, Holm over 2
+    nd = np.array([r["diff"] for r in mixed])
+    assert o["t_p_value"] == pytest.approx(t_p) and o["test"] == "t-test"
+    assert o["p_holm"] == pytest.approx(min(1.0, max(2 * min(t_p, stats.ttest_1samp(nd, 0).pvalue),
+                                                     t_p)))
     assert all(r["verdict"] == Verdict.OFFSET.value and r["column_offset"] == o["mean"]
                for r in flat[:10])
     assert flat[1]["verdict_alone"] == NOISE and flat[10]["verdict"] == AGREES
     assert by_metric["NDCG"]["verdict"] == Verdict.COLUMN_LEVEL.value
     assert all(r["verdict"] == NOISE for r in mixed)
-    assert "sign test" in off["note"] and "Holm" in off["note"]
+    assert "t-test" in off["note"] and "sign test" in off["note"] and "Holm" in off["note"]
+
+
+def test_the_offset_is_decided_by_the_mean_not_by_counting_signs():
+    """Nine of eleven cells below by about 0.04 (sign test p = 0.065) is a systematic offset of
+    the mean (t-test p ≈ 0.005): the column is offset, and one more distinct cell below (ten of
+    twelve: sign test 0.039) does not change that — the case another BLAS kernel made flip."""
+    diffs = [-0.09, -0.07, -0.06, -0.05, -0.05, -0.04, -0.04, -0.03, -0.02, 0.01, 0.005]
+    for extra in ([], [-0.045]):
+        flat = [_cell(f"m{i}", 0.5 + d, 0.5, NOISE) for i, d in enumerate(diffs + extra)]
+        (rec,) = columns.offsets("p", "fig", flat, {})
+        o = rec["offset"]
+        assert o["test"] == "t-test" and o["p_holm"] < 0.05, o
+        assert rec["verdict"] == Verdict.COLUMN_OFFSET.value
+    assert stats.binomtest(9, 11).pvalue > 0.05 > stats.binomtest(10, 12).pvalue
 
 
 def test_too_few_cells_cannot_make_an_offset():

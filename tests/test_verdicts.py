@@ -93,7 +93,7 @@ FORMS = [
      "offset"),
     ("same evidence: as ConvexLoss_MAP (identical per-query values, counted once)",
      "same-evidence", "same evidence"),
-    ("offset column (ours − published systematic: Holm-adjusted sign test)", "column-offset",
+    ("offset column (ours − published systematic: Holm-adjusted t-test)", "column-offset",
      "columns"),
     ("no systematic offset (column)", "column-level", "columns"),
 ]

@@ -126,7 +126,7 @@ class Verdict(str, Enum):
     OFFSET = ("offset (in a column whose values are systematically off the published ones)",
               "offset", "offset", Bucket.OFFSET)
     SAME_EVIDENCE = ("same evidence", "same-evidence", "same evidence", Bucket.SAME, "", True)
-    COLUMN_OFFSET = ("offset column (ours − published systematic: Holm-adjusted sign test)",
+    COLUMN_OFFSET = ("offset column (ours − published systematic: Holm-adjusted t-test)",
                      "column-offset", "offset column", Bucket.COLUMNS)
     COLUMN_LEVEL = ("no systematic offset (column)", "column-level", "no offset",
                     Bucket.COLUMNS)

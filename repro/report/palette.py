@@ -84,7 +84,7 @@ MEANING = {
     "deviates-once": "a deterministic method off the published value (no spread to allow)",
     "offset": "in a column systematically off the published values: counted apart",
     "same-evidence": "per-query values identical to another cell's: counted once",
-    "column-offset": "ours − published is systematic over the column (Holm-adjusted sign test)",
+    "column-offset": "ours − published is systematic over the column (Holm-adjusted t-test of the mean offset)",
     "column-level": "no systematic offset over the column",
     "holds-deviating": "holds here against a comparator that is itself weaker than published",
 }
