@@ -149,3 +149,19 @@ def test_only_reproductions_on_the_paper_s_data_make_a_column():
     assert rec["offset"]["cells"] == 2
     assert columns.offsets("p", "fig", flat[2:], {}) == []
     assert Judged.parse(flat[2]["verdict"]).stand_in
+
+
+def test_an_offset_column_takes_precedence_over_same_evidence():
+    """A cell identical to another of an offset column says "offset" like the rest (same_as
+    kept beside it): whether two models coincide can change with the BLAS kernel, and in an
+    offset column it must not change the cell's verdict."""
+    flat = [_cell(f"m{i}", 0.5 - 0.03 - 0.002 * i, 0.5, NOISE) for i in range(8)]
+    flat[3]["verdict_alone"] = flat[3]["verdict"]
+    flat[3]["same_as"] = "m2"
+    flat[3]["verdict"] = "same evidence: as m2 (identical per-query values, counted once)"
+    (rec,) = columns.offsets("p", "fig", flat, {})
+    assert rec["verdict"] == Verdict.COLUMN_OFFSET.value
+    assert rec["offset"]["distinct"] == 7 and rec["offset"]["cells"] == 8
+    assert all(r["verdict"] == Verdict.OFFSET.value for r in flat)
+    assert flat[3]["same_as"] == "m2" and flat[3]["verdict_alone"] == NOISE
+

@@ -6,7 +6,11 @@ share a dataset and a metric (and any further key field but the method and the f
 * **same evidence** (:func:`same_evidence`) — cells of one column and fold whose per-query
   values (every replicate's) are identical are one piece of evidence: the first in the
   paper's order of methods keeps its verdict, the others say "same evidence: as X" (field
-  ``same_as``; their own verdict in ``verdict_alone``) and are counted apart;
+  ``same_as``; their own verdict in ``verdict_alone``) and are counted apart — unless their
+  column is offset, where they say "offset" like the rest of the column (``same_as`` kept):
+  no cell of an offset column counts as reproduced, and identity is a bit-level property that
+  another BLAS kernel can break (dubey2009 Figure 3, ConvexLoss_MAP = L_3_NDCG at NDCG@1 under
+  SkylakeX, not under Sandybridge), so it must not decide a verdict there;
 * **offset** (:func:`offsets`) — the mean of ours − published over the column's distinct
   cells with its t-interval and one-sample t-test (``scipy.stats.ttest_1samp``): the issue's
   "mean offset with its interval; where it is significant".  The t-tests of an artifact's
@@ -53,8 +57,9 @@ def _cell(r: dict) -> bool:
     """A reproduction cell: a published number rerun on the paper's verified data."""
     if r.get("column") or number(r.get("value")) is None or r.get("kind"):
         return False
-    try:
-        j = Judged.parse(r["verdict"])
+    try:      # a cell marked "same evidence" is still a cell of its column (as it was alone)
+        j = Judged.parse(r.get("verdict_alone", r["verdict"]) if "same_as" in r else
+                         r["verdict"])
     except ValueError:
         return False
     return (j.verdict in _CELL and not (j.derived or j.stand_in or j.unverified)
@@ -195,9 +200,14 @@ def offsets(paper: str, artifact: str, flat: list[dict], order: dict) -> list[di
         out.append(rec)
         if off["significant"]:
             for r in cells:
-                if "same_as" in r or Judged.parse(r["verdict"]).verdict is Verdict.AGREES:
+                alone = r.get("verdict_alone", r["verdict"])
+                if Judged.parse(alone).verdict is Verdict.AGREES:
                     continue
-                r["verdict_alone"] = r["verdict"]
+                # offset takes precedence over same evidence: in an offset column no cell
+                # counts as reproduced, so identity (a bit-level property: two models that
+                # rank every query alike in all replicates under one BLAS kernel may not under
+                # another) no longer changes a verdict; `same_as` stays beside it
+                r["verdict_alone"] = alone
                 r["verdict"] = Verdict.OFFSET.value
                 r["column_offset"] = off["mean"]
     return out
