@@ -35,7 +35,7 @@ from pathlib import Path
 from ..data.io import printable
 from ..errors import ReproError
 from ..files import jsonable
-from ..evidence.record import CELL, OVER_FOLDS
+from ..evidence.record import CELL, OVER_FOLDS, number
 from ..report.changes import differences
 from . import guards
 
@@ -163,10 +163,7 @@ def rendered(out: Path, targets: list[str]) -> dict[str, list[dict]]:
     return found
 
 
-def _number(v) -> float | None:
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        return None
-    return None if math.isnan(float(v)) or math.isinf(float(v)) else float(v)
+_number = number           # the one definedness rule (repro.evidence.record)
 
 
 def _scale(rec: dict) -> tuple[float | None, str]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import re
 
-from ..evidence.record import CELL
+from ..evidence.record import CELL, defined
 from ..judge.published import decimals_of
 
 #: no value (a cell, an effect, a time)
@@ -30,9 +30,7 @@ MISSING = "—"
 _POWER = re.compile(r"^\s*2\s*\^\s*\{?\s*(-?\d+)\s*\}?\s*$")
 
 
-def _number(v) -> bool:
-    """A real number (not a bool, not None, not text)."""
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+_number = defined          # the one definedness rule (repro.evidence.record): finite, not a bool
 
 
 # --- values beside published numbers ----------------------------------------------------------
@@ -176,7 +174,7 @@ def interval_text(r: dict) -> str:
 def fmt_p(p) -> str:
     """A p-value no more precisely than a test resolves it: "< 0.0001", four decimals below
     0.01, three above; "—" without one."""
-    if not _number(p) or math.isnan(p):
+    if not _number(p):
         return MISSING
     return "< 0.0001" if p < 1e-4 else f"{p:.4f}" if p < 0.01 else f"{p:.3f}"
 
@@ -206,7 +204,7 @@ def fmt_effect(v, ci=None) -> str:
     """A claim's effect, signed, at the precision of its interval ``ci`` (two significant
     digits of the half-width), else four significant digits — never in exponent notation
     beside a fixed-point neighbour; "—" without one."""
-    if not _number(v) or (isinstance(v, float) and math.isnan(v)):
+    if not _number(v):
         return MISSING
     return _at(float(v), effect_decimals(ci))
 
@@ -221,7 +219,7 @@ def fmt_effect_ci(ci) -> str:
 
 def fmt_relative(x) -> str:
     """A relative difference (ours − published) / |published| in per cent: "-12.3 %"."""
-    if not _number(x) or math.isnan(x):
+    if not _number(x):
         return MISSING
     pct = 100.0 * float(x)
     text = f"{pct:+.1f}" if abs(pct) < 100 else f"{pct:+.0f}"

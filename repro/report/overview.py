@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..evidence.record import defined
 from ..papers.plotting import plt, style
 from .build import TIMING_DIR, save_figure
 from .format import fmt_general, where
@@ -82,8 +83,7 @@ def _extra_bucket(b: str) -> bool:
     return b not in _KNOWN
 
 
-def _num(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+_num = defined             # the one definedness rule (repro.evidence.record)
 
 
 def artifact_name(name: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..evidence.record import defined
 from .commands import commands
 from .format import (fmt_count, fmt_effect, fmt_effect_ci, fmt_general, fmt_p, value_order)
 from .standins import data_label, is_stand_in
@@ -31,8 +32,7 @@ def claim_outcome(r: dict) -> str:
     return NOT_TESTABLE
 
 
-def _number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
+_number = defined          # the one definedness rule (repro.evidence.record)
 
 
 def p_values(r: dict) -> tuple[float | None, float | None]:
