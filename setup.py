@@ -29,9 +29,10 @@ DIRECTIVES = {
 
 ONLY = {k for k in os.environ.get("REPRO_KERNELS", "").split(",") if k}
 
-#: Kernels that use the fixed exp of ``kernels/fixed_exp.h``: no contraction of a*b + c into
-#: an FMA (which would make the result depend on the instruction set compiled for).
-EXACT_FP = {"domination", "conditional", "exp_values"}
+#: Kernels whose bits must not depend on the instruction set compiled for (those that use the
+#: fixed exp of ``kernels/fixed_exp.h``, and PAMIR's updates): no contraction of a*b + c into
+#: an FMA.
+EXACT_FP = {"domination", "conditional", "exp_values", "pamir"}
 EXACT_FP_ARGS = ["-ffp-contract=off"]
 
 extensions = [

@@ -16,10 +16,13 @@ iteration:
    τ = min(C, ℓ/‖v‖²); w_m ← w_m + τ v (nothing if ℓ = 0 or v = 0).
 
 Row access through ``column_access.pxd`` (CSR rows, or rows of a C-ordered dense matrix);
-w·v as two sparse dot products, ‖v‖² by a merge of the two sorted index lists.  Random numbers: xoshiro256** seeded by splitmix64 from the caller's 64-bit seed;
-bounded integers by Lemire's multiply-shift with rejection (exactly uniform).
+w·v as two sparse dot products (their sums interleaved), ‖v‖² by a merge of the two sorted
+index lists; the wrapper renumbers sparse features by decreasing frequency, so that the weights
+read are mostly a few frequent features' (``repro.rankers.pamir._by_frequency``).  Random
+numbers: xoshiro256** seeded by splitmix64 from the caller's 64-bit seed; bounded integers by
+Lemire's multiply-shift with rejection (exactly uniform).
 """
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.math cimport fmin
 
 from column_access cimport Slices, make_slices, get_slice, bad_slices
@@ -77,13 +80,20 @@ cdef inline uint64_t _below(uint64_t* s, uint64_t n) noexcept nogil:
             return hi
 
 
-cdef inline double _dot_dense(const double* w, const double* val, const int32_t* idx,
-                              Py_ssize_t nnz) noexcept nogil:
-    cdef double s = 0.0
-    cdef Py_ssize_t p
-    for p in range(nnz):
-        s = s + w[idx[p]] * val[p]
-    return s
+cdef inline double _margin(const double* w, const double* vi, const int32_t* ii, Py_ssize_t ni,
+                          const double* vj, const int32_t* ij, Py_ssize_t nj) noexcept nogil:
+    """w·x_i − w·x_j, each dot product summed in its row's order; the two chains interleaved
+    so that neither waits on the other's additions."""
+    cdef double si = 0.0, sj = 0.0
+    cdef Py_ssize_t p, n = ni if ni < nj else nj
+    for p in range(n):
+        si = si + w[ii[p]] * vi[p]
+        sj = sj + w[ij[p]] * vj[p]
+    for p in range(n, ni):
+        si = si + w[ii[p]] * vi[p]
+    for p in range(n, nj):
+        sj = sj + w[ij[p]] * vj[p]
+    return si - sj
 
 
 cdef inline double _dist_sq(const double* va, const int32_t* ia, Py_ssize_t na,
@@ -108,27 +118,30 @@ cdef inline double _dist_sq(const double* va, const int32_t* ia, Py_ssize_t na,
 
 def pa_triplets(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
                 Py_ssize_t n_cols, bint dense,
-                const int32_t[:, ::1] rel, const int64_t[::1] ent_model,
+                const int8_t[:, ::1] rel, const int64_t[::1] ent_model,
                 const int64_t[::1] ent_row, const int64_t[::1] ent_lo,
                 const int64_t[::1] ent_hi, Py_ssize_t n_iter, double C, uint64_t seed,
-                double[:, ::1] W, int64_t[:, ::1] record):
+                double[:, ::1] W, int64_t[:, ::1] record, const uint8_t[::1] active):
     """``n_iter`` PA-I updates on sampled triplets (see the module doc); ``X`` by rows,
-    ``rel[m, i]`` the relevance of row i for model m, ``W`` (models × features) updated in
-    place.  Every entry must have a row of lower relevance in its group (the wrapper builds
+    ``rel[m, i]`` the relevance level of row i for model m (small integers), ``W`` (models ×
+    features) updated in place.  ``active[m]`` 0: model m's triplets are drawn (the random stream is the same) but
+    not applied, so models trained in disjoint parts get the weights of one joint run.  Every
+    entry must have a row of lower relevance in its group (the wrapper builds
     them so).  Returns the number of updates with a positive hinge loss, or −1 on
     inconsistent shapes."""
     cdef Py_ssize_t n = xptr.shape[0] - 1, n_ent = ent_model.shape[0]
     if bad_slices(xdata, xind, xptr, n_cols, dense) \
             or rel.shape[1] != n or W.shape[0] != rel.shape[0] or W.shape[1] != n_cols \
             or ent_row.shape[0] != n_ent or ent_lo.shape[0] != n_ent \
-            or ent_hi.shape[0] != n_ent or n_ent < 1 or n_iter < 0 or record.shape[1] != 2:
+            or ent_hi.shape[0] != n_ent or n_ent < 1 or n_iter < 0 or record.shape[1] != 2 \
+            or active.shape[0] != W.shape[0]:
         return -1
     cdef bint rec = record.shape[0] == n_iter
     cdef Slices X = make_slices(xdata, xind, xptr, n_cols, dense)
     cdef uint64_t st[4]
     cdef uint64_t sm = seed
     cdef Py_ssize_t it, e, m, i, j, lo, hi, tries, cnt, p, ni, nj, k, updates = 0
-    cdef int32_t ri
+    cdef int8_t ri
     cdef const double* vi
     cdef const double* vj
     cdef const int32_t* ii
@@ -168,10 +181,12 @@ def pa_triplets(const double[::1] xdata, const int32_t[::1] xind, const int64_t[
             if rec:
                 record[it, 0] = e
                 record[it, 1] = j
+            if not active[m]:
+                continue
             ni = get_slice(&X, i, &vi, &ii)
             nj = get_slice(&X, j, &vj, &ij)
             wm = &W[m, 0]
-            margin = _dot_dense(wm, vi, ii, ni) - _dot_dense(wm, vj, ij, nj)
+            margin = _margin(wm, vi, ii, ni, vj, ij, nj)
             loss = 1.0 - margin
             if loss <= 0.0:
                 continue

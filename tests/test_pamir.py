@@ -78,3 +78,34 @@ def test_bad_input():
         Xd = X.toarray()
         Xd[3, 2] = np.nan
         RowData.from_matrix(Xd)
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_models_fitted_in_parts_are_the_joint_runs(sparse):
+    """``models=``: each part replays the joint run's random stream and applies its models'
+    updates only, so disjoint parts give every model the joint run's weights, bit for bit."""
+    X, Y = multilabel(7, n=80, L=4, sparse=sparse)
+    Y[:, 3] = np.arange(80) % 3 == 0
+    joint = pamir_models(X, Y, 4000, 0.5, seed=21)
+    a = pamir_models(X, Y, 4000, 0.5, seed=21, models=[0, 2])
+    b = pamir_models(X, Y, 4000, 0.5, seed=21, models=np.array([1, 3]))
+    for part, mine in ((a, [0, 2]), (b, [1, 3])):
+        others = [m for m in range(4) if m not in mine]
+        assert np.array_equal(part.W[mine], joint.W[mine])
+        assert np.all(part.W[others] == 0) and not part.trained[others].any()
+    assert a.n_updates + b.n_updates == joint.n_updates
+    with pytest.raises(DataError, match="models"):
+        pamir_models(X, Y, 10, 1.0, seed=1, models=[4])
+
+
+def test_renumbering_leaves_the_input_alone_and_matches_the_natural_order():
+    """The kernel reads sparse rows with features renumbered by frequency (a copy): the
+    caller's matrix is unchanged and the weights come back in the natural numbering — the
+    dense rows of the same data give the same weights up to rounding."""
+    X, Y = multilabel(8, n=70, d=30)
+    before = (X.data.copy(), X.indices.copy(), X.indptr.copy())
+    Ws = pamir_models(X, Y, 3000, 1.0, seed=4).W
+    assert all(np.array_equal(u, v) for u, v in zip(before, (X.data, X.indices, X.indptr)))
+    Wd = pamir_models(X.toarray(), Y, 3000, 1.0, seed=4).W
+    np.testing.assert_allclose(Ws, Wd, rtol=1e-10, atol=1e-12)
+    assert np.abs(Ws).sum() > 0

@@ -10,6 +10,7 @@ import pytest
 
 from repro import papers
 from repro.data import catalog as cat
+from repro.evidence import query_blocks
 from repro.papers import dubey2009, stevens2010
 from repro.papers.dubey2009.names import BASELINES, FLOOR, METHODS, STOCHASTIC
 from repro.papers.stevens2010.names import LETOR_VARIANTS
@@ -93,10 +94,17 @@ def test_dubey_parts_cover_figure3_and_the_studies_once():
 
 
 def _records_and_tables(outputs) -> tuple[Counter, Counter]:
-    recs, tabs = Counter(), Counter()
+    """The runs' records and tables, those computed on blocks of the queries pooled as the
+    assembly pools them (:mod:`repro.evidence.query_blocks`)."""
+    recs, tabs, stash = Counter(), Counter(), {}
     for out in outputs:
-        recs.update(json.dumps(r, sort_keys=True) for r in out.get("records", []))
-        tabs.update(json.dumps(t, sort_keys=True) for t in out.get("per_query", []))
+        r, t = query_blocks.take(list(out.get("records", [])), list(out.get("per_query", [])),
+                                 stash)
+        recs.update(json.dumps(x, sort_keys=True) for x in r)
+        tabs.update(json.dumps(x, sort_keys=True) for x in t)
+    r, t = query_blocks.pool(stash)
+    recs.update(json.dumps(x, sort_keys=True) for x in r)
+    tabs.update(json.dumps(x, sort_keys=True) for x in t)
     return recs, tabs
 
 
@@ -137,14 +145,21 @@ def test_dubey_parts_combine_to_the_unsplit_fold():
 
 
 def test_reuters_parts_fit_each_method_once_with_its_unsplit_stream():
-    """Domination Rank in one part, each PAMIR model in a part of its own, by its index among
-    the iteration counts (its random sub-stream, ``ctx.rng(50 + index)``, is the unsplit
-    run's); every Reuters artifact declares the same parts and the comparisons across them."""
+    """Domination Rank in one part, each PAMIR model in parts of its own — all its topics, or
+    each of its blocks of topics once — by its index among the iteration counts (its random
+    sub-stream, ``ctx.rng(50 + index)``, is the unsplit run's); every Reuters artifact
+    declares the same parts and the comparisons across them."""
     a = art("stevens2010", "figure16")
     parts = [{**a.params, **over} for _, over in a.parts_for("rcv1-subsets")]
     n = len(a.params["pamir_iterations"])
     assert sum(p.get("dr", True) for p in parts) == 1
-    assert sorted(k for p in parts for k in p.get("pamir_runs", range(n))) == list(range(n))
+    blocks = Counter((k, tuple(p.get("pamir_block", (0, 1))))
+                     for p in parts for k in p.get("pamir_runs", range(n)))
+    for k in range(n):
+        mine = sorted(b for (j, b) in blocks if j == k)
+        assert mine == [(b, len(mine)) for b in range(len(mine))], mine
+    assert all(c == 1 for c in blocks.values())
+    assert any(len([b for (j, b) in blocks if j == k]) > 1 for k in range(n))   # PAMIR-100M
     for x in stevens2010.ARTIFACTS:
         if x.task == "task_reuters":
             assert x.split == stevens2010.REUTERS_SPLIT

@@ -29,7 +29,7 @@ def outputs(data_root):
     mp = pytest.MonkeyPatch()
     real = reuters.pamir_models
     mp.setattr(reuters, "pamir_models",
-               lambda X, Y, n, C, seed: real(X, Y, max(1, int(n) // 1000), C, seed))
+               lambda X, Y, n, C, seed, **kw: real(X, Y, max(1, int(n) // 1000), C, seed, **kw))
     try:
         letor = {**paper.LETOR_PARAMS, "lambda_exponents": [2, 3], "lambda_step": 1.0,
                  "regularisers": ["l2"], "margins": [1.0]}

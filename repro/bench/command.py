@@ -21,13 +21,13 @@ from ..run.provenance import machine
 from .common import cpu_model, load_average
 from ..report.benchmarks import render_benchmarks
 from ..run.timing import single_thread_blas
-from . import assignment, domination, letor, lqo, sampler, scale, tron
+from . import assignment, domination, letor, lqo, pamir, sampler, scale, tron
 
 GROUPS = {"letor": letor.bench, "lqo": lqo.bench, "tron": tron.bench, "scale": scale.bench,
           "sampler": sampler.bench, "domination": domination.bench,
-          "assignment": assignment.bench}
+          "assignment": assignment.bench, "pamir": pamir.bench}
 #: Run when no group is named (``scale`` writes a 2.6 GB set and takes minutes: name it).
-DEFAULT = ("letor", "lqo", "tron", "sampler", "domination", "assignment")
+DEFAULT = ("letor", "lqo", "tron", "sampler", "domination", "assignment", "pamir")
 
 
 def main(argv) -> int:

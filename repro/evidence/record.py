@@ -62,9 +62,11 @@ VALUE = ("value", "why")
 PROSE = ("note", "explanation")
 #: how the value was obtained (its weight, its number of queries, a time, the text shown; the
 #: replicates behind a value of a replicated artifact, :mod:`repro.judge.replicates`; the
-#: sampling variance of a mean over queries an aggregation pooled itself)
+#: sampling variance of a mean over queries an aggregation pooled itself; the block of the
+#: queries a part of a run split by queries computed it on, :mod:`repro.evidence.query_blocks`)
 DESCRIPTION = ("shown", "weight", "queries", "seconds", "replicates", "replicate_values",
-               "spread", "deterministic", "sampling_var", "sampling_df", "sampling_what")
+               "spread", "deterministic", "sampling_var", "sampling_df", "sampling_what",
+               "query_block")
 #: where the value comes from
 PROVENANCE = ("paper", "data_used", "stand_in", "modern", "not_run", "data_mark",
               "user_method")

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import claims, columns, kinds as aggregate, intervals, replicates
-from ..evidence import reference
+from ..evidence import query_blocks, reference
 from .. import papers as registry
 from ..data import catalog as cat
 from ..spec import REFERENCE_TASK, REFERENCE_TASKS, Artifact
@@ -60,6 +60,15 @@ def gather_records(art: Artifact, results: list[RunResult],
                  if res.status == "done" and res.spec.dataset not in art.stand_ins}
     outputs = []
     every_table = []                  # all the runs' tables: claims are tested on any of them
+    blocks: dict = {}                 # the blocked values of runs split by queries
+
+    def add_tables(run_tables, reference):
+        for t in run_tables:
+            every_table.append(t)
+            if matches(table_select, t) or (reference and matches(
+                    {k: v for k, v in table_select.items() if k != "method"}, t)):
+                tables.append(t)
+
     for res in sorted(results, key=lambda r: r.spec.dataset in art.stand_ins):
         label = dataset_label(art, res.spec.dataset)
         stand_in = res.spec.dataset in art.stand_ins
@@ -82,6 +91,7 @@ def gather_records(art: Artifact, results: list[RunResult],
             outputs.append((res.spec, res.output))
         if tag:
             tag["repeat"] = int(res.spec.repeat)
+        run_records, run_tables = [], []
         for r in res.output.get("records", []):
             r = dict(r, **tag)
             r.setdefault("dataset", label)
@@ -90,17 +100,19 @@ def gather_records(art: Artifact, results: list[RunResult],
             if stand_in:
                 r["data_used"] = res.spec.dataset
                 r["stand_in"] = True
-            records.append(r)
+            run_records.append(r)
         for t in res.output.get("per_query", []):
             t = dict(t, **tag)
             t.setdefault("dataset", label)
             if t.get("fold") is None and res.spec.fold is not None:
                 t["fold"] = str(res.spec.fold)
-            every_table.append(t)
-            if matches(table_select, t) or (res.spec.task in REFERENCE_TASKS
-                                            and matches({k: v for k, v in table_select.items()
-                                                         if k != "method"}, t)):
-                tables.append(t)
+            run_tables.append(t)
+        run_records, run_tables = query_blocks.take(run_records, run_tables, blocks)
+        records += run_records
+        add_tables(run_tables, res.spec.task in REFERENCE_TASKS)
+    pooled_records, pooled_tables = query_blocks.pool(blocks)   # runs split by queries
+    records += pooled_records
+    add_tables(pooled_tables, False)
     pos = {r.spec: i for i, r in enumerate(results)}
     outputs.sort(key=lambda o: pos[o[0]])                 # declaration order
     if repeats > 1:

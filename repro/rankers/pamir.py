@@ -56,14 +56,42 @@ def _check_run(n_iter, C) -> tuple[int, float]:
     return n_iter, C
 
 
+def _by_frequency(rows: RowData) -> tuple[RowData, np.ndarray]:
+    """The rows with their features renumbered by decreasing number of rows that have them
+    (ties by index), each row's values in the new order, and ``pos`` (``pos[f]`` the new
+    number of feature f).  The weights the kernel reads are then mostly the few frequent
+    features' (on RCV1 the 1,000 most frequent of 47,236 features hold 67 % of the stored
+    values), read in increasing address order: 1.5–1.7× faster on RCV1.  The dot products and
+    ‖x⁺ − x⁻‖² are summed in the new order; their last bits may differ from the natural
+    order's (measured on RCV1, 10M iterations: weights within 6e-15, every topic's test AP
+    equal)."""
+    count = np.bincount(rows.indices, minlength=rows.n_cols)
+    pos = np.empty(rows.n_cols, dtype=np.int64)
+    pos[np.argsort(-count, kind="stable")] = np.arange(rows.n_cols)
+    R = sp.csr_matrix((rows.data.copy(), pos[rows.indices], rows.indptr.copy()),
+                      shape=(rows.n_rows, rows.n_cols))      # copies: sorting is in place
+    R.sort_indices()
+    return RowData(R.data, R.indices.astype(np.int32), rows.indptr, rows.n_cols, False), pos
+
+
 def _train(rows: RowData, rel: np.ndarray, model, row, lo, hi, n_iter, C, seed,
-           record: np.ndarray | None = None) -> tuple:
-    W = np.zeros((rel.shape[0], rows.n_cols))
+           record: np.ndarray | None = None, active: np.ndarray | None = None) -> tuple:
+    """Run the kernel (sparse rows renumbered by :func:`_by_frequency`); ``active`` (one per
+    model, or None: all) the models whose updates are applied — the others stay 0, and each
+    active model gets the weights of the run with every model active."""
     seed = _seed64(seed)
     rec = np.zeros((0, 2), dtype=np.int64) if record is None else record
+    act = (np.ones(rel.shape[0], dtype=np.uint8) if active is None
+           else np.ascontiguousarray(active, dtype=np.uint8))
+    pos = None
+    if not rows.dense:
+        rows, pos = _by_frequency(rows)
+    W = np.zeros((rel.shape[0], rows.n_cols))
     done = _kernel.pa_triplets(rows.data, rows.indices, rows.indptr, rows.n_cols, rows.dense,
-                               rel, model, row, lo, hi, n_iter, C, seed, W, rec)
+                               rel, model, row, lo, hi, n_iter, C, seed, W, rec, act)
     check_status(done, "pamir.pa_triplets")
+    if pos is not None:
+        W = np.ascontiguousarray(W[:, pos])
     return W, int(done)
 
 
@@ -84,10 +112,13 @@ class PamirModels:
         return np.asarray(X @ self.W.T, dtype=np.float64)
 
 
-def pamir_models(X, Y, n_iter: int, C: float, seed, record: np.ndarray | None = None
-                 ) -> PamirModels:
+def pamir_models(X, Y, n_iter: int, C: float, seed, record: np.ndarray | None = None,
+                 models=None) -> PamirModels:
     """One PAMIR model per column of the binary relevance matrix ``Y`` (instances × models,
     dense or sparse; non-zero = relevant), trained jointly for ``n_iter`` iterations.
+    ``models`` (indices of columns, or None: all): fit only these — the triplets of every
+    model are still drawn, so each fitted model is exactly the joint run's and a run can be
+    split into parts by models; the others are left at 0 (``trained`` False).
     ``record`` (tests): an (n_iter, 2) int64 array receiving the entry and the non-relevant
     instance drawn at every iteration."""
     rows = RowData.from_matrix(X)
@@ -101,11 +132,20 @@ def pamir_models(X, Y, n_iter: int, C: float, seed, record: np.ndarray | None = 
     trained = (npos > 0) & (npos < n)
     if not trained.any():
         raise DataError("Y: no model has both relevant and non-relevant instances")
-    rel = np.ascontiguousarray(Yb.T, dtype=np.int32)
+    rel = np.ascontiguousarray(Yb.T, dtype=np.int8)          # levels 0/1: one byte each
     model, row = np.nonzero(rel * trained[:, None])
     model = model.astype(np.int64)
     row = row.astype(np.int64)
     lo = np.zeros(model.size, dtype=np.int64)
     hi = np.full(model.size, n, dtype=np.int64)
-    W, done = _train(rows, rel, model, row, lo, hi, n_iter, C, seed, record)
+    active = None
+    if models is not None:
+        idx = np.asarray(models).ravel()
+        if idx.size and (idx.dtype.kind not in "iu" or idx.min() < 0 or idx.max() >= Yb.shape[1]):
+            raise DataError(f"models: expected indices of Y's {Yb.shape[1]} columns, got "
+                            f"{models!r}")
+        active = np.zeros(Yb.shape[1], dtype=np.uint8)
+        active[idx] = 1
+        trained = trained & (active == 1)
+    W, done = _train(rows, rel, model, row, lo, hi, n_iter, C, seed, record, active)
     return PamirModels(W, trained, n_iter, C, done, np.stack([model, row], axis=1))

@@ -131,10 +131,25 @@ REUTERS_QUICK = {"params": {"subsets": [1], "max_topics": 8, "cv_topics": 2, "la
 #: one run per (replicate, part): Domination Rank (its choice of parameters, every topic,
 #: Figure 17) and each PAMIR model (C chosen on the CV topics in each) are independent
 #: (.reuters); the values comparing them are a Custom aggregation (.pooled: they need the
-#: per-topic values of two parts, which no declared kind sees)
+#: per-topic values of two parts, which no declared kind sees).  PAMIR-100M (100M updates,
+#: ~100 s in one run) is further split by topics (``REUTERS_PAMIR_BLOCKS``: two contiguous
+#: blocks with equal training positives; each part replays the one random stream and applies
+#: its block's updates, so every model is the joint run's; its Figure 16 means are pooled over
+#: the blocks, :mod:`repro.evidence.query_blocks`)
+REUTERS_PAMIR_BLOCKS = {1: 2}                # index in pamir_iterations -> blocks of topics
+
+
+def _pamir_parts(k: int):
+    n = REUTERS_PAMIR_BLOCKS.get(k, 1)
+    if n == 1:
+        return ((f"pamir-{k + 1}", {"dr": False, "pamir_runs": [k]}),)
+    return tuple((f"pamir-{k + 1}-{b + 1}of{n}",
+                  {"dr": False, "pamir_runs": [k], "pamir_block": [b, n]}) for b in range(n))
+
+
 REUTERS_SPLIT = (("domination-rank", {"pamir_runs": []}),
-                 *((f"pamir-{k + 1}", {"dr": False, "pamir_runs": [k]})
-                   for k in range(len(REUTERS_PARAMS["pamir_iterations"]))))
+                 *(part for k in range(len(REUTERS_PARAMS["pamir_iterations"]))
+                   for part in _pamir_parts(k)))
 REUTERS_AGG = (Custom("reuters_comparisons"),)
 COMPLEXITY_PARAMS = {"features": 500, "nnz_per_row": 20, "positive_fraction": 0.02,
                      "instances": [2500, 5000, 10000, 20000, 40000], "layers_n": 20000,

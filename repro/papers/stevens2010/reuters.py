@@ -124,9 +124,15 @@ def task_reuters(ctx) -> dict:
         single = (_single_topic(ctx, X, Y, topics, names, cols, chosen, p, base)
                   if ctx.spec.repeat == 0 else None)
     # PAMIR: C on the CV topics (iterations scaled to their share), then all topics jointly
-    pam = _pamir(ctx, X, Y, topics, cv, p)
+    # (a part with ``pamir_block`` [k, K] applies the updates of block k's topics only)
+    freq_all = np.asarray(data["train_frequency"]).ravel()
+    block = p.get("pamir_block")
+    fitted = (topic_blocks(freq_all[:topics.size], int(block[1]))[int(block[0])]
+              if block else np.arange(topics.size))
+    pam = _pamir(ctx, X, Y, topics, cv, p, fitted)
     for name, r in pam.items():
-        for i, t in enumerate(topics):
+        for i in fitted:
+            t = topics[i]
             per_topic[names[t]][name] = _eval(r["W"][i], X, Y, t)
     freq = {names[t]: int(f) for t, f in zip(data["topics"], data["train_frequency"])}
     out = {"topics": [names[t] for t in topics], "cv_topics": [names[t] for t in cv],
@@ -134,13 +140,29 @@ def task_reuters(ctx) -> dict:
            "pamir": {k: {"C": v["C"], "validation_mean_AP": v["validation_mean_AP"],
                          "iterations": v["iterations"]} for k, v in pam.items()},
            "train_frequency": freq, "single": single,
-           "n_docs": data["n_docs"], "n_duplicates": data["n_duplicates"]}
+           "n_docs": data["n_docs"], "n_duplicates": data["n_duplicates"],
+           "pamir_block": [int(b) for b in block] if block else None}
     return _evidence(out).output()
 
 
-def _pamir(ctx, X, Y, topics, cv, p) -> dict:
+def topic_blocks(freq, n_blocks: int) -> list[np.ndarray]:
+    """``n_blocks`` contiguous blocks of the topics (positions), each with about the same number
+    of training positives (a topic goes to the block its cumulative midpoint falls in): the
+    parts of a PAMIR run split by topics do about equal work, and concatenated in block order
+    they are the topics in order."""
+    freq = np.asarray(freq, dtype=np.float64).ravel()
+    if n_blocks < 1:
+        raise ValueError(f"pamir_block: the number of blocks must be ≥ 1, got {n_blocks}")
+    mid = np.cumsum(freq) - freq / 2
+    which = np.minimum((n_blocks * mid / max(freq.sum(), 1.0)).astype(np.int64), n_blocks - 1)
+    return [np.flatnonzero(which == k) for k in range(n_blocks)]
+
+
+def _pamir(ctx, X, Y, topics, cv, p, fitted) -> dict:
     """The PAMIR models of ``p["pamir_runs"]`` (indices into ``p["pamir_iterations"]``; default
-    all; none: nothing is fitted), C chosen on the CV topics first."""
+    all; none: nothing is fitted), C chosen on the CV topics first; of the topics, those at the
+    positions ``fitted`` are fitted (the random stream is that of all topics: each model is the
+    joint run's)."""
     runs = p.get("pamir_runs", range(len(p["pamir_iterations"])))
     if not len(runs):
         return {}
@@ -159,7 +181,7 @@ def _pamir(ctx, X, Y, topics, cv, p) -> dict:
     for k in runs:
         n_iter = p["pamir_iterations"][int(k)]
         models = pamir_models(X["train"], Y["train"][:, topics], int(n_iter), best[1],
-                              seed=ctx.rng(50 + int(k)))
+                              seed=ctx.rng(50 + int(k)), models=fitted)
         res[f"PAMIR-{_short(n_iter)}"] = {"C": best[1], "validation_mean_AP": best[0],
                                           "iterations": int(n_iter), "W": models.W}
         ctx.log(f"rcv1 PAMIR {n_iter} iterations, C = {best[1]}")
@@ -203,17 +225,20 @@ def _evidence(out) -> Evidence:
     ev = Evidence(**out)
     topics = list(out["per_topic"])
     methods = list(dict.fromkeys(m for r in out["per_topic"].values() for m in r))
+    block = out.get("pamir_block")
     means = {}
     for m in methods:
+        fitted = [t for t in topics if m in out["per_topic"][t]]
+        part = {"query_block": block} if block and m.startswith("PAMIR") else {}
         for metric in METRICS16:
-            vals = [r[m][metric] for r in out["per_topic"].values()]
-            v = float(np.mean(vals))
+            vals = [out["per_topic"][t][m][metric] for t in fitted]
+            v = float(np.mean(vals)) if vals else float("nan")
             means[(m, metric)] = v
-            ev.per_query(m, metric, topics, vals, value=v, n_topics=len(topics),
-                         figure="figure16")
+            ev.per_query(m, metric, fitted, vals, value=v, n_topics=len(topics),
+                         figure="figure16", **part)
     if out["chosen"] is not None:             # Domination Rank ran here
         _dr_values(ev, out, means[(FEATURE_SELECTION, "weight density")])
-    if ("PAMIR-10M", "weight density") in means:
+    if ("PAMIR-10M", "weight density") in means and not block:
         pm = means[("PAMIR-10M", "weight density")]
         ev.value("PAMIR", "percent zero weights", 100 * (1 - pm), claim=True,
                  shown=f"{100 * (1 - pm):.1f}%", iterations="10M")
