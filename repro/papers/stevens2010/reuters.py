@@ -22,7 +22,12 @@ part choosing C on the CV topics as the unsplit run does) — with the seed of t
 and the same sub-streams (a PAMIR model's is its index among the iteration counts), so every
 model is the unsplit run's.  The values that compare methods across parts (the topics where
 DR beats PAMIR, DR's non-zero weights relative to PAMIR's) are computed when the parts'
-outputs are gathered (:func:`.pooled.reuters_comparisons`).
+outputs are gathered (:func:`.pooled.reuters_comparisons`).  PAMIR-100M is split further by
+topics (``pamir_block`` [k, K], :func:`topic_blocks`: contiguous blocks with equal numbers of
+training positives): each part replays the model's whole random stream and applies the updates
+of its block's topics (:func:`repro.rankers.pamir.pamir_models`, ``models=``), so every topic's
+model is the joint run's; its Figure 16 means carry ``query_block`` and are pooled over the
+blocks by the assembly (:mod:`repro.evidence.query_blocks`).
 """
 from __future__ import annotations
 
