@@ -35,7 +35,7 @@ from ...rankers.column_access import ColumnData
 from ...rankers.domination import DominationProblem
 from ...rankers.pamir import pamir_models
 from .corel import _short
-from .keywords import configs, density, domination_loss, query_measures
+from .keywords import configs, density, loss_on, query_measures
 from .names import BIGRAMS, FEATURE_SELECTION, METRICS16
 
 
@@ -174,13 +174,14 @@ def _single_topic(ctx, X, Y, topics, names, cols, chosen, p, base) -> dict:
     t = int(topics[np.argmin(np.abs(topics - want))])
     prob = DominationProblem(cols, Y["train"][:, t] * 1.0,
                              sample_negatives=p["negative_fraction"], seed=ctx.rng(1000 + t))
+    test_loss = loss_on(X["test"], Y["test"][:, t])
     sweep = []
     for reg in p["regularisers"]:
         for lam in p["single_lambdas"]:
             res = prob.solve(lam, reg, induction=chosen["induction"], **base)
             m = _eval(res.w, X, Y, t)
             sweep.append({"reg": reg, "lam": float(lam), **m, "iterations": res.n_iter,
-                          "test_loss": domination_loss(X["test"], Y["test"][:, t], res.w)})
+                          "test_loss": test_loss(res.w)})
     best = max(sweep, key=lambda r: (r["AP"], r["lam"]))
     course = []
 
@@ -188,7 +189,7 @@ def _single_topic(ctx, X, Y, topics, names, cols, chosen, p, base) -> dict:
         if "w" in row:
             w = row["w"]
             course.append({"iterations": row["n_iter"], **_eval(w, X, Y, t),
-                           "test_loss": domination_loss(X["test"], Y["test"][:, t], w)})
+                           "test_loss": test_loss(w)})
     prob.solve(best["lam"], best["reg"], induction=chosen["induction"], callback=watch,
                keep_history=False, **base)
     return {"topic": names[t], "index": t + 1, "sweep": sweep, "best": best, "course": course}
