@@ -53,9 +53,10 @@ vectorised call per 256 touched instances (their arguments gathered first, the b
 updated in the instances' order); the wrapper hands the instances over in block order (group,
 layer, index), so a column's non-zeros come block by block and a block's running sums (μ_b,
 T_b, its error bound) stay in registers; σ_i is computed once per step (stored by the refresh
-for a sparse X; for a dense X S_b, μ_b and Σ x_ir σ_i are one pass).  Every block sum adds the
-same terms in the same order as before; only Σ_i x_ir σ_i of g_r now runs over the instances in
-block order (it ran in the input's order).
+for a sparse X, four quotients at a time in SIMD lanes that overlap the chain of additions of
+S_b; for a dense X S_b, μ_b and Σ x_ir σ_i are one pass).  Every block sum adds the same terms
+in the same order as before; only Σ_i x_ir σ_i of g_r now runs over the instances in block
+order (it ran in the input's order).
 
 Entry points: ``init_state`` (margins and blocks from w), ``objective`` (the loss),
 ``gradient`` (∇L, one pass over the columns), ``cd_steps`` (a given sequence of coordinate

@@ -101,20 +101,25 @@ def task_reuters(ctx) -> dict:
     per_topic = {names[t]: {} for t in topics}
     cv_scores, chosen, single = [], None, None
     if dr:
-        # parameters of Domination Rank: mean validation AP over the CV topics
+        # parameters of Domination Rank: mean validation AP over the CV topics; the fits of
+        # the best configuration so far are kept (the first best, as max() picks it): a solve
+        # is a function of its problem and arguments, so they are the CV topics' models below
+        kept = None
         for cfg in configs(p["regularisers"], p["lambdas"], p["alphas"]):
-            aps = []
+            aps, fits = [], {}
             for t in cv:
-                res = problem(t).solve(cfg["lam"], cfg["reg"], induction=cfg["induction"],
-                                       **base)
+                res = fits[t] = problem(t).solve(cfg["lam"], cfg["reg"],
+                                                 induction=cfg["induction"], **base)
                 aps.append(query_measures(X["validation"] @ res.w, Y["validation"][:, t])["AP"])
             cv_scores.append({**cfg, "validation_AP": float(np.mean(aps))})
-        chosen = max(cv_scores, key=lambda c: c["validation_AP"])
+            if kept is None or cv_scores[-1]["validation_AP"] > kept[0]["validation_AP"]:
+                kept = (cv_scores[-1], fits)
+        chosen = kept[0]                     # max(cv_scores, key=validation AP)
         ctx.log(f"rcv1: chosen {chosen}")
         # one model per topic
         for t in topics:
-            res = problem(t).solve(chosen["lam"], chosen["reg"], induction=chosen["induction"],
-                                   **base)
+            res = kept[1].pop(t, None) or problem(t).solve(
+                chosen["lam"], chosen["reg"], induction=chosen["induction"], **base)
             per_topic[names[t]][FEATURE_SELECTION] = {**_eval(res.w, X, Y, t),
                                                       "iterations": res.n_iter,
                                                       "rounds": res.rounds,
