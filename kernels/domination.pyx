@@ -53,9 +53,10 @@ vectorised call per 256 touched instances (their arguments gathered first, the b
 updated in the instances' order); the wrapper hands the instances over in block order (group,
 layer, index), so a column's non-zeros come block by block and a block's running sums (μ_b,
 T_b, its error bound) stay in registers; σ_i is computed once per step (stored by the refresh
-for a sparse X; for a dense X S_b, μ_b and Σ x_ir σ_i are one pass).  Every block sum adds the
-same terms in the same order as before; only Σ_i x_ir σ_i of g_r now runs over the instances in
-block order (it ran in the input's order).
+for a sparse X, four quotients at a time in SIMD lanes that overlap the chain of additions of
+S_b; for a dense X S_b, μ_b and Σ x_ir σ_i are one pass).  Every block sum adds the same terms
+in the same order as before; only Σ_i x_ir σ_i of g_r now runs over the instances in block
+order (it ran in the input's order).
 
 Entry points: ``init_state`` (margins and blocks from w), ``objective`` (the loss),
 ``gradient`` (∇L, one pass over the columns), ``cd_steps`` (a given sequence of coordinate
@@ -73,13 +74,79 @@ from libc.math cimport log, log1p, fabs, INFINITY
 from libc.stdint cimport int32_t, int64_t
 
 from column_access cimport Slices, make_slices, get_slice, bad_slices
-from fixed_exp cimport fixed_exp as exp, fixed_exp_array
+from fixed_exp cimport fixed_exp as exp, fixed_exp_array, fixed_exp_avx2_usable
+
+cdef extern from *:
+    """
+    /* σ_i = 1/(1 + E_i·f) (_sigma's fast path) for the instances rows[p], rows[p+1], … of a
+     * block, stored in R[i].sig and added to *s in that order, up to p1 or the first instance
+     * with E_i ≤ 0 (whose σ needs the slow path: its position is returned).  R is the packed
+     * RowState array seen as 4 doubles a record (M, E, sig, block).  Four quotients at a time
+     * in SIMD lanes, so that the divisions overlap the additions of S_b (a chain in the
+     * instances' order): built for the baseline and for AVX2 and chosen at run time, like
+     * fixed_exp_array.  One product, one sum and one quotient, each rounded once as IEEE
+     * demands whatever the vector width (no FMA: -ffp-contract=off): every lane gives the bits
+     * of the scalar expression, and the sum is the same additions in the same order. */
+    typedef double dom_v4d __attribute__((vector_size(32)));
+    #define DOM_SIGMA_SUM(name)                                                           \
+        static Py_ssize_t name(void* Rv, const int64_t* rows, Py_ssize_t p, Py_ssize_t p1,  \
+                               double f, double* s_io) {                                  \
+            double* R = (double*)Rv;                                                      \
+            double s = *s_io, e, sg;                                                      \
+            double *r0, *r1, *r2, *r3;                                                    \
+            const dom_v4d one = {1.0, 1.0, 1.0, 1.0};                                     \
+            const dom_v4d fv = {f, f, f, f};                                              \
+            dom_v4d ev, sv;                                                               \
+            while (p + 4 <= p1) {                                                         \
+                r0 = R + 4 * rows[p];                                                     \
+                r1 = R + 4 * rows[p + 1];                                                 \
+                r2 = R + 4 * rows[p + 2];                                                 \
+                r3 = R + 4 * rows[p + 3];                                                 \
+                if (!(r0[1] > 0.0 && r1[1] > 0.0 && r2[1] > 0.0 && r3[1] > 0.0))          \
+                    break;                                                                \
+                ev = (dom_v4d){r0[1], r1[1], r2[1], r3[1]};                               \
+                sv = one / (one + ev * fv);                                               \
+                r0[2] = sv[0]; s = s + sv[0];                                             \
+                r1[2] = sv[1]; s = s + sv[1];                                             \
+                r2[2] = sv[2]; s = s + sv[2];                                             \
+                r3[2] = sv[3]; s = s + sv[3];                                             \
+                p += 4;                                                                   \
+            }                                                                             \
+            for (; p < p1; p++) {                                                         \
+                e = R[4 * rows[p] + 1];                                                   \
+                if (!(e > 0.0))                                                           \
+                    break;                                                                \
+                sg = 1.0 / (1.0 + e * f);                                                 \
+                R[4 * rows[p] + 2] = sg;                                                  \
+                s = s + sg;                                                               \
+            }                                                                             \
+            *s_io = s;                                                                    \
+            return p;                                                                     \
+        }
+    DOM_SIGMA_SUM(dom_sigma_sum_base)
+    #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __attribute__((target("avx2"))) DOM_SIGMA_SUM(dom_sigma_sum_avx2)
+    #else
+    static Py_ssize_t dom_sigma_sum_avx2(void* R, const int64_t* rows, Py_ssize_t p,
+                                         Py_ssize_t p1, double f, double* s_io) {
+        return dom_sigma_sum_base(R, rows, p, p1, f, s_io);
+    }
+    #endif
+    """
+    Py_ssize_t dom_sigma_sum_base(void* R, const int64_t* rows, Py_ssize_t p, Py_ssize_t p1,
+                                  double f, double* s_io) nogil
+    Py_ssize_t dom_sigma_sum_avx2(void* R, const int64_t* rows, Py_ssize_t p, Py_ssize_t p1,
+                                  double f, double* s_io) nogil
 
 cdef packed struct RowState:
     double M          # margin M_i = w·x_i − s(i)
     double E          # e^{M_i − c_b}, b the instance's block
     double sig        # σ_i at the last refresh (dominating instances; read by the gradient)
     int64_t block     # the instance's block (−1: it takes no part)
+
+
+cdef enum:
+    CHUNK = 256         # instances per vectorised call (new E_i in a step, σ_i in a refresh)
 
 
 cdef double EPS = 2.220446049250313e-16
@@ -164,22 +231,37 @@ cdef void _refresh(Py_ssize_t G, const int64_t* gptr, const int64_t* bptr, const
     cdef double* S = w + W_S * B
     cdef double* up = w + W_UP * B
     cdef double* carry = w + W_CARRY * B
-    cdef Py_ssize_t g, b, p, i
-    cdef double run, lt, new, s, sg
+    cdef Py_ssize_t g, b, p, i, p1
+    cdef double run, lt, new, s, sg, fb
+    cdef bint fast, avx2 = fixed_exp_avx2_usable()
     for g in range(G):
         run = -INFINITY
         for b in range(gptr[g], gptr[g + 1]):
             lt = c[b] + log(T[b])
             if b > gptr[g]:
                 L[b] = run
-                f[b] = exp(c[b] - run)
+                fb = exp(c[b] - run)
+                f[b] = fb
                 if with_S:
+                    # σ_i of _sigma and S_b in the instances' order: the fast path four
+                    # instances at a time (dom_sigma_sum), the others one by one here
+                    fast = fb < INFINITY
                     s = 0.0
-                    for p in range(bptr[b], bptr[b + 1]):
+                    p = bptr[b]
+                    p1 = bptr[b + 1]
+                    while p < p1:
+                        if fast:
+                            if avx2:
+                                p = dom_sigma_sum_avx2(R, rows, p, p1, fb, &s)
+                            else:
+                                p = dom_sigma_sum_base(R, rows, p, p1, fb, &s)
+                            if p == p1:
+                                break
                         i = rows[p]
-                        sg = _sigma(R[i].M, R[i].E, f[b], run)
+                        sg = _sigma(R[i].M, R[i].E, fb, run)
                         R[i].sig = sg
                         s = s + sg
+                        p = p + 1
                     S[b] = s
             new = _logaddexp(run, lt)
             up[b] = exp(c[b] - new)                  # = exp(c_b − L_{b+1})
@@ -205,6 +287,7 @@ cdef inline double _gradient(const Slices* X, Py_ssize_t r, Py_ssize_t G, const 
     cdef double x, xs = 0.0, grad, nu
     cdef Py_ssize_t cur = -1
     cdef double acc = 0.0
+    cdef bint isdom = False
     for b in range(B):
         mu[b] = 0.0
     nnz = get_slice(X, r, &val, &idx)
@@ -221,8 +304,9 @@ cdef inline double _gradient(const Slices* X, Py_ssize_t r, Py_ssize_t G, const 
                 mu[cur] = acc             # μ_b += E_i x_ir in memory
             cur = b
             acc = mu[b]
+            isdom = dom[b] != 0.0
         acc = acc + ri.E * x
-        if dom[b] != 0.0:
+        if isdom:
             xs = xs + x * ri.sig          # σ_i of the refresh (the same value)
     if cur >= 0:
         mu[cur] = acc
@@ -395,10 +479,6 @@ cdef double _gradient_dense(Problem* P, Py_ssize_t r) noexcept nogil:
     return grad
 
 
-cdef enum:
-    CHUNK = 256         # instances whose new E_i are computed by one vectorised call
-
-
 cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bint* dirty,
                        double* rec_g, double* rec_delta) noexcept nogil:
     """Single-coordinate updates on coords[0..n_steps) (Alg. 2/4 with the cached state of
@@ -414,7 +494,7 @@ cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bi
     cdef const int32_t* idx
     cdef double* flag = P.work + W_FLAG * B
     cdef double g, delta, x, En
-    cdef bint dense = P.X.dense
+    cdef bint dense = P.X.dense, over = False
     for t in range(n_steps):
         r = coords[t]
         if dirty[0]:
@@ -459,24 +539,24 @@ cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bi
                     if cur >= 0:
                         P.T[cur] = accT
                         P.Terr[cur] = accE
-                        flag[cur] = accF
+                        flag[cur] = 2.0 if over else (accF if accF != 0.0 else 1.0)
                     cur = b
                     accT = P.T[b]
                     accE = P.Terr[b]
                     accF = flag[b]
+                    over = False
                 En = arg[q]
                 accT = accT + (En - ri.E)
                 accE = accE + EPS * (fabs(accT) + En + ri.E)
                 ri.E = En
-                if ri.M - P.c[b] > SLACK:
-                    accF = 2.0
-                elif accF == 0.0:
-                    accF = 1.0
+                # flag: 2 if a margin exceeds c_b by SLACK, else 1 (or the flag it had): an
+                # or-chain, not a compare-and-select chain through the flag's double
+                over = over | (ri.M - P.c[b] > SLACK)
             p0 = p1
         if cur >= 0:
             P.T[cur] = accT
             P.Terr[cur] = accE
-            flag[cur] = accF
+            flag[cur] = 2.0 if over else (accF if accF != 0.0 else 1.0)
             dirty[0] = True
         if dirty[0]:
             for b in range(B):

@@ -277,3 +277,16 @@ def test_code_keys_separate_the_studies():
                           "repro.papers.stevens2010", "repro.judge.kinds",
                           "repro.papers.stevens2010.figures"}, study
     assert "repro.papers" not in set(closure("repro.bench.domination"))
+
+
+def test_loss_on_fixed_documents_is_the_fresh_loss_in_any_order():
+    """Figure 17's test loss with the problem built once: each value equals a fresh
+    domination_loss, whatever was evaluated before."""
+    from repro.papers.stevens2010.keywords import domination_loss, loss_on
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(40, 5))
+    rel = (rng.random(40) < 0.3).astype(float)
+    loss = loss_on(X, rel)
+    ws = [rng.normal(size=5) * s for s in (0.1, 50.0, 1.0, 0.0)]
+    for w in ws + ws[::-1]:
+        assert loss(w) == domination_loss(X, rel, w)

@@ -59,6 +59,7 @@ class ColumnData:
     n_rows: int
     dense: bool
     matrix: object = field(repr=False, default=None)    # the dense (n × d) or CSC matrix
+    _by_rows: object = field(repr=False, default=None, compare=False)   # CSR copy (take_rows)
 
     @property
     def n_features(self) -> int:
@@ -79,8 +80,14 @@ class ColumnData:
                    np.arange(d + 1, dtype=np.int64) * n, n, True, A)
 
     def take_rows(self, rows: np.ndarray) -> "ColumnData":
-        """The sub-matrix of the given rows (in that order)."""
-        return ColumnData.from_matrix(self.matrix[rows])
+        """The sub-matrix of the given rows (in that order).  Sparse: the rows of a CSR copy
+        (made once per matrix; a row subset of CSC is a scan of every column), converted back
+        to the same canonical CSC."""
+        if self.dense:
+            return ColumnData.from_matrix(self.matrix[rows])
+        if self._by_rows is None:
+            self._by_rows = self.matrix.tocsr()
+        return ColumnData.from_matrix(self._by_rows[rows])
 
     def column_max_sq(self, row_group: np.ndarray, n_groups: int) -> np.ndarray:
         """``B[g, r] = max_{j: row_group[j] = g} x_jr²`` (rows with group −1 ignored)."""
@@ -93,10 +100,20 @@ class ColumnData:
                 if rows.size:
                     B[g] = np.max(A[rows] ** 2, axis=0)
             return B
-        col = np.repeat(np.arange(d), np.diff(self.indptr))
+        # the squares grouped by (group, column), each group's maximum by reduceat (a max is
+        # exact, so the order of the comparisons does not matter); B starts at 0 ≤ x²
+        col = np.repeat(np.arange(d, dtype=np.int64), np.diff(self.indptr))
         grp = row_group[self.indices]
         keep = grp >= 0
-        np.maximum.at(B, (grp[keep], col[keep]), self.data[keep] ** 2)
+        key = grp[keep] * d + col[keep]
+        sq = self.data[keep] ** 2
+        if key.size == 0:
+            return B
+        if n_groups > 1:                         # one group: already in column order
+            order = np.argsort(key, kind="stable")
+            key, sq = key[order], sq[order]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])
+        B.ravel()[key[starts]] = np.maximum(0.0, np.maximum.reduceat(sq, starts))
         return B
 
 

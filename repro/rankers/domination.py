@@ -104,6 +104,20 @@ def steps_for(g: np.ndarray, beta: np.ndarray, w: np.ndarray, lam: float, reg: s
     return np.where(beta > 0, d, -w if lam > 0 else 0.0)
 
 
+def _top(cand: np.ndarray, gain: np.ndarray, k: int) -> np.ndarray:
+    """The ``k`` candidates (ascending indices ``cand``) of largest ``gain``, ties to the lower
+    index, in that order: ``cand[np.lexsort((cand, -gain))][:k]``, sorting only the
+    candidates at or above the k-th largest gain."""
+    neg = -gain
+    if cand.size > k:
+        kth = np.partition(neg, k - 1)[k - 1]
+        above = np.flatnonzero(neg < kth)
+        tied = np.flatnonzero(neg == kth)[:k - above.size]
+        pick = np.sort(np.concatenate([above, tied]))
+        cand, neg = cand[pick], neg[pick]
+    return cand[np.lexsort((cand, neg))][:k]
+
+
 # -- the training problem ----------------------------------------------------------------------
 
 @dataclass(kw_only=True)
@@ -362,7 +376,7 @@ class DominationProblem:
                 if cand.size == 0 or (st["first"] >= 0 and gain[cand].max() <= tol * st["first"]):
                     st["status"] = "converged"
                     break
-                best = cand[np.lexsort((cand, -gain[cand]))][:alpha]      # ties: lower index
+                best = _top(cand, gain[cand], alpha)                      # ties: lower index
                 is_chosen[best] = True
                 chosen = np.append(chosen, best)
                 rounds += 1

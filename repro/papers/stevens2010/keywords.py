@@ -41,9 +41,19 @@ def query_measures(scores: np.ndarray, rel: np.ndarray) -> dict[str, float]:
 
 def domination_loss(X, rel: np.ndarray, w: np.ndarray) -> float:
     """Eq. 6 at ``w`` on the documents ``X`` with binary relevance ``rel``, per positive."""
+    return loss_on(X, rel)(w)
+
+
+def loss_on(X, rel: np.ndarray):
+    """:func:`domination_loss` on fixed documents as a function of ``w``: the problem is built
+    once (every call recomputes the whole cached state from ``w``, so a value does not
+    depend on the calls before it)."""
     P = DominationProblem(X, np.asarray(rel, dtype=np.float64))
-    P.reset(w)
-    return P.loss() / P.n_dominating
+
+    def loss(w: np.ndarray) -> float:
+        P.reset(w)
+        return P.loss() / P.n_dominating
+    return loss
 
 
 def density(w: np.ndarray) -> float:

@@ -40,7 +40,7 @@ from ...rankers.column_access import ColumnData
 from ...rankers.domination import DominationProblem
 from ...rankers.pamir import pamir_models
 from .corel import _short
-from .keywords import configs, density, domination_loss, query_measures
+from .keywords import configs, density, loss_on, query_measures
 from .names import BIGRAMS, FEATURE_SELECTION, METRICS16
 
 
@@ -106,20 +106,25 @@ def task_reuters(ctx) -> dict:
     per_topic = {names[t]: {} for t in topics}
     cv_scores, chosen, single = [], None, None
     if dr:
-        # parameters of Domination Rank: mean validation AP over the CV topics
+        # parameters of Domination Rank: mean validation AP over the CV topics; the fits of
+        # the best configuration so far are kept (the first best, as max() picks it): a solve
+        # is a function of its problem and arguments, so they are the CV topics' models below
+        kept = None
         for cfg in configs(p["regularisers"], p["lambdas"], p["alphas"]):
-            aps = []
+            aps, fits = [], {}
             for t in cv:
-                res = problem(t).solve(cfg["lam"], cfg["reg"], induction=cfg["induction"],
-                                       **base)
+                res = fits[t] = problem(t).solve(cfg["lam"], cfg["reg"],
+                                                 induction=cfg["induction"], **base)
                 aps.append(query_measures(X["validation"] @ res.w, Y["validation"][:, t])["AP"])
             cv_scores.append({**cfg, "validation_AP": float(np.mean(aps))})
-        chosen = max(cv_scores, key=lambda c: c["validation_AP"])
+            if kept is None or cv_scores[-1]["validation_AP"] > kept[0]["validation_AP"]:
+                kept = (cv_scores[-1], fits)
+        chosen = kept[0]                     # max(cv_scores, key=validation AP)
         ctx.log(f"rcv1: chosen {chosen}")
         # one model per topic
         for t in topics:
-            res = problem(t).solve(chosen["lam"], chosen["reg"], induction=chosen["induction"],
-                                   **base)
+            res = kept[1].pop(t, None) or problem(t).solve(
+                chosen["lam"], chosen["reg"], induction=chosen["induction"], **base)
             per_topic[names[t]][FEATURE_SELECTION] = {**_eval(res.w, X, Y, t),
                                                       "iterations": res.n_iter,
                                                       "rounds": res.rounds,
@@ -201,13 +206,14 @@ def _single_topic(ctx, X, Y, topics, names, cols, chosen, p, base) -> dict:
     t = int(topics[np.argmin(np.abs(topics - want))])
     prob = DominationProblem(cols, Y["train"][:, t] * 1.0,
                              sample_negatives=p["negative_fraction"], seed=ctx.rng(1000 + t))
+    test_loss = loss_on(X["test"], Y["test"][:, t])
     sweep = []
     for reg in p["regularisers"]:
         for lam in p["single_lambdas"]:
             res = prob.solve(lam, reg, induction=chosen["induction"], **base)
             m = _eval(res.w, X, Y, t)
             sweep.append({"reg": reg, "lam": float(lam), **m, "iterations": res.n_iter,
-                          "test_loss": domination_loss(X["test"], Y["test"][:, t], res.w)})
+                          "test_loss": test_loss(res.w)})
     best = max(sweep, key=lambda r: (r["AP"], r["lam"]))
     course = []
 
@@ -215,7 +221,7 @@ def _single_topic(ctx, X, Y, topics, names, cols, chosen, p, base) -> dict:
         if "w" in row:
             w = row["w"]
             course.append({"iterations": row["n_iter"], **_eval(w, X, Y, t),
-                           "test_loss": domination_loss(X["test"], Y["test"][:, t], w)})
+                           "test_loss": test_loss(w)})
     prob.solve(best["lam"], best["reg"], induction=chosen["induction"], callback=watch,
                keep_history=False, **base)
     return {"topic": names[t], "index": t + 1, "sweep": sweep, "best": best, "course": course}
