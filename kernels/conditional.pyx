@@ -75,13 +75,14 @@ cdef inline double _log_sigmoid(double x) noexcept nogil:
 
 cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
                      const int32_t* down, const int32_t* up, Py_ssize_t m, Py_ssize_t nq,
-                     Py_ssize_t npos, const double* delta, const double* S, double scale,
-                     double* u, double* gam, double* v) noexcept nogil:
-    """One query; returns L_q and adds ∂L_q/∂S to v."""
+                     Py_ssize_t npos, const double* delta, const double* lgain, const double* S,
+                     double scale, double* u, double* gam, double* e2, double* v) noexcept nogil:
+    """One query; returns L_q and adds ∂L_q/∂S to v.  ``lgain``: log(1 − Δ) of every row
+    (ExpGain only, rows with Δ < 1; computed once per sample by :func:`log_gains`), ``e2``: a
+    workspace of m entries (ExpGain only)."""
     cdef Py_ssize_t j, i
     cdef const int32_t* row
-    cdef double c = 0.0, acc, t, mx, mx2, z, z2, e, gsum, loss, uj, g, carry
-    cdef Py_ssize_t carry_to
+    cdef double c = 0.0, acc, t, mx, mx2, z, z2, e, gsum, loss
     cdef double nneg = <double>(nq - npos)
     for i in range(npos):
         c += nneg * S[i]
@@ -126,20 +127,28 @@ cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
             gam[j] += gam[j] * (delta[j] - e)
         gam[0] -= 1.0
     else:
+        # e^{u_j + log G_j − max} over G > 0 by one vectorised call (fixed_exp_array gives
+        # the bits of the scalar fixed_exp); −∞ (→ +0, not summed) where G = 0
         mx2 = -INFINITY
         for j in range(m):
             if delta[j] < 1.0:
-                t = u[j] + log(1.0 - delta[j])
+                t = u[j] + lgain[j]
+                e2[j] = t
                 if t > mx2:
                     mx2 = t
+            else:
+                e2[j] = -INFINITY
+        for j in range(m):
+            e2[j] = e2[j] - mx2
+        fixed_exp_array(e2, e2, m)
         z2 = 0.0
         for j in range(m):
             if delta[j] < 1.0:
-                z2 += exp(u[j] + log(1.0 - delta[j]) - mx2)
+                z2 += e2[j]
         loss = (mx + log(z)) - (mx2 + log(z2))
         for j in range(m):
             if delta[j] < 1.0:
-                gam[j] -= exp(u[j] + log(1.0 - delta[j]) - mx2) / z2
+                gam[j] -= e2[j] / z2
     # v_i += s (2 Σ_j γ_j wins_ji − n_opp(i) Σ_j γ_j): Σ_j γ_j wins_j is accumulated over the
     # forest, children before parents (Γ_j = γ over the subtree of j)
     gsum = 0.0
@@ -162,28 +171,43 @@ cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
     return loss
 
 
+def log_gains(const double[::1] delta, double[::1] out):
+    """log(1 − Δ_j) of every row with Δ_j < 1 (−∞ elsewhere) into ``out``: the ExpGain
+    terms of :func:`sampled_objective`, which do not depend on w (computed once per sample).
+    −1 if the lengths differ."""
+    cdef Py_ssize_t j, n = delta.shape[0]
+    if out.shape[0] != n:
+        return -1
+    with nogil:
+        for j in range(n):
+            out[j] = log(1.0 - delta[j]) if delta[j] < 1.0 else -INFINITY
+    return 0
+
+
 def sampled_objective(int objective, const int32_t[::1] wins, const int32_t[::1] parent,
                       const int32_t[::1] down, const int32_t[::1] up,
                       const int64_t[::1] row_ptr, const int64_t[::1] win_ptr,
                       const int64_t[::1] query_ptr, const int64_t[::1] n_pos,
-                      const double[::1] delta, const double[::1] scale, const double[::1] S,
-                      double[::1] u, double[::1] gam, double[::1] v):
+                      const double[::1] delta, const double[::1] lgain,
+                      const double[::1] scale, const double[::1] S,
+                      double[::1] u, double[::1] gam, double[::1] e2, double[::1] v):
     """Σ_q L_q of ``objective`` (0 MLE, 1 L_3, 2 ConvexLoss, 3 ExpGain) over the sample; adds
-    ∂/∂S to ``v``.  ``u``, ``gam``: workspaces of ≥ max_q (rows of q).  −1.0 if the array
-    lengths are inconsistent."""
+    ∂/∂S to ``v``.  ``lgain``: :func:`log_gains` of ``delta`` (read by ExpGain only); ``u``,
+    ``gam``, ``e2``: workspaces of ≥ max_q (rows of q).  −1.0 if the array lengths are
+    inconsistent."""
     cdef Py_ssize_t Q = query_ptr.shape[0] - 1, q, m, lo, nq, rows
     cdef double total = 0.0
     if (Q < 0 or row_ptr.shape[0] != Q + 1 or win_ptr.shape[0] != Q + 1 or n_pos.shape[0] != Q
             or scale.shape[0] != Q or v.shape[0] != S.shape[0] or objective < 0
-            or objective > 3 or delta.shape[0] != row_ptr[Q] or wins.shape[0] != win_ptr[Q]
-            or query_ptr[Q] > S.shape[0]):
+            or objective > 3 or delta.shape[0] != row_ptr[Q] or lgain.shape[0] != row_ptr[Q]
+            or wins.shape[0] != win_ptr[Q] or query_ptr[Q] > S.shape[0]):
         return -1.0
     rows = row_ptr[Q]
     if parent.shape[0] != rows or down.shape[0] != rows or up.shape[0] != rows:
         return -1.0
     for q in range(Q):
         m = row_ptr[q + 1] - row_ptr[q]
-        if m < 1 or u.shape[0] < m or gam.shape[0] < m:
+        if m < 1 or u.shape[0] < m or gam.shape[0] < m or e2.shape[0] < m:
             return -1.0
         if win_ptr[q + 1] - win_ptr[q] != m * (query_ptr[q + 1] - query_ptr[q]):
             return -1.0
@@ -194,7 +218,8 @@ def sampled_objective(int objective, const int32_t[::1] wins, const int32_t[::1]
             m = row_ptr[q + 1] - row_ptr[q]
             total += _sampled(objective, &wins[win_ptr[q]], &parent[row_ptr[q]],
                               &down[row_ptr[q]], &up[row_ptr[q]], m, nq, n_pos[q],
-                              &delta[row_ptr[q]], &S[lo], scale[q], &u[0], &gam[0], &v[lo])
+                              &delta[row_ptr[q]], &lgain[row_ptr[q]], &S[lo], scale[q],
+                              &u[0], &gam[0], &e2[0], &v[lo])
     return total
 
 

@@ -236,9 +236,16 @@ class ConditionalObjective:
                 raise DataError(f"{objective}_{delta} needs a sample of rankings")
             self.delta_values = (np.zeros(int(sample.row_ptr[-1])) if objective == "MLE"
                                  else sample.deltas(gf, delta, ndcg_k))
+            # log(1 − Δ) of every row, read by ExpGain only: it does not depend on w
+            self._lgain = self.delta_values
+            if objective == "ExpGain":
+                self._lgain = np.empty_like(self.delta_values)
+                check_status(_kernel.log_gains(self.delta_values, self._lgain),
+                             "conditional.log_gains")
             m = int(sample.sizes.max())
             self._u = np.empty(m)
             self._gam = np.empty(m)
+            self._e2 = np.empty(m)
         else:
             self._work = np.empty(2 * int((gf.n_pos * gf.n_neg).max()))
         self.n_features = gf.X.shape[1]
@@ -256,8 +263,8 @@ class ConditionalObjective:
             f = _kernel.sampled_objective(OBJECTIVES[self.objective], s.wins, s.parent,
                                           s.down, s.up, s.row_ptr, s.win_ptr,
                                           self.gf.query_ptr, self.gf.n_pos,
-                                          self.delta_values, self.scale, S, self._u,
-                                          self._gam, v)
+                                          self.delta_values, self._lgain, self.scale, S,
+                                          self._u, self._gam, self._e2, v)
         check_status(f, "conditional.expgain_auc" if self.closed_form
                      else "conditional.sampled_objective")   # cannot fail: arrays built to match
         return float(f), v
