@@ -63,14 +63,7 @@ wrapper's job.
 from libc.math cimport expm1, log, log1p, INFINITY
 from libc.stdint cimport int32_t, int64_t
 
-from fixed_exp cimport fixed_exp as exp, fixed_exp_array
-
-
-cdef inline double _log_sigmoid(double x) noexcept nogil:
-    """log σ(x) = −log(1 + e^{−x}), stable for both signs."""
-    if x >= 0:
-        return -log1p(exp(-x))
-    return x - log1p(exp(x))
+from fixed_exp cimport fixed_exp_array
 
 
 cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
@@ -229,7 +222,7 @@ def expgain_auc(const double[::1] S, const int64_t[::1] query_ptr, const int64_t
     ∂/∂S to ``v``.  ``work``: ≥ 2 max_q n⁺n⁻ entries (log σ and the normalised terms of each
     pair).  −1.0 if the array lengths are inconsistent."""
     cdef Py_ssize_t Q = query_ptr.shape[0] - 1, q, g, b, lo, nq, npos, p, npairs
-    cdef double total = 0.0, two_s, l, mx, z, coef
+    cdef double total = 0.0, two_s, l, mx, z, coef, x
     cdef double* ls
     cdef double* es
     if (Q < 0 or n_pos.shape[0] != Q or scale.shape[0] != Q or v.shape[0] != S.shape[0]
@@ -248,11 +241,21 @@ def expgain_auc(const double[::1] S, const int64_t[::1] query_ptr, const int64_t
             ls = &work[0]
             es = &work[npairs]
             two_s = 2.0 * scale[q]
+            # log σ_gb = −log1p(e^{−x}) (x ≥ 0) or x − log1p(e^x), x = 2 s d_gb: the
+            # e^{−|x|} of every pair by one vectorised call (fixed_exp_array: the bits of the scalar fixed_exp)
+            p = 0
+            for g in range(lo, lo + npos):
+                for b in range(lo + npos, lo + nq):
+                    x = two_s * (S[g] - S[b])
+                    es[p] = -x if x >= 0 else x
+                    p += 1
+            fixed_exp_array(es, es, npairs)
             mx = -INFINITY
             p = 0
             for g in range(lo, lo + npos):
                 for b in range(lo + npos, lo + nq):
-                    l = _log_sigmoid(two_s * (S[g] - S[b]))        # log σ_gb
+                    x = two_s * (S[g] - S[b])
+                    l = -log1p(es[p]) if x >= 0 else x - log1p(es[p])   # log σ_gb
                     ls[p] = l
                     if l > mx:
                         mx = l
