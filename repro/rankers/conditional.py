@@ -317,6 +317,30 @@ def lbfgs(fun: ConditionalObjective, inits: list[np.ndarray], max_iter: int, tol
                              f_inits=finals)
 
 
+class SampleCache:
+    """The good-first data and the samples Ŷ drawn by conditional rankers on one training set,
+    for the rankers of a fold to share (``ConditionalRanker(sample_cache=...)``): a ranker
+    whose data (the same arrays), relevance threshold, sampler settings and integer
+    ``random_state`` match an earlier one's reuses its :class:`GoodFirst` and :class:`Sample`
+    and starts from the random state the draw left — every fit equals the one that draws
+    its own (Sec. 4: Ŷ does not depend on w nor on the objective)."""
+
+    def __init__(self):
+        self._entries: dict = {}
+
+    def __repr__(self) -> str:
+        return f"SampleCache({len(self._entries)} entries)"
+
+    def get(self, key, data: tuple):
+        hit = self._entries.get(key)
+        if hit is None or any(a is not b for a, b in zip(hit[0], data)):
+            return None
+        return hit[1]
+
+    def put(self, key, data: tuple, value) -> None:
+        self._entries[key] = (data, value)
+
+
 class ConditionalRanker(LinearRanker):
     """MLE, ExpGain, L₃ or ConvexLoss (``objective``) with Δ = ``delta`` ∈ {AUC, MAP, NDCG}
     (Dubey et al. 2009); see the module docstring for the conventions.
@@ -324,7 +348,8 @@ class ConditionalRanker(LinearRanker):
     After ``fit``: ``coef_`` (w), ``result_`` (:class:`ConditionalResult`), ``sample_``
     (:class:`Sample`, ``None`` for the closed-form ExpGain_AUC), ``n_queries_used_``,
     ``n_queries_skipped_``.  :meth:`fit_grid` over ``C`` draws Ŷ once for the whole grid
-    (the same draw as a separate fit with the same ``random_state``)."""
+    (the same draw as a separate fit with the same ``random_state``); rankers given the same
+    ``sample_cache`` (:class:`SampleCache`) draw it once between them."""
 
     def __init__(self, objective: str = "ConvexLoss", delta: str = "NDCG", C: float = 1.0,
                  ndcg_k: int = 10, sample_size: int = 100, walk_length: int = 10,
@@ -333,7 +358,7 @@ class ConditionalRanker(LinearRanker):
                  sampler: str = "rejection_free", deduplicate: bool = True,
                  phi_scale: bool = False, n_inits=None, init_scale: float = 1.0,
                  relevance_threshold: float = 1.0, max_iter: int = 500, tol: float = 1e-5,
-                 random_state=0, callback=None):
+                 random_state=0, callback=None, sample_cache: SampleCache | None = None):
         self.objective, self.delta, self.C, self.ndcg_k = objective, delta, C, ndcg_k
         self.sample_size, self.walk_length = sample_size, walk_length
         self.restarts, self.restart_skew, self.restart_k = restarts, restart_skew, restart_k
@@ -341,6 +366,7 @@ class ConditionalRanker(LinearRanker):
         self.phi_scale, self.n_inits, self.init_scale = phi_scale, n_inits, init_scale
         self.relevance_threshold, self.max_iter, self.tol = relevance_threshold, max_iter, tol
         self.random_state, self.callback = random_state, callback
+        self.sample_cache = sample_cache
 
     @property
     def method_name(self) -> str:
@@ -360,15 +386,39 @@ class ConditionalRanker(LinearRanker):
         if not (int(self.max_iter) >= 1 and float(self.tol) > 0):
             raise DataError(f"max_iter must be ≥ 1 and tol > 0, got {self.max_iter}, {self.tol}")
 
+    def _sample_key(self, closed_form: bool) -> tuple:
+        """What the good-first data and the sample depend on besides the data (the restart
+        set's Δ and cutoff only with ``restarts="set"``)."""
+        key = ("good_first", float(self.relevance_threshold), int(self.random_state))
+        if closed_form:
+            return key
+        chosen = (self.delta, int(self.ndcg_k)) if self.restarts == "set" else ()
+        return key + (int(self.sample_size), int(self.walk_length), self.restarts,
+                      float(self.restart_skew), float(self.restart_k),
+                      int(self.n_restart_states), chosen, self.sampler, bool(self.deduplicate))
+
     def _prepare(self, X, y, query_ptr):
         self._check_params()
         rng = np.random.default_rng(self.random_state)
+        closed_form = self.objective == "ExpGain" and self.delta == "AUC"
+        cache = self.sample_cache
+        if cache is not None and not isinstance(self.random_state, (int, np.integer)):
+            cache = None                    # a Generator's draws cannot be replayed
+        data = (X, y, query_ptr)
+        key = None if cache is None else self._sample_key(closed_form)
+        hit = None if cache is None else cache.get(key, data)
+        if hit is not None:
+            gf, sample, state = hit
+            rng.bit_generator.state = state
+            return gf, sample, rng
         gf = good_first(X, y, query_ptr, float(self.relevance_threshold))
         sample = None
-        if not (self.objective == "ExpGain" and self.delta == "AUC"):
+        if not closed_form:
             sample = draw_sample(gf, self.sample_size, self.walk_length, self.restarts,
                                  self.restart_skew, self.restart_k, self.n_restart_states,
                                  self.delta, self.ndcg_k, self.sampler, self.deduplicate, rng)
+        if cache is not None:
+            cache.put(key, data, (gf, sample, rng.bit_generator.state))
         return gf, sample, rng
 
     def _inits(self, d: int, rng: np.random.Generator) -> list[np.ndarray]:
