@@ -192,6 +192,22 @@ def test_a_shared_sample_cache_draws_once_and_changes_no_fit():
     assert r.sample_ is not got["MLE", "AUC"]
 
 
+@pytest.mark.parametrize("collide", [False, True])
+def test_first_equal_rows_finds_each_rows_first_copy(monkeypatch, collide):
+    """The deduplication of the sample: for every row, the first row equal to it (a dict of
+    the rows' bytes as reference); with every hash equal (all collide) the byte comparison
+    gives the same answer."""
+    from repro.rankers import conditional as cond
+    if collide:
+        monkeypatch.setattr(cond, "_ROW_HASH", np.zeros(4096, dtype=np.uint64))
+    rng = np.random.default_rng(4)
+    for n_rows, n_cols in ((1, 3), (50, 4), (300, 7), (40, 1)):
+        W = rng.integers(0, 3, (n_rows, n_cols)).astype(np.int32)
+        seen = {}
+        want = [seen.setdefault(row.tobytes(), i) for i, row in enumerate(W)]
+        assert cond.first_equal_rows(W).tolist() == want
+
+
 def test_nonconvex_objectives_keep_the_best_start():
     d = make_queries(6, (5, 10), 4, seed=7)
     r = ConditionalRanker("ExpGain", "MAP", C=10.0, n_inits=3, sample_size=40).fit_data(d)

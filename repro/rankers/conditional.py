@@ -159,6 +159,26 @@ def query_seed(base: bytes, gf: GoodFirst, q: int) -> int:
     return int.from_bytes(h.digest(), "little")
 
 
+#: odd 64-bit multipliers of the row hash of :func:`first_equal_rows` (any constants do)
+_ROW_HASH = np.random.default_rng(20090929).integers(0, 2**63, 4096, dtype=np.uint64) * 2 + 1
+
+
+def first_equal_rows(W: np.ndarray) -> np.ndarray:
+    """For every row of the integer matrix ``W``, the index of the first row equal to it.  Rows
+    are grouped by a 64-bit hash (a sort of integers, not of byte strings) and the grouping is
+    checked against the rows themselves; on a collision the rows are compared as bytes."""
+    W = np.ascontiguousarray(W, dtype=np.int32)
+    n = W.shape[1]
+    if n <= _ROW_HASH.shape[0]:
+        h = (W.astype(np.uint64) * _ROW_HASH[:n]).sum(axis=1, dtype=np.uint64)
+        _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+        f = first[inv.ravel()]
+        if np.array_equal(W, W[f]):
+            return f
+    _, first, inv = np.unique(_ss.wins_to_order_key(W), return_index=True, return_inverse=True)
+    return first[inv.ravel()]
+
+
 def draw_sample(gf: GoodFirst, sample_size: int = 100, walk_length: int = 10,
                 restarts: str = "extremes", restart_skew: float = 0.9,
                 restart_k: float = -10.0, n_restart_states: int = 11,
@@ -190,12 +210,11 @@ def draw_sample(gf: GoodFirst, sample_size: int = 100, walk_length: int = 10,
         upd = np.concatenate([[-1], w.up])
         par = np.where(s > 0, np.arange(W.shape[0]) - 1, -1)      # a move's parent: the row before
         if deduplicate:
-            _, first, inv = np.unique(_ss.wins_to_order_key(W), return_index=True,
-                                      return_inverse=True)
-            keep = np.sort(first)                       # y_q (row 0) stays first
-            new = np.empty(first.shape[0], dtype=np.int64)
-            new[np.argsort(first)] = np.arange(first.shape[0])   # unique id -> kept row
-            par = np.where(par >= 0, new[inv.ravel()[np.maximum(par, 0)]], -1)
+            f = first_equal_rows(W)
+            keep = np.flatnonzero(f == np.arange(W.shape[0]))     # y_q (row 0) stays first
+            new = np.empty(W.shape[0], dtype=np.int64)
+            new[keep] = np.arange(keep.shape[0])                 # kept row -> its new index
+            par = np.where(par >= 0, new[f[np.maximum(par, 0)]], -1)
             W, r, s, dn, upd, par = W[keep], r[keep], s[keep], dn[keep], upd[keep], par[keep]
         wins.append(W.ravel())
         restart.append(r)
