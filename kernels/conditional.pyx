@@ -73,6 +73,25 @@ cdef enum:
     _BLOCK = 32
 
 
+cdef inline double _exp_sum(double* x, Py_ssize_t m, const double* delta) noexcept nogil:
+    """x_j ← e^{x_j} (SIMD lanes, a block of _BLOCK rows at a time) and Σ_j x_j in row order
+    (over the rows with delta_j < 1 only, unless ``delta`` is NULL), each block summed while
+    the next one is computed."""
+    cdef Py_ssize_t j, k = 0
+    cdef double z = 0.0
+    while k < m:
+        fixed_exp_array(x + k, x + k, min(_BLOCK, m - k))
+        if delta == NULL:
+            for j in range(k, min(k + _BLOCK, m)):
+                z += x[j]
+        else:
+            for j in range(k, min(k + _BLOCK, m)):
+                if delta[j] < 1.0:
+                    z += x[j]
+        k += _BLOCK
+    return z
+
+
 cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
                      const int32_t* down, const int32_t* up, Py_ssize_t m, Py_ssize_t nq,
                      Py_ssize_t npos, const double* delta, const double* lgain, const double* S,
@@ -80,7 +99,7 @@ cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
     """One query; returns L_q and adds ∂L_q/∂S to v.  ``lgain``: log(1 − Δ) of every row
     (ExpGain only, rows with Δ < 1; computed once per sample by :func:`log_gains`), ``e2``: a
     workspace of m entries (ExpGain only)."""
-    cdef Py_ssize_t j, i, k
+    cdef Py_ssize_t j, i
     cdef const int32_t* row
     cdef double c = 0.0, acc, t, mx, mx2, z, z2, e, gsum, loss
     cdef double nneg = <double>(nq - npos)
@@ -109,15 +128,7 @@ cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
     else:
         for j in range(m):
             gam[j] = u[j] - mx
-    # e^{t_j − max} by SIMD lanes, a block of _BLOCK rows at a time, each block summed (in row
-    # order) while the next one is computed
-    z = 0.0
-    k = 0
-    while k < m:
-        fixed_exp_array(gam + k, gam + k, min(_BLOCK, m - k))
-        for j in range(k, min(k + _BLOCK, m)):
-            z += gam[j]
-        k += _BLOCK
+    z = _exp_sum(gam, m, NULL)             # e^{t_j − max} and their sum
     for j in range(m):
         gam[j] /= z                         # softmax(u) (softmax(u + Δ) for ConvexLoss)
     loss = mx + log(z) - u[0]
@@ -145,14 +156,7 @@ cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
                 e2[j] = -INFINITY
         for j in range(m):
             e2[j] = e2[j] - mx2
-        z2 = 0.0
-        k = 0
-        while k < m:
-            fixed_exp_array(e2 + k, e2 + k, min(_BLOCK, m - k))
-            for j in range(k, min(k + _BLOCK, m)):
-                if delta[j] < 1.0:
-                    z2 += e2[j]
-            k += _BLOCK
+        z2 = _exp_sum(e2, m, delta)
         loss = (mx + log(z)) - (mx2 + log(z2))
         for j in range(m):
             if delta[j] < 1.0:
