@@ -163,6 +163,51 @@ def test_fit_grid_shares_one_sample_and_equals_separate_fits():
         np.testing.assert_allclose(model.coef_, single.coef_, rtol=1e-12)
 
 
+def test_a_shared_sample_cache_draws_once_and_changes_no_fit():
+    """Rankers of a fold given one SampleCache: one sample Ŷ for every sampled objective (the
+    same draw as their own), the closed form and other sampler settings or seeds apart, and
+    every fit (including the random starts drawn after the sample) bit-identical to a fit
+    that draws its own."""
+    from repro.rankers.conditional import SampleCache
+    d = make_queries(6, (5, 10), 4, seed=3)
+    cache = SampleCache()
+    specs = [("MLE", "AUC", {}), ("ExpGain", "MAP", {"n_inits": 2}), ("L3", "NDCG", {"n_inits": 2}),
+             ("ExpGain", "AUC", {"n_inits": 2}), ("ConvexLoss", "NDCG", {"restart_skew": 0.5}),
+             ("ConvexLoss", "MAP", {"random_state": 1})]
+    got = {}
+    for obj, kind, kw in specs:
+        shared = ConditionalRanker(obj, kind, C=10.0, sample_size=30, sample_cache=cache,
+                                   **kw).fit_data(d)
+        alone = ConditionalRanker(obj, kind, C=10.0, sample_size=30, **kw).fit_data(d)
+        assert np.array_equal(shared.coef_, alone.coef_), (obj, kind)
+        assert shared.result_.f_inits == alone.result_.f_inits
+        got[obj, kind] = shared.sample_
+    assert got["MLE", "AUC"] is got["ExpGain", "MAP"] is got["L3", "NDCG"]
+    assert got["ExpGain", "AUC"] is None
+    assert got["ConvexLoss", "NDCG"] is not got["MLE", "AUC"]
+    assert got["ConvexLoss", "MAP"] is not got["MLE", "AUC"]
+    # other data (not the same arrays): drawn anew
+    other = make_queries(6, (5, 10), 4, seed=3)
+    r = ConditionalRanker("MLE", "AUC", C=10.0, sample_size=30, sample_cache=cache).fit_data(other)
+    assert r.sample_ is not got["MLE", "AUC"]
+
+
+@pytest.mark.parametrize("collide", [False, True])
+def test_first_equal_rows_finds_each_rows_first_copy(monkeypatch, collide):
+    """The deduplication of the sample: for every row, the first row equal to it (a dict of
+    the rows' bytes as reference); with every hash equal (all collide) the byte comparison
+    gives the same answer."""
+    from repro.rankers import conditional as cond
+    if collide:
+        monkeypatch.setattr(cond, "_ROW_HASH", np.zeros(4096, dtype=np.uint64))
+    rng = np.random.default_rng(4)
+    for n_rows, n_cols in ((1, 3), (50, 4), (300, 7), (40, 1)):
+        W = rng.integers(0, 3, (n_rows, n_cols)).astype(np.int32)
+        seen = {}
+        want = [seen.setdefault(row.tobytes(), i) for i, row in enumerate(W)]
+        assert cond.first_equal_rows(W).tolist() == want
+
+
 def test_nonconvex_objectives_keep_the_best_start():
     d = make_queries(6, (5, 10), 4, seed=7)
     r = ConditionalRanker("ExpGain", "MAP", C=10.0, n_inits=3, sample_size=40).fit_data(d)

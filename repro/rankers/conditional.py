@@ -159,6 +159,26 @@ def query_seed(base: bytes, gf: GoodFirst, q: int) -> int:
     return int.from_bytes(h.digest(), "little")
 
 
+#: odd 64-bit multipliers of the row hash of :func:`first_equal_rows` (any constants do)
+_ROW_HASH = np.random.default_rng(20090929).integers(0, 2**63, 4096, dtype=np.uint64) * 2 + 1
+
+
+def first_equal_rows(W: np.ndarray) -> np.ndarray:
+    """For every row of the integer matrix ``W``, the index of the first row equal to it.  Rows
+    are grouped by a 64-bit hash (a sort of integers, not of byte strings) and the grouping is
+    checked against the rows themselves; on a collision the rows are compared as bytes."""
+    W = np.ascontiguousarray(W, dtype=np.int32)
+    n = W.shape[1]
+    if n <= _ROW_HASH.shape[0]:
+        h = (W.astype(np.uint64) * _ROW_HASH[:n]).sum(axis=1, dtype=np.uint64)
+        _, first, inv = np.unique(h, return_index=True, return_inverse=True)
+        f = first[inv.ravel()]
+        if np.array_equal(W, W[f]):
+            return f
+    _, first, inv = np.unique(_ss.wins_to_order_key(W), return_index=True, return_inverse=True)
+    return first[inv.ravel()]
+
+
 def draw_sample(gf: GoodFirst, sample_size: int = 100, walk_length: int = 10,
                 restarts: str = "extremes", restart_skew: float = 0.9,
                 restart_k: float = -10.0, n_restart_states: int = 11,
@@ -190,12 +210,11 @@ def draw_sample(gf: GoodFirst, sample_size: int = 100, walk_length: int = 10,
         upd = np.concatenate([[-1], w.up])
         par = np.where(s > 0, np.arange(W.shape[0]) - 1, -1)      # a move's parent: the row before
         if deduplicate:
-            _, first, inv = np.unique(_ss.wins_to_order_key(W), return_index=True,
-                                      return_inverse=True)
-            keep = np.sort(first)                       # y_q (row 0) stays first
-            new = np.empty(first.shape[0], dtype=np.int64)
-            new[np.argsort(first)] = np.arange(first.shape[0])   # unique id -> kept row
-            par = np.where(par >= 0, new[inv.ravel()[np.maximum(par, 0)]], -1)
+            f = first_equal_rows(W)
+            keep = np.flatnonzero(f == np.arange(W.shape[0]))     # y_q (row 0) stays first
+            new = np.empty(W.shape[0], dtype=np.int64)
+            new[keep] = np.arange(keep.shape[0])                 # kept row -> its new index
+            par = np.where(par >= 0, new[f[np.maximum(par, 0)]], -1)
             W, r, s, dn, upd, par = W[keep], r[keep], s[keep], dn[keep], upd[keep], par[keep]
         wins.append(W.ravel())
         restart.append(r)
@@ -236,9 +255,16 @@ class ConditionalObjective:
                 raise DataError(f"{objective}_{delta} needs a sample of rankings")
             self.delta_values = (np.zeros(int(sample.row_ptr[-1])) if objective == "MLE"
                                  else sample.deltas(gf, delta, ndcg_k))
+            # log(1 − Δ) of every row, read by ExpGain only: it does not depend on w
+            self._lgain = self.delta_values
+            if objective == "ExpGain":
+                self._lgain = np.empty_like(self.delta_values)
+                check_status(_kernel.log_gains(self.delta_values, self._lgain),
+                             "conditional.log_gains")
             m = int(sample.sizes.max())
             self._u = np.empty(m)
             self._gam = np.empty(m)
+            self._e2 = np.empty(m)
         else:
             self._work = np.empty(2 * int((gf.n_pos * gf.n_neg).max()))
         self.n_features = gf.X.shape[1]
@@ -256,8 +282,8 @@ class ConditionalObjective:
             f = _kernel.sampled_objective(OBJECTIVES[self.objective], s.wins, s.parent,
                                           s.down, s.up, s.row_ptr, s.win_ptr,
                                           self.gf.query_ptr, self.gf.n_pos,
-                                          self.delta_values, self.scale, S, self._u,
-                                          self._gam, v)
+                                          self.delta_values, self._lgain, self.scale, S,
+                                          self._u, self._gam, self._e2, v)
         check_status(f, "conditional.expgain_auc" if self.closed_form
                      else "conditional.sampled_objective")   # cannot fail: arrays built to match
         return float(f), v
@@ -310,6 +336,30 @@ def lbfgs(fun: ConditionalObjective, inits: list[np.ndarray], max_iter: int, tol
                              f_inits=finals)
 
 
+class SampleCache:
+    """The good-first data and the samples Ŷ drawn by conditional rankers on one training set,
+    for the rankers of a fold to share (``ConditionalRanker(sample_cache=...)``): a ranker
+    whose data (the same arrays), relevance threshold, sampler settings and integer
+    ``random_state`` match an earlier one's reuses its :class:`GoodFirst` and :class:`Sample`
+    and starts from the random state the draw left — every fit equals the one that draws
+    its own (Sec. 4: Ŷ does not depend on w nor on the objective)."""
+
+    def __init__(self):
+        self._entries: dict = {}
+
+    def __repr__(self) -> str:
+        return f"SampleCache({len(self._entries)} entries)"
+
+    def get(self, key, data: tuple):
+        hit = self._entries.get(key)
+        if hit is None or any(a is not b for a, b in zip(hit[0], data)):
+            return None
+        return hit[1]
+
+    def put(self, key, data: tuple, value) -> None:
+        self._entries[key] = (data, value)
+
+
 class ConditionalRanker(LinearRanker):
     """MLE, ExpGain, L₃ or ConvexLoss (``objective``) with Δ = ``delta`` ∈ {AUC, MAP, NDCG}
     (Dubey et al. 2009); see the module docstring for the conventions.
@@ -317,7 +367,8 @@ class ConditionalRanker(LinearRanker):
     After ``fit``: ``coef_`` (w), ``result_`` (:class:`ConditionalResult`), ``sample_``
     (:class:`Sample`, ``None`` for the closed-form ExpGain_AUC), ``n_queries_used_``,
     ``n_queries_skipped_``.  :meth:`fit_grid` over ``C`` draws Ŷ once for the whole grid
-    (the same draw as a separate fit with the same ``random_state``)."""
+    (the same draw as a separate fit with the same ``random_state``); rankers given the same
+    ``sample_cache`` (:class:`SampleCache`) draw it once between them."""
 
     def __init__(self, objective: str = "ConvexLoss", delta: str = "NDCG", C: float = 1.0,
                  ndcg_k: int = 10, sample_size: int = 100, walk_length: int = 10,
@@ -326,7 +377,7 @@ class ConditionalRanker(LinearRanker):
                  sampler: str = "rejection_free", deduplicate: bool = True,
                  phi_scale: bool = False, n_inits=None, init_scale: float = 1.0,
                  relevance_threshold: float = 1.0, max_iter: int = 500, tol: float = 1e-5,
-                 random_state=0, callback=None):
+                 random_state=0, callback=None, sample_cache: SampleCache | None = None):
         self.objective, self.delta, self.C, self.ndcg_k = objective, delta, C, ndcg_k
         self.sample_size, self.walk_length = sample_size, walk_length
         self.restarts, self.restart_skew, self.restart_k = restarts, restart_skew, restart_k
@@ -334,6 +385,7 @@ class ConditionalRanker(LinearRanker):
         self.phi_scale, self.n_inits, self.init_scale = phi_scale, n_inits, init_scale
         self.relevance_threshold, self.max_iter, self.tol = relevance_threshold, max_iter, tol
         self.random_state, self.callback = random_state, callback
+        self.sample_cache = sample_cache
 
     @property
     def method_name(self) -> str:
@@ -353,15 +405,39 @@ class ConditionalRanker(LinearRanker):
         if not (int(self.max_iter) >= 1 and float(self.tol) > 0):
             raise DataError(f"max_iter must be ≥ 1 and tol > 0, got {self.max_iter}, {self.tol}")
 
+    def _sample_key(self, closed_form: bool) -> tuple:
+        """What the good-first data and the sample depend on besides the data (the restart
+        set's Δ and cutoff only with ``restarts="set"``)."""
+        key = ("good_first", float(self.relevance_threshold), int(self.random_state))
+        if closed_form:
+            return key
+        chosen = (self.delta, int(self.ndcg_k)) if self.restarts == "set" else ()
+        return key + (int(self.sample_size), int(self.walk_length), self.restarts,
+                      float(self.restart_skew), float(self.restart_k),
+                      int(self.n_restart_states), chosen, self.sampler, bool(self.deduplicate))
+
     def _prepare(self, X, y, query_ptr):
         self._check_params()
         rng = np.random.default_rng(self.random_state)
+        closed_form = self.objective == "ExpGain" and self.delta == "AUC"
+        cache = self.sample_cache
+        if cache is not None and not isinstance(self.random_state, (int, np.integer)):
+            cache = None                    # a Generator's draws cannot be replayed
+        data = (X, y, query_ptr)
+        key = None if cache is None else self._sample_key(closed_form)
+        hit = None if cache is None else cache.get(key, data)
+        if hit is not None:
+            gf, sample, state = hit
+            rng.bit_generator.state = state
+            return gf, sample, rng
         gf = good_first(X, y, query_ptr, float(self.relevance_threshold))
         sample = None
-        if not (self.objective == "ExpGain" and self.delta == "AUC"):
+        if not closed_form:
             sample = draw_sample(gf, self.sample_size, self.walk_length, self.restarts,
                                  self.restart_skew, self.restart_k, self.n_restart_states,
                                  self.delta, self.ndcg_k, self.sampler, self.deduplicate, rng)
+        if cache is not None:
+            cache.put(key, data, (gf, sample, rng.bit_generator.state))
         return gf, sample, rng
 
     def _inits(self, d: int, rng: np.random.Generator) -> list[np.ndarray]:

@@ -66,12 +66,14 @@ def replicated(methods, repeat: int) -> list[str]:
 
 
 def run_figure3(splits: dict, p: dict, seed: int, log, ev: Evidence,
-                repeat: int = 0) -> tuple[dict, tuple | None]:
+                repeat: int = 0, sample_cache=None) -> tuple[dict, tuple | None]:
     """Every method of ``p["methods"]`` on one fold, into ``ev`` (in a replicate ``repeat`` > 0
     only the stochastic ones, :func:`replicated`), and the floor (unless ``p["floor"]`` is
     false).  Returns the models' details (chosen parameter, validation MAP, seconds,
     iterations) and the ConvexLoss_NDCG result that the Sec. 5.3 studies reuse as their
-    default setting, with its per-query values (None if it did not run)."""
+    default setting, with its per-query values (None if it did not run).  ``sample_cache``
+    (:class:`repro.rankers.conditional.SampleCache`): the conditional models share one draw
+    of Ŷ (they draw the same one)."""
     test = splits["test"]
     cleaned = None if "test" in CLEAN_MODES[p["clean"]] else clean(test, THRESHOLD)[0]
 
@@ -83,7 +85,7 @@ def run_figure3(splits: dict, p: dict, seed: int, log, ev: Evidence,
 
     detail, base = {}, None
     for name in replicated(p["methods"], repeat):
-        sel, secs = fit_method(name, splits, p, seed)
+        sel, secs = fit_method(name, splits, p, seed, sample_cache)
         m, c = measure(lambda d: sel.model.predict(d.X))
         emit(ev, name, m, c)
         detail[name] = model_info(sel, secs)

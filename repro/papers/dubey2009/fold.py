@@ -13,6 +13,7 @@ the same model)."""
 from __future__ import annotations
 
 from ...evidence import Evidence
+from ...rankers.conditional import SampleCache
 from .figure3 import computes, run_figure3
 from .protocol import load_splits
 from .sampling import run_sensitivity
@@ -31,9 +32,11 @@ def task_fold(ctx) -> dict:
     ev = Evidence(cleaning=cleaning,
                   sizes={k: [v.n_queries, v.n_docs] for k, v in splits.items()})
     base = None
+    cache = SampleCache()          # the default-setting sample Ŷ, drawn once for the fold
     if figure3:
-        ev.detail["figure3"], base = run_figure3(splits, p, ctx.seed, ctx.log, ev, repeat)
+        ev.detail["figure3"], base = run_figure3(splits, p, ctx.seed, ctx.log, ev, repeat,
+                                                 cache)
     if sensitivity:
         ev.detail["sensitivity"] = run_sensitivity(splits, p, ctx.seed, ctx.log, ev,
-                                                   ctx.dataset, base, repeat)
+                                                   ctx.dataset, base, repeat, cache)
     return ev.output()

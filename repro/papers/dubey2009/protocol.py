@@ -26,7 +26,7 @@ from ...metrics import evaluate
 from ...metrics.family import ap_from_good_ranks, good_ranks_from_scores, ndcg_from_good_ranks
 from ...evidence.protocol import select
 from ...rankers import RankSVM
-from ...rankers.conditional import ConditionalRanker
+from ...rankers.conditional import ConditionalRanker, SampleCache
 from ...rankers.rankboost import RankBoost
 from ...rankers.svmmap import SVMMAP
 from .names import (CONVENTIONS, LETOR3, LETOR3_RANDOM, METRICS, PAPER_DEF, PAPER_RANDOM, PROPOSED,
@@ -153,7 +153,8 @@ def method_name(objective: str, delta: str) -> str:
 
 def conditional(objective: str, delta: str, p: dict, seed: int, **over) -> ConditionalRanker:
     """A ranker of the paper with the run's sampler settings; every sampled objective of a
-    fold uses the same ``seed`` and hence the same sample Ŷ (drawn once, Sec. 4)."""
+    fold uses the same ``seed`` and hence the same sample Ŷ (drawn once, Sec. 4; once per
+    fold with a shared ``sample_cache`` in ``over``)."""
     kw = dict(ndcg_k=p["ndcg_k"], sample_size=p["sample_size"], walk_length=p["walk_length"],
               restart_skew=p["restart_skew"], phi_scale=p["phi_scale"], max_iter=p["max_iter"],
               tol=p["tol"], n_inits=p["n_inits"] if objective in ("ExpGain", "L3") else 1,
@@ -171,8 +172,10 @@ def select_by_map(ranker, train, vali, grid, prefer):
     return s, time.perf_counter() - t0
 
 
-def fit_method(name: str, splits: dict, p: dict, seed: int):
-    """Figure 3's method ``name`` on the fold, its parameter chosen by validation MAP."""
+def fit_method(name: str, splits: dict, p: dict, seed: int,
+               sample_cache: SampleCache | None = None):
+    """Figure 3's method ``name`` on the fold, its parameter chosen by validation MAP;
+    ``sample_cache``: shared by the conditional models of the fold (one sample Ŷ)."""
     train, vali = splits["train"], splits["vali"]
     if name == "RankSVM":
         return select_by_map(RankSVM(), binary(train), vali, {"C": p["ranksvm_C"]}, ("C",))
@@ -182,4 +185,5 @@ def fit_method(name: str, splits: dict, p: dict, seed: int):
     if name == "SVMmap":
         return select_by_map(SVMMAP(), train, vali, {"C": p["svmmap_C"]}, ("C",))
     obj, delta = next((o, d) for o, d in PROPOSED if method_name(o, d) == name)
-    return select_by_map(conditional(obj, delta, p, seed), train, vali, {"C": p["C"]}, ("C",))
+    return select_by_map(conditional(obj, delta, p, seed, sample_cache=sample_cache), train, vali,
+                         {"C": p["C"]}, ("C",))

@@ -9,7 +9,7 @@ from ...data.queries import QueryData
 from ...evidence import Evidence
 from ...rankers import deltas as _deltas
 from ...rankers import swap_sampler as ss
-from ...rankers.conditional import good_first
+from ...rankers.conditional import SampleCache, good_first
 from .figure3 import table
 from .names import (FIGURE4, FIGURE5, FIGURE6, FIGURE7, FIGURE8, SENS_METHOD, SENS_METRICS,
                     SMEAR_SEEDS, WDPHI, WPHI, k_label, sample_size_label, seed_label, skew_label)
@@ -60,14 +60,16 @@ def smear(train: QueryData, s: dict, walk_length: int, seed: int, k: int = 10) -
                                             for r, v in hist.items()}, "stats": stats}
 
 
-def trace_dominance(train: QueryData, p: dict, s: dict, seed: int, C: float) -> dict:
+def trace_dominance(train: QueryData, p: dict, s: dict, seed: int, C: float,
+                    sample_cache=None) -> dict:
     """Figure 8: wᵀφ(x, y) for ``queries`` random training queries × ``rankings`` rankings
     spanning Δ (the shifted rankings of the restart set, Δ_NDCG spread over [0, 1]), along
     the first ``iterations`` L-BFGS iterations of ConvexLoss_NDCG (C chosen on validation),
-    averaged over those iterations; also wᵀδφ_q(y) = wᵀφ(y_q) − wᵀφ(y)."""
+    averaged over those iterations; also wᵀδφ_q(y) = wᵀφ(y_q) − wᵀφ(y).  ``sample_cache``:
+    the fold's (the sample of the default-setting fit, reused)."""
     ws = []
     model = conditional("ConvexLoss", "NDCG", p, seed, C=C,
-                        callback=lambda info: ws.append(info["w"]))
+                        callback=lambda info: ws.append(info["w"]), sample_cache=sample_cache)
     model.fit_data(train)
     gf = good_first(train.X, train.y, train.query_ptr, THRESHOLD)
     rng = np.random.default_rng([seed, 8])
@@ -106,18 +108,21 @@ def _tables(ev: Evidence, part: str, runs: dict, label, qids, ds: dict) -> dict:
 
 def run_sensitivity(splits: dict, p: dict, seed: int, log, ev: Evidence | None = None,
                     dataset: str = "", base: tuple[dict, dict] | None = None,
-                    repeat: int = 0) -> dict:
+                    repeat: int = 0, sample_cache=None) -> dict:
     """Figures 4–8 on one fold (ConvexLoss_NDCG, Sec. 5.3); records and per-query tables into
     ``ev``.  ``base``: the ConvexLoss_NDCG result at the default sampler settings and its
     per-query values, when Figure 3 ran on this fold (reused).  A replicate ``repeat`` > 0
     (its own seed) runs Figures 6–8: Figure 6 has published numbers, Figures 7–8 are cheap
     and their claims are tested on fold statistics averaged over the replicates; Figures 4–5
-    (no numbers; expensive) are replicate 0's, Figure 4 draws two samples per size itself."""
+    (no numbers; expensive) are replicate 0's, Figure 4 draws two samples per size itself.
+    ``sample_cache``: the fold's (:class:`repro.rankers.conditional.SampleCache`): the
+    default-setting sample, drawn once for the base fit and Figure 8."""
     s = p["sensitivity"]
     qids = np.asarray(splits["test"].qids).tolist()
     ds = {"dataset": dataset} if dataset == "MQ2008" else {}   # OHSUMED: the stand-in label
     ev = ev if ev is not None else Evidence()
-    base = base if base is not None else _sens_fit(splits, p, seed)
+    sample_cache = sample_cache if sample_cache is not None else SampleCache()
+    base = base if base is not None else _sens_fit(splits, p, seed, sample_cache=sample_cache)
     out = {"base": base[0]}
     if repeat == 0:
         _sample_size_and_skew(splits, p, seed, log, ev, base, qids, ds, out)
@@ -131,7 +136,8 @@ def run_sensitivity(splits: dict, p: dict, seed: int, log, ev: Evidence | None =
             ev.value(seed_label(seed_name), f"sd of Δ_{kind}", st["sd"], part=FIGURE7, **ds)
             ev.value(seed_label(seed_name), f"mean of Δ_{kind}", st["mean"], part=FIGURE7, **ds)
     # Figure 8: wᵀφ against Δ along the first iterations
-    out[FIGURE8] = trace_dominance(splits["train"], p, s["dominance"], seed, base[0]["C"])
+    out[FIGURE8] = trace_dominance(splits["train"], p, s["dominance"], seed, base[0]["C"],
+                                   sample_cache)
     pts = out[FIGURE8]["points"]
     ev.value(SENS_METHOD, WPHI, float(np.median([abs(x["wphi"]) for x in pts])),
              part=FIGURE8, **ds)
