@@ -108,4 +108,6 @@ def test_renumbering_leaves_the_input_alone_and_matches_the_natural_order():
     assert all(np.array_equal(u, v) for u, v in zip(before, (X.data, X.indices, X.indptr)))
     Wd = pamir_models(X.toarray(), Y, 3000, 1.0, seed=4).W
     np.testing.assert_allclose(Ws, Wd, rtol=1e-10, atol=1e-12)
+    Wn = pamir_models(X, Y, 3000, 1.0, seed=4, renumber=False).W        # the natural order
+    np.testing.assert_allclose(Ws, Wn, rtol=1e-10, atol=1e-12)
     assert np.abs(Ws).sum() > 0

@@ -61,7 +61,8 @@ def _by_frequency(rows: RowData) -> tuple[RowData, np.ndarray]:
     (ties by index), each row's values in the new order, and ``pos`` (``pos[f]`` the new
     number of feature f).  The weights the kernel reads are then mostly the few frequent
     features' (on RCV1 the 1,000 most frequent of 47,236 features hold 67 % of the stored
-    values), read in increasing address order: 1.5–1.7× faster on RCV1.  The dot products and
+    values), read in increasing address order: about 1.5× faster on RCV1 (``python -m repro
+    bench pamir``).  The dot products and
     ‖x⁺ − x⁻‖² are summed in the new order; their last bits may differ from the natural
     order's (measured on RCV1, 10M iterations: weights within 6e-15, every topic's test AP
     equal)."""
@@ -75,16 +76,18 @@ def _by_frequency(rows: RowData) -> tuple[RowData, np.ndarray]:
 
 
 def _train(rows: RowData, rel: np.ndarray, model, row, lo, hi, n_iter, C, seed,
-           record: np.ndarray | None = None, active: np.ndarray | None = None) -> tuple:
-    """Run the kernel (sparse rows renumbered by :func:`_by_frequency`); ``active`` (one per
-    model, or None: all) the models whose updates are applied — the others stay 0, and each
-    active model gets the weights of the run with every model active."""
+           record: np.ndarray | None = None, active: np.ndarray | None = None,
+           renumber: bool = True) -> tuple:
+    """Run the kernel (sparse rows renumbered by :func:`_by_frequency` unless ``renumber`` is
+    false); ``active`` (one per model, or None: all) the models whose updates are applied —
+    the others stay 0, and each active model gets the weights of the run with every model
+    active."""
     seed = _seed64(seed)
     rec = np.zeros((0, 2), dtype=np.int64) if record is None else record
     act = (np.ones(rel.shape[0], dtype=np.uint8) if active is None
            else np.ascontiguousarray(active, dtype=np.uint8))
     pos = None
-    if not rows.dense:
+    if renumber and not rows.dense:
         rows, pos = _by_frequency(rows)
     W = np.zeros((rel.shape[0], rows.n_cols))
     done = _kernel.pa_triplets(rows.data, rows.indices, rows.indptr, rows.n_cols, rows.dense,
@@ -113,14 +116,15 @@ class PamirModels:
 
 
 def pamir_models(X, Y, n_iter: int, C: float, seed, record: np.ndarray | None = None,
-                 models=None) -> PamirModels:
+                 models=None, renumber: bool = True) -> PamirModels:
     """One PAMIR model per column of the binary relevance matrix ``Y`` (instances × models,
     dense or sparse; non-zero = relevant), trained jointly for ``n_iter`` iterations.
     ``models`` (indices of columns, or None: all): fit only these — the triplets of every
     model are still drawn, so each fitted model is exactly the joint run's and a run can be
     split into parts by models; the others are left at 0 (``trained`` False).
     ``record`` (tests): an (n_iter, 2) int64 array receiving the entry and the non-relevant
-    instance drawn at every iteration."""
+    instance drawn at every iteration.  ``renumber`` False: the kernel reads sparse features
+    in their own numbering (slower; the benchmark's peer; last bits may differ)."""
     rows = RowData.from_matrix(X)
     n_iter, C = _check_run(n_iter, C)
     Yb = (Y.toarray() if sp.issparse(Y) else np.asarray(Y)) != 0
@@ -147,5 +151,5 @@ def pamir_models(X, Y, n_iter: int, C: float, seed, record: np.ndarray | None = 
         active = np.zeros(Yb.shape[1], dtype=np.uint8)
         active[idx] = 1
         trained = trained & (active == 1)
-    W, done = _train(rows, rel, model, row, lo, hi, n_iter, C, seed, record, active)
+    W, done = _train(rows, rel, model, row, lo, hi, n_iter, C, seed, record, active, renumber)
     return PamirModels(W, trained, n_iter, C, done, np.stack([model, row], axis=1))
