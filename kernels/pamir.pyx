@@ -18,7 +18,11 @@ iteration:
 Row access through ``column_access.pxd`` (CSR rows, or rows of a C-ordered dense matrix);
 w·v as two sparse dot products (their sums interleaved), ‖v‖² by a merge of the two sorted
 index lists; the wrapper renumbers sparse features by decreasing frequency, so that the weights
-read are mostly a few frequent features' (``repro.rankers.pamir._by_frequency``).  Random
+read are mostly a few frequent features' (``repro.rankers.pamir._by_frequency``).  The
+iterations are drawn in chunks and a chunk's updates applied model by model (each model's in
+the order drawn: the same bits as applying each as it is drawn, since an update touches its
+model's weights only), so a model's weight row stays in cache across its updates; the rows of
+the triplets a few updates ahead are prefetched.  Random
 numbers: xoshiro256** seeded by splitmix64 from the caller's 64-bit seed; bounded integers by
 Lemire's multiply-shift with rejection (exactly uniform).
 """
@@ -27,11 +31,29 @@ from libc.math cimport fmin
 
 from column_access cimport Slices, make_slices, get_slice, bad_slices
 
+cdef extern from *:
+    void __builtin_prefetch(const void* addr) noexcept nogil
+
+
+cdef inline void _prefetch_row(const Slices* X, Py_ssize_t i) noexcept nogil:
+    """Ask for the first cache lines of row i (its values and indices)."""
+    cdef int64_t a = X.indptr[i]
+    cdef Py_ssize_t nb = <Py_ssize_t>(X.indptr[i + 1] - a) * 8, off = 0
+    while off < nb and off < 512:
+        __builtin_prefetch(<const char*>(X.data + a) + off)
+        off = off + 64
+    if not X.dense:
+        off = 0
+        while off < nb // 2 and off < 256:
+            __builtin_prefetch(<const char*>(X.indices + a) + off)
+            off = off + 64
+
 
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
 cdef uint64_t MIX1 = 0xBF58476D1CE4E5B9
 cdef uint64_t MIX2 = 0x94D049BB133111EB
 cdef uint64_t LOW32 = 0xFFFFFFFF
+cdef Py_ssize_t AHEAD = 8          # triplets whose rows are prefetched ahead of their update
 
 
 cdef inline uint64_t _rotl(uint64_t x, int k) noexcept nogil:
@@ -121,26 +143,40 @@ def pa_triplets(const double[::1] xdata, const int32_t[::1] xind, const int64_t[
                 const int8_t[:, ::1] rel, const int64_t[::1] ent_model,
                 const int64_t[::1] ent_row, const int64_t[::1] ent_lo,
                 const int64_t[::1] ent_hi, Py_ssize_t n_iter, double C, uint64_t seed,
-                double[:, ::1] W, int64_t[:, ::1] record, const uint8_t[::1] active):
+                double[:, ::1] W, int64_t[:, ::1] record, const uint8_t[::1] active,
+                int64_t[::1] drawn_e, int64_t[::1] drawn_j, int64_t[::1] sorted_e,
+                int64_t[::1] sorted_j, int64_t[::1] starts):
     """``n_iter`` PA-I updates on sampled triplets (see the module doc); ``X`` by rows,
     ``rel[m, i]`` the relevance level of row i for model m (small integers), ``W`` (models ×
     features) updated in place.  ``active[m]`` 0: model m's triplets are drawn (the random stream is the same) but
     not applied, so models trained in disjoint parts get the weights of one joint run.  Every
     entry must have a row of lower relevance in its group (the wrapper builds
     them so).  Returns the number of updates with a positive hinge loss, or −1 on
-    inconsistent shapes."""
+    inconsistent shapes.
+
+    Order of the updates: the stream is drawn in chunks of ``drawn_e.shape[0]`` iterations
+    (workspace ``drawn_e``, ``drawn_j``, ``sorted_e``, ``sorted_j`` of that length,
+    ``starts`` of length models + 1); a chunk's triplets are sorted by model, stably, and
+    applied model by model.  A model's update reads and writes its own weights only, so each
+    model sees its triplets in the stream's order and gets the weights of the one-at-a-time
+    run bit for bit; meanwhile its weight row stays in cache instead of every iteration
+    reading a different model's."""
     cdef Py_ssize_t n = xptr.shape[0] - 1, n_ent = ent_model.shape[0]
+    cdef Py_ssize_t n_models = W.shape[0], chunk = drawn_e.shape[0]
     if bad_slices(xdata, xind, xptr, n_cols, dense) \
             or rel.shape[1] != n or W.shape[0] != rel.shape[0] or W.shape[1] != n_cols \
             or ent_row.shape[0] != n_ent or ent_lo.shape[0] != n_ent \
             or ent_hi.shape[0] != n_ent or n_ent < 1 or n_iter < 0 or record.shape[1] != 2 \
-            or active.shape[0] != W.shape[0]:
+            or active.shape[0] != n_models or chunk < 1 or drawn_j.shape[0] != chunk \
+            or sorted_e.shape[0] != chunk or sorted_j.shape[0] != chunk \
+            or starts.shape[0] != n_models + 1:
         return -1
     cdef bint rec = record.shape[0] == n_iter
     cdef Slices X = make_slices(xdata, xind, xptr, n_cols, dense)
     cdef uint64_t st[4]
     cdef uint64_t sm = seed
-    cdef Py_ssize_t it, e, m, i, j, lo, hi, tries, cnt, p, ni, nj, k, updates = 0
+    cdef Py_ssize_t it, c0, c1, nd, q, e, m, i, j, lo, hi, tries, cnt, p, ni, nj, k
+    cdef Py_ssize_t updates = 0
     cdef int8_t ri
     cdef const double* vi
     cdef const double* vj
@@ -151,52 +187,88 @@ def pa_triplets(const double[::1] xdata, const int32_t[::1] xind, const int64_t[
     for k in range(4):
         st[k] = _splitmix(&sm)
     with nogil:
-        for it in range(n_iter):
-            e = <Py_ssize_t>_below(st, <uint64_t>n_ent)
-            m = ent_model[e]
-            i = ent_row[e]
-            lo = ent_lo[e]
-            hi = ent_hi[e]
-            ri = rel[m, i]
-            j = -1
-            for tries in range(64):
-                k = lo + <Py_ssize_t>_below(st, <uint64_t>(hi - lo))
-                if rel[m, k] < ri:
-                    j = k
-                    break
-            if j < 0:                      # rare lower rows: enumerate them
-                cnt = 0
-                for k in range(lo, hi):
+        c0 = 0
+        while c0 < n_iter:
+            c1 = c0 + chunk if c0 + chunk < n_iter else n_iter
+            # 1. draw the chunk's triplets (the stream of the one-at-a-time run)
+            nd = 0
+            for it in range(c0, c1):
+                e = <Py_ssize_t>_below(st, <uint64_t>n_ent)
+                m = ent_model[e]
+                i = ent_row[e]
+                lo = ent_lo[e]
+                hi = ent_hi[e]
+                ri = rel[m, i]
+                j = -1
+                for tries in range(64):
+                    k = lo + <Py_ssize_t>_below(st, <uint64_t>(hi - lo))
                     if rel[m, k] < ri:
-                        cnt = cnt + 1
-                if cnt == 0:
-                    continue               # cannot happen with the wrapper's entries
-                cnt = <Py_ssize_t>_below(st, <uint64_t>cnt)
-                for k in range(lo, hi):
-                    if rel[m, k] < ri:
-                        if cnt == 0:
-                            j = k
-                            break
-                        cnt = cnt - 1
-            if rec:
-                record[it, 0] = e
-                record[it, 1] = j
-            if not active[m]:
-                continue
-            ni = get_slice(&X, i, &vi, &ii)
-            nj = get_slice(&X, j, &vj, &ij)
-            wm = &W[m, 0]
-            margin = _margin(wm, vi, ii, ni, vj, ij, nj)
-            loss = 1.0 - margin
-            if loss <= 0.0:
-                continue
-            vv = _dist_sq(vi, ii, ni, vj, ij, nj)
-            if vv <= 0.0:
-                continue
-            tau = fmin(C, loss / vv)
-            for p in range(ni):
-                wm[ii[p]] = wm[ii[p]] + tau * vi[p]
-            for p in range(nj):
-                wm[ij[p]] = wm[ij[p]] - tau * vj[p]
-            updates = updates + 1
+                        j = k
+                        break
+                if j < 0:                      # rare lower rows: enumerate them
+                    cnt = 0
+                    for k in range(lo, hi):
+                        if rel[m, k] < ri:
+                            cnt = cnt + 1
+                    if cnt == 0:
+                        continue               # cannot happen with the wrapper's entries
+                    cnt = <Py_ssize_t>_below(st, <uint64_t>cnt)
+                    for k in range(lo, hi):
+                        if rel[m, k] < ri:
+                            if cnt == 0:
+                                j = k
+                                break
+                            cnt = cnt - 1
+                if rec:
+                    record[it, 0] = e
+                    record[it, 1] = j
+                if not active[m]:
+                    continue
+                drawn_e[nd] = e
+                drawn_j[nd] = j
+                nd = nd + 1
+            # 2. sort them by model, stably (counting sort; a chunk of one is as drawn)
+            if chunk == 1:
+                if nd == 1:
+                    sorted_e[0] = drawn_e[0]
+                    sorted_j[0] = drawn_j[0]
+            else:
+                for m in range(n_models + 1):
+                    starts[m] = 0
+                for q in range(nd):
+                    starts[ent_model[drawn_e[q]] + 1] += 1
+                for m in range(n_models):
+                    starts[m + 1] += starts[m]
+                for q in range(nd):
+                    m = ent_model[drawn_e[q]]
+                    k = starts[m]
+                    sorted_e[k] = drawn_e[q]
+                    sorted_j[k] = drawn_j[q]
+                    starts[m] = k + 1
+            # 3. apply them model by model, each model's in the stream's order
+            for q in range(nd):
+                if q + AHEAD < nd:
+                    _prefetch_row(&X, ent_row[sorted_e[q + AHEAD]])
+                    _prefetch_row(&X, sorted_j[q + AHEAD])
+                e = sorted_e[q]
+                j = sorted_j[q]
+                m = ent_model[e]
+                i = ent_row[e]
+                ni = get_slice(&X, i, &vi, &ii)
+                nj = get_slice(&X, j, &vj, &ij)
+                wm = &W[m, 0]
+                margin = _margin(wm, vi, ii, ni, vj, ij, nj)
+                loss = 1.0 - margin
+                if loss <= 0.0:
+                    continue
+                vv = _dist_sq(vi, ii, ni, vj, ij, nj)
+                if vv <= 0.0:
+                    continue
+                tau = fmin(C, loss / vv)
+                for p in range(ni):
+                    wm[ii[p]] = wm[ii[p]] + tau * vi[p]
+                for p in range(nj):
+                    wm[ij[p]] = wm[ij[p]] - tau * vj[p]
+                updates = updates + 1
+            c0 = c1
     return updates

@@ -111,3 +111,26 @@ def test_renumbering_leaves_the_input_alone_and_matches_the_natural_order():
     Wn = pamir_models(X, Y, 3000, 1.0, seed=4, renumber=False).W        # the natural order
     np.testing.assert_allclose(Ws, Wn, rtol=1e-10, atol=1e-12)
     assert np.abs(Ws).sum() > 0
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_chunks_applied_model_by_model_are_the_stream_order_bit_for_bit(sparse):
+    """The kernel draws a chunk of triplets, then applies them model by model: a model's
+    update touches its own weights only, so every chunk size (1: each triplet as it is
+    drawn; one not dividing the iterations; more than them) gives the same bits, the same
+    record and the same number of updates — also when only some models are fitted."""
+    X, Y = multilabel(9, n=80, d=25, sparse=sparse)
+    n_iter = 2500
+    runs = {}
+    for chunk in (1, 7, 256, 10_000):
+        rec = np.zeros((n_iter, 2), dtype=np.int64)
+        runs[chunk] = (pamir_models(X, Y, n_iter, 0.5, seed=13, record=rec, chunk=chunk), rec)
+    W1, rec1 = runs[1][0].W, runs[1][1]
+    assert np.abs(W1).sum() > 0
+    for chunk, (res, rec) in runs.items():
+        assert np.array_equal(res.W, W1), chunk
+        assert np.array_equal(rec, rec1) and res.n_updates == runs[1][0].n_updates
+    part = pamir_models(X, Y, n_iter, 0.5, seed=13, models=[2], chunk=7)
+    assert np.array_equal(part.W[2], W1[2]) and not part.W[[0, 1, 3]].any()
+    with pytest.raises(DataError, match="chunk"):
+        pamir_models(X, Y, 10, 1.0, seed=1, chunk=0)

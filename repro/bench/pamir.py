@@ -3,14 +3,18 @@ Stevens 2010 §8.2–8.4; kernel ``kernels/pamir.pyx``) on the RCV1 stand-in (it
 pooled), every topic trained jointly as in the Reuters study, against two peers in the same
 run:
 
-* the same kernel reading the rows in their natural feature numbering (what it read before
-  issue 28: the weights then sit wherever the features' numbers put them);
+* the same kernel applying each triplet as it is drawn, to the rows in their natural feature
+  numbering (what it did before issue 28: every iteration then reads a different model's
+  weights, wherever the features' numbers put them);
+* the same kernel applying each triplet as it is drawn, to the renumbered rows (the two
+  changes' shares);
 * PA-I in NumPy on the same triplets, one at a time (sparse rows, the update of
   ``tests/reference_pamir.py``), on a tenth of the iterations and scaled (its time per
   iteration does not depend on the count: every iteration is the same work).
 
 The renumbering by decreasing feature frequency changes where the weights are stored and the
-order of the sums (last bits: the maximal difference of the weights is recorded).  Without
+order of the sums (last bits: the maximal difference of the weights is recorded); applying a
+chunk's triplets model by model changes no bit (checked here).  Without
 the RCV1 subsets, a synthetic text-like set (Zipf-distributed features) stands in."""
 from __future__ import annotations
 
@@ -68,8 +72,9 @@ def _numpy_pa(rows: RowData, triplets, C: float, n_models: int) -> np.ndarray:
 
 
 def bench(data_dir, quick: bool) -> list[dict]:
-    """One joint PAMIR fit (C = 0.1): ours (renumbering included) against the natural
-    numbering and NumPy; the renumbering is also timed on its own."""
+    """One joint PAMIR fit (C = 0.1): ours (renumbering included, chunks applied model by
+    model) against each triplet as drawn (natural and renumbered) and NumPy; the renumbering is
+    also timed on its own."""
     try:
         X, Y, what = _rcv1(data_dir)
     except (DataMissing, DataCorrupt, OSError):
@@ -79,14 +84,16 @@ def bench(data_dir, quick: bool) -> list[dict]:
     C, seed = 0.1, 7
     rows = RowData.from_matrix(X)
 
-    def fit(n, renumber=True, record=None):
-        return P.pamir_models(rows, Y, n, C, seed=seed, record=record, renumber=renumber)
+    def fit(n, renumber=True, record=None, chunk=P.CHUNK):
+        return P.pamir_models(rows, Y, n, C, seed=seed, record=record, renumber=renumber,
+                              chunk=chunk)
 
     t0 = time.perf_counter()
     P._by_frequency(rows)
     renumber_s = time.perf_counter() - t0
     ours = fit(n_iter)
     diff = float(np.max(np.abs(ours.W - fit(n_iter, renumber=False).W)))
+    same_as_drawn = bool(np.array_equal(ours.W, fit(n_iter, chunk=1).W))
     n_np = n_iter // 10
     rec = np.zeros((n_np, 2), dtype=np.int64)
     check = fit(n_np, record=rec)
@@ -95,7 +102,9 @@ def bench(data_dir, quick: bool) -> list[dict]:
     np_err = float(np.max(np.abs(_numpy_pa(rows, triplets, C, n_models) - check.W)))
     name = "NumPy, one triplet at a time (×10 of a tenth)"
     fns = {"ours": lambda: fit(n_iter),
-           "same kernel, natural feature numbering": lambda: fit(n_iter, renumber=False),
+           "same kernel, each triplet as drawn, natural feature numbering":
+               lambda: fit(n_iter, renumber=False, chunk=1),
+           "same kernel, each triplet as drawn, renumbered": lambda: fit(n_iter, chunk=1),
            name: lambda: _numpy_pa(rows, triplets, C, n_models)}
     t = interleaved(fns, repeats=repeats)
     t.times[name] = [10 * x for x in t.times[name]]
@@ -105,4 +114,5 @@ def bench(data_dir, quick: bool) -> list[dict]:
                                                   "iterations": n_iter, "C": C},
                  t, renumbering_s=round(renumber_s, 4),
                  max_abs_difference_of_W_natural_order=diff,
+                 W_identical_to_each_triplet_as_drawn=same_as_drawn,
                  max_abs_difference_of_W_numpy=np_err)]

@@ -75,11 +75,19 @@ def _by_frequency(rows: RowData) -> tuple[RowData, np.ndarray]:
     return RowData(R.data, R.indices.astype(np.int32), rows.indptr, rows.n_cols, False), pos
 
 
+#: iterations drawn before their updates are applied model by model (the kernel's doc): a
+#: model's weight row is then read many times while it is in cache — on RCV1 (101 topics)
+#: ×2–2.8 per iteration at 2^18–2^20 (``python -m repro bench pamir``); workspace 32 bytes
+#: per iteration of a chunk
+CHUNK = 1 << 20
+
+
 def _train(rows: RowData, rel: np.ndarray, model, row, lo, hi, n_iter, C, seed,
            record: np.ndarray | None = None, active: np.ndarray | None = None,
-           renumber: bool = True) -> tuple:
+           renumber: bool = True, chunk: int = CHUNK) -> tuple:
     """Run the kernel (sparse rows renumbered by :func:`_by_frequency` unless ``renumber`` is
-    false); ``active`` (one per model, or None: all) the models whose updates are applied —
+    false; the stream applied in chunks of ``chunk`` iterations, model by model); ``active``
+    (one per model, or None: all) the models whose updates are applied —
     the others stay 0, and each active model gets the weights of the run with every model
     active."""
     seed = _seed64(seed)
@@ -90,8 +98,11 @@ def _train(rows: RowData, rel: np.ndarray, model, row, lo, hi, n_iter, C, seed,
     if renumber and not rows.dense:
         rows, pos = _by_frequency(rows)
     W = np.zeros((rel.shape[0], rows.n_cols))
+    size = max(1, min(int(chunk), n_iter))
+    work = [np.empty(size, dtype=np.int64) for _ in range(4)]
     done = _kernel.pa_triplets(rows.data, rows.indices, rows.indptr, rows.n_cols, rows.dense,
-                               rel, model, row, lo, hi, n_iter, C, seed, W, rec, act)
+                               rel, model, row, lo, hi, n_iter, C, seed, W, rec, act, *work,
+                               np.empty(rel.shape[0] + 1, dtype=np.int64))
     check_status(done, "pamir.pa_triplets")
     if pos is not None:
         W = np.ascontiguousarray(W[:, pos])
@@ -116,7 +127,7 @@ class PamirModels:
 
 
 def pamir_models(X, Y, n_iter: int, C: float, seed, record: np.ndarray | None = None,
-                 models=None, renumber: bool = True) -> PamirModels:
+                 models=None, renumber: bool = True, chunk: int = CHUNK) -> PamirModels:
     """One PAMIR model per column of the binary relevance matrix ``Y`` (instances × models,
     dense or sparse; non-zero = relevant), trained jointly for ``n_iter`` iterations.
     ``models`` (indices of columns, or None: all): fit only these — the triplets of every
@@ -124,7 +135,15 @@ def pamir_models(X, Y, n_iter: int, C: float, seed, record: np.ndarray | None = 
     split into parts by models; the others are left at 0 (``trained`` False).
     ``record`` (tests): an (n_iter, 2) int64 array receiving the entry and the non-relevant
     instance drawn at every iteration.  ``renumber`` False: the kernel reads sparse features
-    in their own numbering (slower; the benchmark's peer; last bits may differ)."""
+    in their own numbering (slower; the benchmark's peer; last bits may differ).  ``chunk``:
+    iterations drawn before they are applied model by model (1: each as it is drawn, slower;
+    the weights are the same bits for every value)."""
+    try:
+        chunk = int(chunk)
+    except (TypeError, ValueError):
+        raise DataError(f"chunk: expected an integer ≥ 1, got {chunk!r}") from None
+    if chunk < 1:
+        raise DataError(f"chunk: expected an integer ≥ 1, got {chunk}")
     rows = RowData.from_matrix(X)
     n_iter, C = _check_run(n_iter, C)
     Yb = (Y.toarray() if sp.issparse(Y) else np.asarray(Y)) != 0
@@ -151,5 +170,6 @@ def pamir_models(X, Y, n_iter: int, C: float, seed, record: np.ndarray | None = 
         active = np.zeros(Yb.shape[1], dtype=np.uint8)
         active[idx] = 1
         trained = trained & (active == 1)
-    W, done = _train(rows, rel, model, row, lo, hi, n_iter, C, seed, record, active, renumber)
+    W, done = _train(rows, rel, model, row, lo, hi, n_iter, C, seed, record, active, renumber,
+                     chunk)
     return PamirModels(W, trained, n_iter, C, done, np.stack([model, row], axis=1))
