@@ -397,7 +397,7 @@ cdef void _refresh(Py_ssize_t G, const int64_t* gptr, const int64_t* bptr, const
     cdef Py_ssize_t g, b, p, i, p1, k
     cdef double run, lt, new, sg, fb
     cdef double lanes[4]
-    cdef bint fast, avx2 = fixed_exp_avx2_usable()
+    cdef bint fast, avx2 = (SIMD_AVX2 and fixed_exp_avx2_usable())
     for g in range(G):
         run = -INFINITY
         for b in range(gptr[g], gptr[g + 1]):
@@ -534,6 +534,19 @@ cdef inline bint _bad_blocks(Py_ssize_t n, const int64_t[::1] rows, const int64_
     return False
 
 
+cdef bint SIMD_AVX2 = True       # tests: False runs the lane loops' baseline build
+
+
+def use_avx2(bint allowed):
+    """Whether the lane loops may take their AVX2 build where the CPU has it (default True);
+    tests set False to compare the baseline build with it (the same bits, by construction).
+    Returns the previous setting."""
+    global SIMD_AVX2
+    cdef bint before = SIMD_AVX2
+    SIMD_AVX2 = allowed
+    return before
+
+
 def init_state(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1] xptr,
                Py_ssize_t n_rows, bint dense, const double[::1] w, const double[::1] s,
                const int64_t[::1] rows, const int64_t[::1] bptr, const int64_t[::1] gptr,
@@ -629,7 +642,7 @@ cdef double _gradient_dense(Problem* P, Py_ssize_t r) noexcept nogil:
     cdef double ls[4]
     cdef double lm[4]
     cdef double lx[4]
-    cdef bint dom, avx2 = fixed_exp_avx2_usable()
+    cdef bint dom, avx2 = (SIMD_AVX2 and fixed_exp_avx2_usable())
     get_slice(&P.X, r, &val, &idx)
     for k in range(4):
         lx[k] = 0.0
@@ -701,7 +714,7 @@ cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bi
     cdef double el[4]
     cdef int big
     cdef Py_ssize_t q2, k, j = 0
-    cdef bint avx2 = fixed_exp_avx2_usable()
+    cdef bint avx2 = (SIMD_AVX2 and fixed_exp_avx2_usable())
     cdef double arg[CHUNK]
     cdef int64_t touched[CHUNK]
     cdef RowState* ri
