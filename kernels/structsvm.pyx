@@ -22,8 +22,11 @@ Duality gap (primal (5) at w minus dual, restricted to the working sets):
 a sum of non-negative block terms, each at most C·(max grad − min_{α>0} grad); the solver
 sweeps the blocks until the gap is at most ``tol_gap``.  w is recomputed from α at the start
 of every full solve, which bounds the drift of the incremental updates.
+
+Also :func:`max_step`, the step bound of the wrapper's interior-point method for the same
+dual (the one loop of it that is not BLAS).
 """
-from libc.math cimport INFINITY, NAN
+from libc.math cimport INFINITY
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc
 
@@ -200,22 +203,21 @@ def solve_qp(const double[:, :, ::1] Psi, const double[:, :, ::1] G, const doubl
     return 0
 
 
-cdef inline double _ratio_min(const double[::1] x, const double[::1] dx, bint* seen) noexcept nogil:
-    """min over dx_j < 0 of (−x_j)/dx_j (``seen``: whether there was any); NaN if a ratio is
-    NaN (as ``np.min``)."""
+cdef inline double _bound(const double[::1] x, const double[::1] dx, double t) noexcept nogil:
+    """min(t, r) as Python's ``min(t, r)``, r = min over dx_j < 0 of (−x_j)/dx_j (as
+    ``np.min``: NaN if a ratio is NaN, and then t stays); t if no dx_j < 0."""
     cdef double lo = INFINITY, r
-    cdef bint nan = False
+    cdef bint seen = False
     cdef Py_ssize_t j
-    seen[0] = False
     for j in range(x.shape[0]):
         if dx[j] < 0.0:
-            seen[0] = True
+            seen = True
             r = -x[j] / dx[j]
             if r != r:
-                nan = True
-            elif r < lo:
+                return t
+            if r < lo:
                 lo = r
-    return NAN if nan else lo
+    return lo if seen and lo < t else t
 
 
 def max_step(const double[::1] x0, const double[::1] dx0, const double[::1] x1,
@@ -226,22 +228,10 @@ def max_step(const double[::1] x0, const double[::1] dx0, const double[::1] x1,
     NumPy expression ``min(t, float(np.min(-x[neg] / dx[neg])))``, so a pair whose ratios
     include a NaN leaves t unchanged.  Pairs of unequal lengths: −1.0 (a step bound is never
     negative)."""
-    cdef double t = 1.0, r
-    cdef bint seen
+    cdef double t = 1.0
     if (x0.shape[0] != dx0.shape[0] or x1.shape[0] != dx1.shape[0]
             or x2.shape[0] != dx2.shape[0] or x3.shape[0] != dx3.shape[0]):
         return -1.0
     with nogil:
-        r = _ratio_min(x0, dx0, &seen)
-        if seen and r < t:
-            t = r
-        r = _ratio_min(x1, dx1, &seen)
-        if seen and r < t:
-            t = r
-        r = _ratio_min(x2, dx2, &seen)
-        if seen and r < t:
-            t = r
-        r = _ratio_min(x3, dx3, &seen)
-        if seen and r < t:
-            t = r
+        t = _bound(x3, dx3, _bound(x2, dx2, _bound(x1, dx1, _bound(x0, dx0, t))))
     return t
