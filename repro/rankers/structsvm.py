@@ -428,11 +428,14 @@ def n_slack(X: np.ndarray, query_ptr: np.ndarray, oracle, C: float, eps: float,
 
 
 #: the canonical orders last computed, most recent first, each with copies of its inputs: the
-#: methods of a study fit the same training set one after the other (a Table 1 fold fits
-#: three structural rankers on it, a web-search fold a dozen), and the order is a function of
-#: the values of X, y and the offsets alone
+#: methods of a study fit the same training sets one after the other (a Table 1 fold fits
+#: three structural rankers on the fold's training queries and on 5 inner splits of them, a
+#: web-search fold a dozen on each training size), and the order is a function of the values
+#: of X, y and the offsets alone.  At most ``_CANONICAL_KEEP`` entries and
+#: ``_CANONICAL_BYTES`` of copied inputs (larger inputs are not remembered).
 _CANONICAL_MEMO: list = []
-_CANONICAL_KEEP = 4
+_CANONICAL_KEEP = 8
+_CANONICAL_BYTES = 64 << 20
 
 
 def _same_arrays(a: tuple, b: tuple) -> bool:
@@ -449,8 +452,12 @@ def canonical_order(X: np.ndarray, y: np.ndarray, query_ptr):
             _CANONICAL_MEMO.insert(0, _CANONICAL_MEMO.pop(k))
             return tuple(a.copy() for a in out)
     out = _canonical_order(*key)
-    _CANONICAL_MEMO.insert(0, (tuple(a.copy() for a in key), out))
-    del _CANONICAL_MEMO[_CANONICAL_KEEP:]
+    size = sum(a.nbytes for a in key)
+    if size <= _CANONICAL_BYTES:
+        _CANONICAL_MEMO.insert(0, (tuple(a.copy() for a in key), out))
+        while (len(_CANONICAL_MEMO) > _CANONICAL_KEEP
+               or sum(a.nbytes for e in _CANONICAL_MEMO for a in e[0]) > _CANONICAL_BYTES):
+            _CANONICAL_MEMO.pop()
     return tuple(a.copy() for a in out)
 
 
