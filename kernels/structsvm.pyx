@@ -22,6 +22,9 @@ Duality gap (primal (5) at w minus dual, restricted to the working sets):
 a sum of non-negative block terms, each at most C·(max grad − min_{α>0} grad); the solver
 sweeps the blocks until the gap is at most ``tol_gap``.  w is recomputed from α at the start
 of every full solve, which bounds the drift of the incremental updates.
+
+Also :func:`max_step`, the step bound of the wrapper's interior-point method for the same
+dual (the one loop of it that is not BLAS).
 """
 from libc.math cimport INFINITY
 from libc.stdint cimport int64_t
@@ -116,11 +119,16 @@ cdef Py_ssize_t _block(const double* Psi, const double* G, const double* delta,
             if dn >= 0:
                 eta = eta - G[r * cap + dn]
             grad[r] = grad[r] - t * eta
-        if up >= 0:
+        if up >= 0 and dn >= 0:             # both in one pass over w (the same two roundings)
+            pu = Psi + up * d
+            pd = Psi + dn * d
+            for f in range(d):
+                w[f] = (w[f] + t * pu[f]) - t * pd[f]
+        elif up >= 0:
             pu = Psi + up * d
             for f in range(d):
                 w[f] = w[f] + t * pu[f]
-        if dn >= 0:
+        elif dn >= 0:
             pd = Psi + dn * d
             for f in range(d):
                 w[f] = w[f] - t * pd[f]
@@ -193,3 +201,37 @@ def solve_qp(const double[:, :, ::1] Psi, const double[:, :, ::1] G, const doubl
     out[1] = sweeps
     out[2] = steps
     return 0
+
+
+cdef inline double _bound(const double[::1] x, const double[::1] dx, double t) noexcept nogil:
+    """min(t, r) as Python's ``min(t, r)``, r = min over dx_j < 0 of (−x_j)/dx_j (as
+    ``np.min``: NaN if a ratio is NaN, and then t stays); t if no dx_j < 0."""
+    cdef double lo = INFINITY, r
+    cdef bint seen = False
+    cdef Py_ssize_t j
+    for j in range(x.shape[0]):
+        if dx[j] < 0.0:
+            seen = True
+            r = -x[j] / dx[j]
+            if r != r:
+                return t
+            if r < lo:
+                lo = r
+    return lo if seen and lo < t else t
+
+
+def max_step(const double[::1] x0, const double[::1] dx0, const double[::1] x1,
+             const double[::1] dx1, const double[::1] x2, const double[::1] dx2,
+             const double[::1] x3, const double[::1] dx3):
+    """The interior-point step bound of ``repro.rankers.structsvm.interior_point_qp``: t = 1,
+    then for each pair (x, dx) having some dx_j < 0, t = min(t, min_j (−x_j)/dx_j) — the
+    NumPy expression ``min(t, float(np.min(-x[neg] / dx[neg])))``, so a pair whose ratios
+    include a NaN leaves t unchanged.  Pairs of unequal lengths: −1.0 (a step bound is never
+    negative)."""
+    cdef double t = 1.0
+    if (x0.shape[0] != dx0.shape[0] or x1.shape[0] != dx1.shape[0]
+            or x2.shape[0] != dx2.shape[0] or x3.shape[0] != dx3.shape[0]):
+        return -1.0
+    with nogil:
+        t = _bound(x3, dx3, _bound(x2, dx2, _bound(x1, dx1, _bound(x0, dx0, t))))
+    return t

@@ -127,6 +127,24 @@ def test_roc_and_precision_oracles_equal_brute_force():
                                                      abs=1e-12)
 
 
+def test_roc_and_precision_oracles_keep_their_answers_when_asked_again():
+    """The oracles keep per-query parts between calls: asked about several queries and
+    score vectors in any order, each answer is that of a fresh oracle."""
+    rng = np.random.default_rng(5)
+    sizes = [5, 3, 8, 4]
+    qp = np.concatenate([[0], np.cumsum(sizes)])
+    y = rng.integers(0, 3, qp[-1]).astype(float)
+    y[qp[:-1]], y[qp[:-1] + 1] = 2.0, 0.0
+    shared = [ROCAreaOracle(y, qp, 1.0), PrecisionAtKOracle(y, qp, 1.0, 3)]
+    for trial in range(12):
+        q = int(rng.integers(0, len(sizes)))
+        g = rng.normal(size=sizes[q])
+        for oracle, fresh in zip(shared, (ROCAreaOracle(y, qp, 1.0),
+                                          PrecisionAtKOracle(y, qp, 1.0, 3))):
+            (c1, d1), (c2, d2) = oracle(q, g), fresh(q, g)
+            assert np.array_equal(c1, c2) and d1 == d2
+
+
 # -- the working-set QP and the stopping rule -------------------------------------------------
 
 def test_working_set_qp_equals_general_solver():

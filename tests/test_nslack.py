@@ -75,3 +75,34 @@ def test_bad_arrays_are_refused():
     assert nslack.run_pass(oracle, X, qp, active, ws, bad_w, 0.01, None, out) == -1
     assert nslack.run_pass(oracle, X, qp, active, ws, np.zeros(X.shape[1]), 0.01, None,
                            np.zeros(4)) == -1
+
+
+def test_canonical_order_remembered_by_value_never_by_object():
+    """The memo of the canonical order answers by the values of X, y and the offsets: a
+    changed array in place gets its own order, and the caller may change what it got."""
+    from repro.rankers.structsvm import _canonical_order
+    rng = np.random.default_rng(8)
+    X = rng.integers(0, 3, (30, 2)).astype(float)
+    y = rng.integers(0, 3, 30).astype(float)
+    qp = np.array([0, 7, 20, 30])
+    first = canonical_order(X, y, qp)
+    first[0][:] = 0                                    # the caller's own copy
+    for _ in range(2):
+        got, want = canonical_order(X, y, qp), _canonical_order(X, y, qp)
+        assert all(np.array_equal(a, b) for a, b in zip(got, want))
+        X[::-1] = X.copy()                             # changed in place: a new order
+
+
+def test_canonical_order_memo_stays_within_its_budget(monkeypatch):
+    import repro.rankers.structsvm as S
+    monkeypatch.setattr(S, "_CANONICAL_MEMO", [])
+    monkeypatch.setattr(S, "_CANONICAL_KEEP", 2)
+    monkeypatch.setattr(S, "_CANONICAL_BYTES", 2000)
+    rng = np.random.default_rng(9)
+    qp = np.array([0, 4, 10])
+    for n_feat in (1, 2, 3, 40):              # 40 features: 3.3 kB of inputs, not remembered
+        X = rng.random((10, n_feat))
+        canonical_order(X, rng.random(10), qp)
+        assert len(S._CANONICAL_MEMO) <= 2
+        assert sum(a.nbytes for e in S._CANONICAL_MEMO for a in e[0]) <= 2000
+    assert [e[0][0].shape[1] for e in S._CANONICAL_MEMO] == [3, 2]

@@ -177,3 +177,34 @@ def test_inconsistent_shapes_are_refused_before_anything_is_written():
         assert status == -1 and np.array_equal(A_, keep)
         with pytest.raises(ValueError, match="structsvm.solve_qp: inconsistent array shapes"):
             check_status(status, "structsvm.solve_qp")
+
+
+def numpy_max_step(xs, dxs):
+    """The interior point's step bound as NumPy wrote it (before the kernel)."""
+    t = 1.0
+    for x, dx in zip(xs, dxs):
+        neg = dx < 0
+        if neg.any():
+            t = min(t, float(np.min(-x[neg] / dx[neg])))
+    return t
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_max_step_equals_the_numpy_expression_bit_for_bit(seed):
+    rng = np.random.default_rng(seed)
+    for trial in range(200):
+        sizes = rng.integers(0, 40, 4)
+        xs = [rng.random(n) * 10 ** rng.uniform(-6, 2) for n in sizes]
+        dxs = [rng.normal(size=n) * 10 ** rng.uniform(-3, 3) for n in sizes]
+        if trial % 7 == 0:                     # a pair with no negative direction
+            dxs[trial % 4] = np.abs(dxs[trial % 4])
+        if trial % 11 == 0 and sizes[1]:       # a NaN ratio: that pair is ignored
+            xs[1][0], dxs[1][0] = np.nan, -1.0
+        got = kern.max_step(*[a for pair in zip(xs, dxs) for a in pair])
+        want = numpy_max_step(xs, dxs)
+        assert got == want and np.signbit(got) == np.signbit(want)
+
+
+def test_max_step_refuses_pairs_of_unequal_length():
+    a, b = np.ones(3), -np.ones(2)
+    assert kern.max_step(a, b, a, a, a, a, a, a) == -1.0

@@ -160,6 +160,53 @@ def _feasible(alpha, block, m, C):
     return a
 
 
+_LAPACK: dict = {}
+
+
+def _lapack():
+    """LAPACK's dpotrf and dpotrs, the routines ``scipy.linalg.cho_factor`` and ``cho_solve``
+    call (looked up once, as they look them up): called directly, the same routine on the
+    same arrays gives the same bits without the wrappers' per-call checks."""
+    if not _LAPACK:
+        import scipy.linalg as sla
+        one = np.eye(1)
+        _LAPACK["potrf"], _LAPACK["potrs"] = sla.get_lapack_funcs(("potrf", "potrs"), (one,))
+    return _LAPACK["potrf"], _LAPACK["potrs"]
+
+
+def _cho_factor(a):
+    """``scipy.linalg.cho_factor(a, check_finite=False)[0]`` (upper factor)."""
+    c, info = _lapack()[0](a, lower=0, overwrite_a=0, clean=0)
+    if info > 0:
+        raise np.linalg.LinAlgError(f"{info}-th leading minor of the array is not positive "
+                                    f"definite")
+    if info < 0:
+        raise ValueError(f"illegal value in the {-info}-th argument of potrf")
+    return c
+
+
+def _cho_solve(c, b):
+    """``scipy.linalg.cho_solve((c, False), b, check_finite=False)``."""
+    x, info = _lapack()[1](c, b, lower=0, overwrite_b=0)
+    if info != 0:
+        raise ValueError(f"illegal value in {-info}th argument of internal potrs")
+    return x
+
+
+def _max_step(xs, dxs) -> float:
+    """The largest t ≤ 1 keeping every x + t·dx ≥ 0 over the four pairs (x, dx) of ``xs`` and
+    ``dxs``: ``t = min(t, float(np.min(-x[dx < 0] / dx[dx < 0])))`` for each pair with some
+    dx < 0, from t = 1 (the ``structsvm`` kernel's ``max_step``, one call instead of some 30
+    NumPy ones; a pair whose ratios include a NaN leaves t as ``min(t, nan)`` does)."""
+    x0, x1, x2, x3 = (np.ascontiguousarray(x, dtype=np.float64) for x in xs)
+    d0, d1, d2, d3 = (np.ascontiguousarray(x, dtype=np.float64) for x in dxs)
+    t = _kernel.max_step(x0, d0, x1, d1, x2, d2, x3, d3)
+    if t < 0.0:
+        raise ValueError("interior point: iterate and direction of unequal lengths "
+                         "(internal error)")
+    return t
+
+
 def interior_point_qp(Psi, delta, block, m, C, tol_gap, max_iter=60):
     """The working-set dual (7) by a primal-dual interior-point method (Mehrotra
     predictor-corrector), in minimisation form ½αᵀΨΨᵀα − Δᵀα, α ≥ 0, Bα + σ = C, σ ≥ 0
@@ -168,7 +215,6 @@ def interior_point_qp(Psi, delta, block, m, C, tol_gap, max_iter=60):
     (rank d ≪ K): O(K d² + m² d + m³) per iteration.  Stops as soon as the projected iterate
     is a feasible α whose duality gap (the certificate of :func:`_certificate`) is ≤
     ``tol_gap``.  Returns ``(alpha, gap, iters)``."""
-    import scipy.linalg as sla
     K, d = Psi.shape
     starts = np.flatnonzero(np.concatenate(([True], block[1:] != block[:-1])))
     sizes = np.diff(np.append(starts, K)).astype(np.float64)
@@ -180,6 +226,8 @@ def interior_point_qp(Psi, delta, block, m, C, tol_gap, max_iter=60):
     n = K + m
     best = (None, np.inf)
     it = 0
+    PsiT = Psi.T
+    diag = np.diag_indices(d)
     for it in range(1, max_iter + 1):
         cand = _feasible(al, block, m, C)
         gap, w = _certificate(Psi, delta, starts, cand, C)
@@ -193,48 +241,40 @@ def interior_point_qp(Psi, delta, block, m, C, tol_gap, max_iter=60):
         mu = (al @ za + sg @ zs) / n
         Da, Ds = za / al, zs / sg
         Pt = Psi / Da[:, None]                                   # D⁻¹Ψ
-        M = Psi.T @ Pt
-        M[np.diag_indices(d)] += 1.0
+        M = PsiT @ Pt
+        M[diag] += 1.0
         U = np.add.reduceat(Pt, starts, axis=0)
         try:
-            Mf = sla.cho_factor(M, check_finite=False)
+            Mf = _cho_factor(M)
             S = np.diag(np.add.reduceat(1.0 / Da, starts) + 1.0 / Ds)
-            S -= U @ sla.cho_solve(Mf, U.T, check_finite=False)
-            Sf = sla.cho_factor(S, check_finite=False)
+            S -= U @ _cho_solve(Mf, U.T)
+            Sf = _cho_factor(S)
         except (np.linalg.LinAlgError, ValueError):
             break
 
         def winv(v):                                            # (ΨΨᵀ + D)⁻¹ v
             t = v / Da
-            return t - Pt @ sla.cho_solve(Mf, Psi.T @ t, check_finite=False)
+            return t - Pt @ _cho_solve(Mf, PsiT @ t)
 
         def newton(rca, rcs):
             ra = -rda - rca / al
             rs = -rds - rcs / sg
             wa = winv(ra)
             rhs = -rp - np.add.reduceat(wa, starts) - rs / Ds
-            dy = sla.cho_solve(Sf, rhs, check_finite=False)
+            dy = _cho_solve(Sf, rhs)
             da = wa + winv(dy[block])
             ds = (rs + dy) / Ds
             dza = -(rca + za * da) / al
             dzs = -(rcs + zs * ds) / sg
             return da, ds, dy, dza, dzs
 
-        def step(da, ds, dza, dzs):
-            t = 1.0
-            for x, dx in ((al, da), (sg, ds), (za, dza), (zs, dzs)):
-                neg = dx < 0
-                if neg.any():
-                    t = min(t, float(np.min(-x[neg] / dx[neg])))
-            return t
-
         da, ds, dy, dza, dzs = newton(al * za, sg * zs)          # predictor
-        t = step(da, ds, dza, dzs)
+        t = _max_step((al, sg, za, zs), (da, ds, dza, dzs))
         mu_aff = ((al + t * da) @ (za + t * dza) + (sg + t * ds) @ (zs + t * dzs)) / n
         sig = (mu_aff / mu) ** 3
         da, ds, dy, dza, dzs = newton(al * za + da * dza - sig * mu,
                                       sg * zs + ds * dzs - sig * mu)   # corrector
-        t = min(1.0, 0.995 * step(da, ds, dza, dzs))
+        t = min(1.0, 0.995 * _max_step((al, sg, za, zs), (da, ds, dza, dzs)))
         al, sg, y, za, zs = al + t * da, sg + t * ds, y + t * dy, za + t * dza, zs + t * dzs
     return best[0], best[1], it
 
@@ -245,10 +285,10 @@ def solve_working_qp(ws: WorkingSets, C: float, w: np.ndarray, tol_gap: float,
     place.  The interior-point method (:func:`interior_point_qp`) does the work; SMO block
     sweeps (the kernel) finish the job if it stopped short of the tolerance.  Returns
     ``(gap, SMO steps)``."""
-    rows = [(i, p) for i in range(ws.m) for p in range(int(ws.counts[i]))]
-    if rows:
-        ii = np.array([r[0] for r in rows])
-        pp = np.array([r[1] for r in rows])
+    total = int(ws.counts.sum())
+    if total:                 # every constraint (i, p), p < counts[i], in order of (i, p)
+        ii = np.repeat(np.arange(ws.m), ws.counts)
+        pp = np.arange(total) - np.repeat(np.cumsum(ws.counts) - ws.counts, ws.counts)
         nonempty, block = np.unique(ii, return_inverse=True)
         Psi, delta = ws.Psi[ii, pp], ws.delta[ii, pp]
         alpha, gap, _ = interior_point_qp(Psi, delta, block, nonempty.size, float(C), tol_gap)
@@ -387,7 +427,41 @@ def n_slack(X: np.ndarray, query_ptr: np.ndarray, oracle, C: float, eps: float,
     return result, ws
 
 
+#: the canonical orders last computed, most recent first, each with copies of its inputs: the
+#: methods of a study fit the same training sets one after the other (a Table 1 fold fits
+#: three structural rankers on the fold's training queries and on 5 inner splits of them, a
+#: web-search fold a dozen on each training size), and the order is a function of the values
+#: of X, y and the offsets alone.  At most ``_CANONICAL_KEEP`` entries and
+#: ``_CANONICAL_BYTES`` of copied inputs (larger inputs are not remembered).
+_CANONICAL_MEMO: list = []
+_CANONICAL_KEEP = 8
+_CANONICAL_BYTES = 64 << 20
+
+
+def _same_arrays(a: tuple, b: tuple) -> bool:
+    return all(x.shape == z.shape and x.dtype == z.dtype and np.array_equal(x, z)
+               for x, z in zip(a, b))
+
+
 def canonical_order(X: np.ndarray, y: np.ndarray, query_ptr):
+    """:func:`_canonical_order`, remembered for the last few inputs (compared by value; the
+    arrays returned are the caller's own)."""
+    key = (np.asarray(X), np.asarray(y), np.asarray(query_ptr, dtype=np.int64))
+    for k, (seen, out) in enumerate(_CANONICAL_MEMO):
+        if _same_arrays(seen, key):
+            _CANONICAL_MEMO.insert(0, _CANONICAL_MEMO.pop(k))
+            return tuple(a.copy() for a in out)
+    out = _canonical_order(*key)
+    size = sum(a.nbytes for a in key)
+    if size <= _CANONICAL_BYTES:
+        _CANONICAL_MEMO.insert(0, (tuple(a.copy() for a in key), out))
+        while (len(_CANONICAL_MEMO) > _CANONICAL_KEEP
+               or sum(a.nbytes for e in _CANONICAL_MEMO for a in e[0]) > _CANONICAL_BYTES):
+            _CANONICAL_MEMO.pop()
+    return tuple(a.copy() for a in out)
+
+
+def _canonical_order(X: np.ndarray, y: np.ndarray, query_ptr):
     """``(rows, query_ptr, queries)``: documents sorted within each query by label (descending), then by
     the features (lexicographically), and queries sorted by (size, first document's label and
     features, last document's), with the new offsets and the original index of each query.  Algorithm 2 visits queries in order and

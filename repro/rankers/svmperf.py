@@ -34,13 +34,22 @@ class _BinaryOracle:
         npos = np.add.reduceat(self.rel.astype(np.int64), self.query_ptr[:-1]) if Q else []
         sizes = np.diff(self.query_ptr)
         self.active = (np.asarray(npos) > 0) & (np.asarray(npos) < sizes)
+        self._split = {}
+
+    def split(self, q):
+        """``(lo, hi, P, N)`` of query q: its offsets and the positions (within the query) of
+        its relevant and irrelevant documents (made once per query, asked at every pass)."""
+        out = self._split.get(q)
+        if out is None:
+            lo, hi = self.query_ptr[q], self.query_ptr[q + 1]
+            rel = self.rel[lo:hi]
+            out = self._split[q] = (lo, hi, np.flatnonzero(rel), np.flatnonzero(~rel))
+        return out
 
 
 class ROCAreaOracle(_BinaryOracle):
     def __call__(self, q, g):
-        lo, hi = self.query_ptr[q], self.query_ptr[q + 1]
-        rel = self.rel[lo:hi]
-        P, N = np.flatnonzero(rel), np.flatnonzero(~rel)
+        lo, hi, P, N = self.split(q)
         swapped = (g[P] - 0.25)[:, None] < (g[N] + 0.25)[None, :]
         scale = 1.0 / (P.size * N.size)
         coef = np.zeros(hi - lo)
@@ -53,23 +62,33 @@ class PrecisionAtKOracle(_BinaryOracle):
     def __init__(self, y, query_ptr, relevant_min, k):
         super().__init__(y, query_ptr, relevant_min)
         self.k = int(k)
+        self._losses = {}
+
+    def losses(self, q):
+        """``(loss, allowed)`` of query q over (true positives a, false positives b): Δ =
+        1 − a/(a + b) and whether (a, b) is a candidate (a + b ≥ k, Δ > 0); they depend on
+        the query's counts only, so are made once per query."""
+        out = self._losses.get(q)
+        if out is None:
+            lo, hi, P, N = self.split(q)
+            k = min(self.k, hi - lo)
+            a = np.arange(P.size + 1)[:, None]            # true positives
+            b = np.arange(N.size + 1)[None, :]            # false positives
+            with np.errstate(invalid="ignore", divide="ignore"):
+                loss = 1.0 - a / (a + b)
+            out = self._losses[q] = (loss, (a + b >= k) & (loss > 0))
+        return out
 
     def __call__(self, q, g):
-        lo, hi = self.query_ptr[q], self.query_ptr[q + 1]
-        rel = self.rel[lo:hi]
-        P, N = np.flatnonzero(rel), np.flatnonzero(~rel)
-        k = min(self.k, hi - lo)
+        lo, hi, P, N = self.split(q)
+        loss, allowed = self.losses(q)
         P = P[np.argsort(-g[P], kind="stable")]          # relevant, best first
         N = N[np.argsort(-g[N], kind="stable")]          # irrelevant, best first
         cp = np.concatenate(([0.0], np.cumsum(g[P])))
         cn = np.concatenate(([0.0], np.cumsum(g[N])))
-        a = np.arange(P.size + 1)[:, None]                # true positives
-        b = np.arange(N.size + 1)[None, :]                # false positives
-        with np.errstate(invalid="ignore", divide="ignore"):
-            loss = 1.0 - a / (a + b)
         # w·Ψ(y') = Σ_{labelled +} g − Σ_{labelled −} g
         score = (2.0 * cp[:, None] - cp[-1]) + (2.0 * cn[None, :] - cn[-1])
-        val = np.where((a + b >= k) & (loss > 0), loss + score, -np.inf)
+        val = np.where(allowed, loss + score, -np.inf)
         ia, ib = np.unravel_index(int(np.argmax(val)), val.shape)
         coef = np.zeros(hi - lo)
         coef[P[ia:]] = 2.0                                 # relevant labelled −
