@@ -227,12 +227,11 @@ def pa_triplets(const double[::1] xdata, const int32_t[::1] xind, const int64_t[
                 drawn_e[nd] = e
                 drawn_j[nd] = j
                 nd = nd + 1
-            # 2. sort them by model, stably (counting sort; a chunk of one is as drawn)
-            if chunk == 1:
-                if nd == 1:
-                    sorted_e[0] = drawn_e[0]
-                    sorted_j[0] = drawn_j[0]
-            else:
+            # 2. sort them by model, stably (counting sort; one triplet is sorted already)
+            if nd == 1:
+                sorted_e[0] = drawn_e[0]
+                sorted_j[0] = drawn_j[0]
+            elif nd > 1:
                 for m in range(n_models + 1):
                     starts[m] = 0
                 for q in range(nd):

@@ -43,17 +43,19 @@ def _seed64(seed) -> int:
     return int(np.random.default_rng(int(seed)).integers(0, 2 ** 63))
 
 
-def _check_run(n_iter, C) -> tuple[int, float]:
+def _check_run(n_iter, C, chunk) -> tuple[int, float, int]:
     try:
-        n_iter, C = int(n_iter), float(C)
+        n_iter, C, chunk = int(n_iter), float(C), int(chunk)
     except (TypeError, ValueError):
-        raise DataError(f"n_iter, C: expected an integer and a number, got {n_iter!r}, "
-                        f"{C!r}") from None
+        raise DataError(f"n_iter, C, chunk: expected an integer, a number and an integer, got "
+                        f"{n_iter!r}, {C!r}, {chunk!r}") from None
+    if chunk < 1:
+        raise DataError(f"chunk: expected an integer ≥ 1, got {chunk}")
     if n_iter < 0:
         raise DataError(f"n_iter: the number of iterations must be ≥ 0, got {n_iter}")
     if not np.isfinite(C) or C <= 0:
         raise DataError(f"C: the PA aggressiveness must be a finite number > 0, got {C!r}")
-    return n_iter, C
+    return n_iter, C, chunk
 
 
 def _by_frequency(rows: RowData) -> tuple[RowData, np.ndarray]:
@@ -98,7 +100,7 @@ def _train(rows: RowData, rel: np.ndarray, model, row, lo, hi, n_iter, C, seed,
     if renumber and not rows.dense:
         rows, pos = _by_frequency(rows)
     W = np.zeros((rel.shape[0], rows.n_cols))
-    size = max(1, min(int(chunk), n_iter))
+    size = max(1, min(chunk, n_iter))
     work = [np.empty(size, dtype=np.int64) for _ in range(4)]
     done = _kernel.pa_triplets(rows.data, rows.indices, rows.indptr, rows.n_cols, rows.dense,
                                rel, model, row, lo, hi, n_iter, C, seed, W, rec, act, *work,
@@ -138,14 +140,8 @@ def pamir_models(X, Y, n_iter: int, C: float, seed, record: np.ndarray | None = 
     in their own numbering (slower; the benchmark's peer; last bits may differ).  ``chunk``:
     iterations drawn before they are applied model by model (1: each as it is drawn, slower;
     the weights are the same bits for every value)."""
-    try:
-        chunk = int(chunk)
-    except (TypeError, ValueError):
-        raise DataError(f"chunk: expected an integer ≥ 1, got {chunk!r}") from None
-    if chunk < 1:
-        raise DataError(f"chunk: expected an integer ≥ 1, got {chunk}")
     rows = RowData.from_matrix(X)
-    n_iter, C = _check_run(n_iter, C)
+    n_iter, C, chunk = _check_run(n_iter, C, chunk)
     Yb = (Y.toarray() if sp.issparse(Y) else np.asarray(Y)) != 0
     if Yb.ndim != 2 or Yb.shape[0] != rows.n_rows:
         raise DataError(f"Y: expected {rows.n_rows} rows (one per instance) of relevance "
