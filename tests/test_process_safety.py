@@ -137,3 +137,39 @@ def test_pool_is_capped_at_the_runs_and_the_cpus(tmp_path, monkeypatch):
     assert any("--jobs 100000" in s and "CPU" in s for s in said)
     assert pool_size(100000, 10_000, cpus=2) == 2 * MAX_JOBS_PER_CPU
     assert pool_size(1, 50, cpus=8) == 1 and pool_size(4, 2, cpus=8) == 2
+
+
+def _pid_and_square(x):
+    time.sleep(0.05)
+    return os.getpid(), x * x
+
+
+def _fails_on_two(x):
+    if x == 2:
+        raise ValueError("two")
+    time.sleep(0.05)
+    return x
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_process_queue_runs_submitted_calls_and_returns_them_in_order(workers):
+    q = backends.ProcessQueue(_pid_and_square, workers)
+    for i in range(5):
+        q.append(i)
+    out = q.results()
+    assert [v for _, v in out] == [0, 1, 4, 9, 16] and q.items == list(range(5))
+    pids = {p for p, _ in out}
+    # one worker: here, at results(); two: in forked processes, started at the first append
+    assert (pids == {os.getpid()}) if workers == 1 else (os.getpid() not in pids)
+    assert _children(os.getpid()) == []
+
+
+def test_process_queue_failure_stops_its_workers():
+    q = backends.ProcessQueue(_fails_on_two, 2)
+    for i in range(6):
+        q.append(i)
+    with pytest.raises(ValueError, match="two"):
+        q.results()
+    time.sleep(0.5)
+    assert [p for p in _children(os.getpid()) if _alive(p)] == []
+    q.stop()                                    # already stopped: nothing to do

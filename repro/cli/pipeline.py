@@ -35,7 +35,7 @@ from ..report.build import (artifact_dir, read_artifact, record_changes, recorde
                             user_choice, write_artifact)
 from ..report.index import render_index
 from ..report.pages import render_paper
-from ..report.pdf import render_pdfs
+from ..report.pdf import PdfQueue
 from ..report.terminal import compact_table
 from ..run.runner import Runner, RunResult
 from .guards import staging_dir
@@ -221,7 +221,9 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
     # Outside the report directory: nothing of it is ever seen there, even after a SIGKILL
     # (the next command removes what a killed one left: repro.cli.guards).
     staging = staging_dir()
-    pdfs: list = []
+    # each page's PDF is rendered on the --jobs processes while the next pages are built
+    # (weasyprint takes most of a rendering)
+    pdfs = PdfQueue(jobs if not scheduler else 1)
     pages = 0
     try:
         for paper in dict.fromkeys(a.paper for a in targets):
@@ -284,12 +286,12 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
         if pages or not (out_root / "index.html").is_file():
             render_index([registry.module(p) for p in registry.paper_ids()], out_root,
                          pdf=pdf, log=log, pdf_later=pdfs)
-        # the PDFs last, on the --jobs processes (weasyprint takes most of a rendering)
-        for pdf_path in render_pdfs(pdfs, jobs=jobs if not scheduler else 1, log=log):
+        for pdf_path in pdfs.finish(log):
             log(f"wrote {pdf_path}")
     except OSError as exc:
         raise _write_error(exc, out_root) from None
     finally:
+        pdfs.stop()                 # nothing left running after a failure or an interruption
         shutil.rmtree(staging, ignore_errors=True)
     return out
 

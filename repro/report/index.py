@@ -91,9 +91,9 @@ def index_context(paper_mods, out_root: Path) -> dict:
 
 
 def render_index(paper_mods, out_root: Path, pdf: bool = False, log=print,
-                 pdf_later: list | None = None) -> Path:
+                 pdf_later: "list | PdfQueue | None" = None) -> Path:
     """The index page and, with ``pdf``, its PDF ``index.pdf`` (rendered here, or its
-    ``(page, pdf)`` appended to ``pdf_later`` for :func:`.pdf.render_pdfs`); without, an
+    ``(page, pdf)`` appended to ``pdf_later``, a list or a :class:`.pdf.PdfQueue`); without, an
     index PDF that no longer matches the page is removed (said)."""
     html = template("index.html.j2").render(**index_context(paper_mods, out_root), **common(),
                                             footer=footer_css("repro-rank reports"))

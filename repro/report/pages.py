@@ -247,9 +247,9 @@ COLLAPSE_AFTER = 12
 
 
 def _write_page(ctx: dict, path: Path, pdf_path: Path, pdf: bool, log,
-                pdf_later: list | None = None) -> Path:
+                pdf_later: "list | PdfQueue | None" = None) -> Path:
     """The page, written only if it changed, and its PDF: rendered with ``pdf`` (or, if
-    ``pdf_later`` is a list, its ``(page, pdf)`` appended for :func:`.pdf.render_pdfs`);
+    ``pdf_later`` is given, its ``(page, pdf)`` appended to it: :func:`.pdf.write_page`);
     without, a PDF left from an earlier render that no longer matches the page is removed
     (said)."""
     label = ctx["paper"].id + (" timing" if ctx["timing"] else "")
@@ -259,10 +259,11 @@ def _write_page(ctx: dict, path: Path, pdf_path: Path, pdf: bool, log,
 
 
 def render_paper(paper_mod, out_root: Path, notes: list[str], pdf: bool = True, log=print,
-                 pdf_later: list | None = None) -> Path:
+                 pdf_later: "list | PdfQueue | None" = None) -> Path:
     """The paper's main page (and PDF), and its timing page when timing artifacts were
-    written; returns the main page's path.  ``pdf_later``: a list that receives the pages'
-    ``(page, pdf)`` pairs instead of rendering the PDFs here (:func:`.pdf.render_pdfs`)."""
+    written; returns the main page's path.  ``pdf_later``: a list or a
+    :class:`.pdf.PdfQueue` that receives the pages' ``(page, pdf)`` pairs instead of
+    rendering the PDFs here."""
     pid = paper_mod.PAPER.id
     out_dir = Path(out_root) / pid
     write_overview(paper_mod, out_root)

@@ -53,9 +53,10 @@ def pdf_source(html_path: Path) -> str:
 
 
 def write_page(html: str, path: Path, pdf_path: Path, pdf: bool, log=print,
-               pdf_later: list | None = None) -> bool:
+               pdf_later: "list | PdfQueue | None" = None) -> bool:
     """A page, written only if it changed, and its PDF: rendered with ``pdf`` (or, if
-    ``pdf_later`` is a list, its ``(page, pdf)`` appended for :func:`render_pdfs`); without,
+    ``pdf_later`` is given, its ``(page, pdf)`` appended to it: a list for
+    :func:`render_pdfs`, or a :class:`PdfQueue`, which starts rendering it); without,
     a PDF left from an earlier render that no longer matches the page is removed (said).
     Whether the page changed."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -78,13 +79,38 @@ def _pdf_job(paths: tuple[str, str]) -> tuple[bool, str]:
     return written, "; ".join(said)
 
 
-def render_pdfs(pages: list[tuple[Path, Path]], jobs: int = 1, log=print) -> list[Path]:
-    """The PDFs of written pages (``(html, pdf)`` pairs), on up to ``jobs`` processes (a
-    PDF depends on its page only, so the bytes are those of one process); returns the PDFs
-    written."""
-    from ..run.backends import map_in_processes
-    done = map_in_processes(_pdf_job, [(str(h), str(p)) for h, p in pages], jobs)
-    for text in dict.fromkeys(s for _, s in done if s):
-        log(text)
-    return [p for (_, p), (ok, _) in zip(pages, done) if ok]
+class PdfQueue:
+    """The PDFs of written pages (``(html, pdf)`` pairs, appended as each page is written, as
+    to a list: ``write_page(..., pdf_later=queue)``), rendered on up to ``jobs`` processes
+    while the next pages are built (a PDF depends on its page only, so the bytes are those
+    of one process; with one job, one after the other at :meth:`finish`)."""
 
+    def __init__(self, jobs: int = 1):
+        from ..run.backends import ProcessQueue
+        self._queue = ProcessQueue(_pdf_job, jobs)
+
+    def append(self, pair: tuple[Path, Path]) -> None:
+        self._queue.append((str(pair[0]), str(pair[1])))
+
+    def __len__(self) -> int:
+        return len(self._queue)
+
+    def finish(self, log=print) -> list[Path]:
+        """Wait for every PDF; what their rendering said, logged once; the PDFs written."""
+        done = self._queue.results()
+        for text in dict.fromkeys(s for _, s in done if s):
+            log(text)
+        return [Path(p) for (_, p), (ok, _) in zip(self._queue.items, done) if ok]
+
+    def stop(self) -> None:
+        """End the rendering processes now (the command failed or was interrupted)."""
+        self._queue.stop()
+
+
+def render_pdfs(pages: list[tuple[Path, Path]], jobs: int = 1, log=print) -> list[Path]:
+    """The PDFs of written pages (``(html, pdf)`` pairs), on up to ``jobs`` processes;
+    returns the PDFs written."""
+    queue = PdfQueue(min(int(jobs), max(1, len(pages))))
+    for pair in pages:
+        queue.append(pair)
+    return queue.finish(log)

@@ -131,6 +131,52 @@ def map_in_processes(fn, items: list, workers: int) -> list:
     return out
 
 
+class ProcessQueue:
+    """Calls ``fn(x)`` submitted one at a time onto up to ``workers`` forked processes (those
+    of :func:`map_in_processes`), started at the first submission, so that they run while
+    this process goes on; :meth:`results` waits for them (in the order submitted).  With one
+    worker nothing runs until :meth:`results`, here, one after the other.  A failure or an
+    interruption while waiting stops the workers; :meth:`stop` does it for the caller's own
+    failures.  ``fn`` must be module-level."""
+
+    def __init__(self, fn, workers: int):
+        self.fn, self.workers = fn, max(1, int(workers))
+        self._items: list = []
+        self._futures: list = []
+        self._pool: ProcessPoolExecutor | None = None
+
+    def append(self, item) -> None:
+        self._items.append(item)
+        if self.workers > 1:
+            if self._pool is None:
+                self._pool = _new_pool(self.workers)
+            self._futures.append(self._pool.submit(self.fn, item))
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def items(self) -> list:
+        return list(self._items)
+
+    def results(self) -> list:
+        if self._pool is None:
+            return [self.fn(x) for x in self._items]
+        try:
+            out = [f.result() for f in self._futures]
+        except BaseException:
+            self.stop()
+            raise
+        self._pool.shutdown(wait=True)
+        self._pool = None
+        return out
+
+    def stop(self) -> None:
+        if self._pool is not None:
+            _stop_pool(self._pool)
+            self._pool = None
+
+
 MAX_JOBS_PER_CPU = 4
 
 
