@@ -73,6 +73,21 @@ def test_a_method_computed_once_allows_no_spread_on_the_paper_s_queries():
     assert rec["ci95"] == [0.7, 0.7] and rec["noise_words"] == "none: identical in all 3 seeds"
 
 
+def test_a_timed_value_says_it_is_one_timed_sweep_not_the_paper_s_queries():
+    # a fitted exponent of a timing artifact: no interval, and words about timing (its
+    # verdict is the tolerance rule's), never "the same test queries"
+    rec = {"method": "A", "metric": "exponent in n", "fold": None, "dataset": "D",
+           "value": 1.07}
+    intervals.attach(Artifact("fakepaper", "t", "t", datasets=("D",), task="task",
+                              timing=True), [rec], [])
+    assert rec["ci95"] == [1.07, 1.07] and rec["ci_margin"] == 0.0
+    assert rec["noise_words"] == noise.TIMING_WORDS and "timed sweep" in rec["ci_basis"]
+    assert "queries" not in rec["ci_basis"]
+    pv = PublishedValue("t", "D", "A", "exponent in n", None, "1", "T")
+    assert judge(1.07, pv, 0.15, kind="derived", rounding=False,
+                 ci95=rec["ci95"])[1].verdict is Verdict.WITHIN
+
+
 def test_a_sample_gets_the_two_level_interval():
     rng = np.random.default_rng(2)
     tables = _tables(rng)
