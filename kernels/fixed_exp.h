@@ -133,32 +133,29 @@ static void fixed_exp_array_avx512(const double* x, double* y, ptrdiff_t n) {
 }
 #endif
 
-/* 1 if the AVX2 loop can run on this CPU */
-static int fixed_exp_avx2_usable(void) {
+/* the widest of this file's loops this CPU runs (and its OS saves the registers of):
+ * 2 AVX-512F (with AVX2), 1 AVX2, 0 the baseline */
+static int fixed_exp_simd_level(void) {
 #if FIXED_EXP_HAVE_AVX2
-    static int usable = -1;
-    if (usable < 0) {
+    static int level = -1;
+    if (level < 0) {
         __builtin_cpu_init();
-        usable = __builtin_cpu_supports("avx2") ? 1 : 0;
+        level = !__builtin_cpu_supports("avx2") ? 0 : __builtin_cpu_supports("avx512f") ? 2 : 1;
     }
-    return usable;
+    return level;
 #else
     return 0;
 #endif
 }
 
-/* 1 if the AVX-512F loop can run on this CPU (and its OS saves the 512-bit state) */
+/* 1 if the AVX2 loop can run on this CPU */
+static int fixed_exp_avx2_usable(void) {
+    return fixed_exp_simd_level() >= 1;
+}
+
+/* 1 if the AVX-512F loop can run on this CPU */
 static int fixed_exp_avx512_usable(void) {
-#if FIXED_EXP_HAVE_AVX2
-    static int usable = -1;
-    if (usable < 0) {
-        __builtin_cpu_init();
-        usable = __builtin_cpu_supports("avx512f") ? 1 : 0;
-    }
-    return usable;
-#else
-    return 0;
-#endif
+    return fixed_exp_simd_level() >= 2;
 }
 
 /* variant 0: the widest loop this CPU runs; 1: the baseline loop; 2: the AVX2 loop (only
