@@ -54,7 +54,8 @@ log-sum-exp of log σ values (no underflow when every pair is badly ordered), an
 dL_q/dd_gb = −2 s_q ρ_gb (1 − σ_gb), ρ_gb = σ_gb / Σ σ.
 
 Every e^x is the fixed exp of ``fixed_exp.h`` (the same bits on every machine); the softmax
-weights of a query's rows are computed by vectorised calls over blocks of rows.
+weights of a query's rows are computed by vectorised calls over blocks of rows, and divided by
+their sum by the vector loop of ``div_array.h`` (correctly rounded: the bits of x / z).
 
 Both return NaN-free values for finite S.  Array lengths are checked in O(1) at entry (−1.0
 returned, nothing written, when inconsistent — a loss is never negative); offsets are the
@@ -65,6 +66,9 @@ from libc.stdint cimport int32_t, int64_t
 from libc.string cimport memcpy
 
 from fixed_exp cimport fixed_exp_array
+
+cdef extern from "div_array.h" nogil:
+    void div_array(double* x, double z, Py_ssize_t n)
 
 
 #: rows per block of the softmax's exponentials (each block's sum overlaps the next block's
@@ -129,8 +133,7 @@ cdef double _sampled(int objective, const int32_t* wins, const int32_t* parent,
         for j in range(m):
             gam[j] = u[j] - mx
     z = _exp_sum(gam, m, NULL)             # e^{t_j − max} and their sum
-    for j in range(m):
-        gam[j] /= z                         # softmax(u) (softmax(u + Δ) for ConvexLoss)
+    div_array(gam, z, m)                   # softmax(u) (softmax(u + Δ) for ConvexLoss)
     loss = mx + log(z) - u[0]
     if objective == 0 or objective == 2:
         gam[0] -= 1.0

@@ -101,10 +101,11 @@ static inline double fixed_exp(double x) {
 }
 
 /* y[i] = fixed_exp(x[i]) for i < n (y may equal x, no other overlap): a loop the compiler
- * vectorises, built twice — for the x86-64 baseline (GCC 12 leaves this one scalar: SSE2
- * lacks the mask conversion of the selects) and for AVX2 (4 lanes; no FMA: the target adds
- * none and -ffp-contract=off forbids contraction) — and chosen at run time.  Both compute
- * each element exactly as fixed_exp() does. */
+ * vectorises, built three times — for the x86-64 baseline (GCC 12 leaves this one scalar:
+ * SSE2 lacks the mask conversion of the selects), for AVX2 (4 lanes) and for AVX-512F (8
+ * lanes; no FMA in either: -ffp-contract=off forbids contraction) — and chosen at run time.
+ * Each computes every element exactly as fixed_exp() does.  The loop is latency-bound (the
+ * polynomial is one chain): the 8-lane loop keeps twice the elements in flight. */
 #define FIXED_EXP_LOOP(name)                                                         \
     static void name(const double* x, double* y, ptrdiff_t n) {    \
         ptrdiff_t i;                                                                  \
@@ -121,31 +122,49 @@ FIXED_EXP_LOOP(fixed_exp_array_base)
 #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
 #define FIXED_EXP_HAVE_AVX2 1
 __attribute__((target("avx2"))) FIXED_EXP_LOOP(fixed_exp_array_avx2)
+__attribute__((target("avx512f"))) FIXED_EXP_LOOP(fixed_exp_array_avx512)
 #else
 #define FIXED_EXP_HAVE_AVX2 0
 static void fixed_exp_array_avx2(const double* x, double* y, ptrdiff_t n) {
     fixed_exp_array_base(x, y, n);
 }
+static void fixed_exp_array_avx512(const double* x, double* y, ptrdiff_t n) {
+    fixed_exp_array_base(x, y, n);
+}
 #endif
 
-/* 1 if the AVX2 loop can run on this CPU */
-static int fixed_exp_avx2_usable(void) {
+/* the widest of this file's loops this CPU runs (and its OS saves the registers of):
+ * 2 AVX-512F (with AVX2), 1 AVX2, 0 the baseline */
+static int fixed_exp_simd_level(void) {
 #if FIXED_EXP_HAVE_AVX2
-    static int usable = -1;
-    if (usable < 0) {
+    static int level = -1;
+    if (level < 0) {
         __builtin_cpu_init();
-        usable = __builtin_cpu_supports("avx2") ? 1 : 0;
+        level = !__builtin_cpu_supports("avx2") ? 0 : __builtin_cpu_supports("avx512f") ? 2 : 1;
     }
-    return usable;
+    return level;
 #else
     return 0;
 #endif
 }
 
+/* 1 if the AVX2 loop can run on this CPU */
+static int fixed_exp_avx2_usable(void) {
+    return fixed_exp_simd_level() >= 1;
+}
+
+/* 1 if the AVX-512F loop can run on this CPU */
+static int fixed_exp_avx512_usable(void) {
+    return fixed_exp_simd_level() >= 2;
+}
+
 /* variant 0: the widest loop this CPU runs; 1: the baseline loop; 2: the AVX2 loop (only
- * where fixed_exp_avx2_usable(); tests compare every variant with the scalar function) */
+ * where fixed_exp_avx2_usable()); 3: the AVX-512F loop (only where fixed_exp_avx512_usable();
+ * tests compare every variant with the scalar function) */
 static void fixed_exp_array_variant(const double* x, double* y, ptrdiff_t n, int variant) {
-    if (variant == 2 || (variant == 0 && fixed_exp_avx2_usable()))
+    if (variant == 3 || (variant == 0 && fixed_exp_avx512_usable()))
+        fixed_exp_array_avx512(x, y, n);
+    else if (variant == 2 || (variant == 0 && fixed_exp_avx2_usable()))
         fixed_exp_array_avx2(x, y, n);
     else
         fixed_exp_array_base(x, y, n);

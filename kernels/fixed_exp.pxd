@@ -10,5 +10,6 @@ cdef extern from "fixed_exp.h" nogil:
     void fixed_exp_array(const double* x, double* y, Py_ssize_t n)
     void fixed_exp_array_variant(const double* x, double* y, Py_ssize_t n, int variant)
     int fixed_exp_avx2_usable()
+    int fixed_exp_avx512_usable()
     double FIXED_EXP_OVERFLOW
     double FIXED_EXP_UNDERFLOW

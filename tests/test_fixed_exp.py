@@ -10,7 +10,8 @@ from repro._kernels import exp_values
 
 LONG = np.finfo(np.longdouble).nmant >= 63       # x87 extended: a reference to ~1/2000 ulp
 TINY = np.finfo(np.float64).tiny
-VARIANTS = [0, 1] + ([2] if exp_values.avx2_usable() else [])
+VARIANTS = ([0, 1] + ([2] if exp_values.avx2_usable() else [])
+            + ([3] if exp_values.avx512_usable() else []))
 
 
 def fixed_exp(x) -> np.ndarray:
@@ -89,4 +90,19 @@ def test_bad_calls_are_refused():
     x = np.zeros(3)
     assert exp_values.scalar(x, np.zeros(2)) == -1
     assert exp_values.vector(x, np.zeros(2), 0) == -1
-    assert exp_values.vector(x, np.zeros(3), 3) == -1
+    assert exp_values.vector(x, np.zeros(3), 4) == -1
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_simd_variant_of_the_division_loop_is_the_scalar_division(variant):
+    rng = np.random.default_rng(10 + variant)
+    x = np.concatenate([rng.standard_normal(1000) * 10.0 ** rng.integers(-300, 300, 1000),
+                        [0.0, -0.0, 5e-324, np.inf, -np.inf, np.nan, 1.0]])
+    for z in (3.0, 7.1e-310, 1.7e308, 0.1):
+        with np.errstate(all="ignore"):        # overflow to ±inf and 0/0 are values here
+            want = x / z                        # NumPy's division: correctly rounded, per element
+        for n in list(range(18)) + [x.size]:    # every tail length of a 2-, 4- or 8-lane loop
+            out = x[:n].copy()
+            assert exp_values.divide(out, z, variant) == 0
+            assert np.array_equal(out.view(np.uint64), want[:n].view(np.uint64))
+    assert exp_values.divide(x.copy(), 2.0, 4) == -1
