@@ -55,8 +55,8 @@ def pdf_source(html_path: Path) -> str:
 def write_page(html: str, path: Path, pdf_path: Path, pdf: bool, log=print,
                pdf_later: "list | PdfQueue | None" = None) -> bool:
     """A page, written only if it changed, and its PDF: rendered with ``pdf`` (or, if
-    ``pdf_later`` is given, its ``(page, pdf)`` appended to it: a list for
-    :func:`render_pdfs`, or a :class:`PdfQueue`, which starts rendering it); without,
+    ``pdf_later`` is given, its ``(page, pdf)`` appended to it: a :class:`PdfQueue`, which
+    starts rendering it, or a list that collects the pairs); without,
     a PDF left from an earlier render that no longer matches the page is removed (said).
     Whether the page changed."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -106,11 +106,3 @@ class PdfQueue:
         """End the rendering processes now (the command failed or was interrupted)."""
         self._queue.stop()
 
-
-def render_pdfs(pages: list[tuple[Path, Path]], jobs: int = 1, log=print) -> list[Path]:
-    """The PDFs of written pages (``(html, pdf)`` pairs), on up to ``jobs`` processes;
-    returns the PDFs written."""
-    queue = PdfQueue(min(int(jobs), max(1, len(pages))))
-    for pair in pages:
-        queue.append(pair)
-    return queue.finish(log)
