@@ -173,6 +173,9 @@ def test_process_queue_runs_submitted_calls_and_returns_them_in_order(workers):
     # one worker: here, at results(); two: in forked processes, started at the first append
     assert (pids == {os.getpid()}) if workers == 1 else (os.getpid() not in pids)
     assert _queue_workers(os.getpid()) == []
+    assert q.results() == out                   # asked again: the same results, not recomputed
+    q.append(5)                                 # a call after results() runs too
+    assert q.results()[:5] == out and q.results()[5][1] == 25
 
 
 def test_process_queue_failure_stops_its_workers():

@@ -142,13 +142,14 @@ class ProcessQueue:
     def __init__(self, fn, workers: int):
         self.fn, self.workers = fn, max(1, int(workers))
         self._items: list = []
-        self._futures: list = []
+        self._futures: list = []       # with more than one worker
+        self._done: list = []          # with one: the results computed so far
         self._pool: ProcessPoolExecutor | None = None
 
     def append(self, item) -> None:
         self._items.append(item)
         if self.workers > 1:
-            if self._pool is None:
+            if self._pool is None:      # the first call, or the first after results()
                 self._pool = _new_pool(self.workers)
             self._futures.append(self._pool.submit(self.fn, item))
 
@@ -160,15 +161,19 @@ class ProcessQueue:
         return list(self._items)
 
     def results(self) -> list:
-        if self._pool is None:
-            return [self.fn(x) for x in self._items]
+        """Every call's result, in the order submitted (each call made once, however often
+        this is asked)."""
+        if self.workers == 1:
+            self._done += [self.fn(x) for x in self._items[len(self._done):]]
+            return list(self._done)
         try:
             out = [f.result() for f in self._futures]
         except BaseException:
             self.stop()
             raise
-        self._pool.shutdown(wait=True)
-        self._pool = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         return out
 
     def stop(self) -> None:
