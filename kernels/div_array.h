@@ -27,15 +27,13 @@ __attribute__((target("avx512f"))) DIV_ARRAY_LOOP(div_array_avx512)
 #define div_array_avx512 div_array_base
 #endif
 
-/* variant 0: the widest loop this CPU runs; 1 baseline; 2 AVX2; 3 AVX-512F (2 and 3 only where
- * fixed_exp_avx2_usable() / fixed_exp_avx512_usable()) */
+/* ``variant`` as in fixed_exp.h's fixed_exp_build (0: the widest loop this CPU runs) */
 static void div_array_variant(double* x, double z, ptrdiff_t n, int variant) {
-    if (variant == 3 || (variant == 0 && fixed_exp_avx512_usable()))
-        div_array_avx512(x, z, n);
-    else if (variant == 2 || (variant == 0 && fixed_exp_avx2_usable()))
-        div_array_avx2(x, z, n);
-    else
-        div_array_base(x, z, n);
+    switch (fixed_exp_build(variant)) {
+    case 2: div_array_avx512(x, z, n); break;
+    case 1: div_array_avx2(x, z, n); break;
+    default: div_array_base(x, z, n);
+    }
 }
 
 static inline void div_array(double* x, double z, ptrdiff_t n) {

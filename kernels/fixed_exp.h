@@ -158,16 +158,25 @@ static int fixed_exp_avx512_usable(void) {
     return fixed_exp_simd_level() >= 2;
 }
 
-/* variant 0: the widest loop this CPU runs; 1: the baseline loop; 2: the AVX2 loop (only
- * where fixed_exp_avx2_usable()); 3: the AVX-512F loop (only where fixed_exp_avx512_usable();
- * tests compare every variant with the scalar function) */
-static void fixed_exp_array_variant(const double* x, double* y, ptrdiff_t n, int variant) {
+/* The build a ``variant`` runs, for every run-time dispatch of these loops (this file's and
+ * div_array.h's): variant 0 the widest this CPU runs; 1 the baseline; 2 AVX2 (only where
+ * fixed_exp_avx2_usable()); 3 AVX-512F (only where fixed_exp_avx512_usable()).  Returns the
+ * SIMD level of fixed_exp_simd_level(): 2 AVX-512F, 1 AVX2, 0 the baseline. */
+static int fixed_exp_build(int variant) {
     if (variant == 3 || (variant == 0 && fixed_exp_avx512_usable()))
-        fixed_exp_array_avx512(x, y, n);
-    else if (variant == 2 || (variant == 0 && fixed_exp_avx2_usable()))
-        fixed_exp_array_avx2(x, y, n);
-    else
-        fixed_exp_array_base(x, y, n);
+        return 2;
+    if (variant == 2 || (variant == 0 && fixed_exp_avx2_usable()))
+        return 1;
+    return 0;
+}
+
+/* ``variant`` as in fixed_exp_build (tests compare every variant with the scalar function) */
+static void fixed_exp_array_variant(const double* x, double* y, ptrdiff_t n, int variant) {
+    switch (fixed_exp_build(variant)) {
+    case 2: fixed_exp_array_avx512(x, y, n); break;
+    case 1: fixed_exp_array_avx2(x, y, n); break;
+    default: fixed_exp_array_base(x, y, n);
+    }
 }
 
 static inline void fixed_exp_array(const double* x, double* y, ptrdiff_t n) {
