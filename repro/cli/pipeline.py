@@ -68,7 +68,7 @@ def computed_counts(flat: list[dict]) -> Counter:
 def lost_values(old: list[dict], new: list[dict]) -> list[str]:
     """Values computed in ``old`` that ``new`` no longer has (not run, or gone), described."""
     before, after = computed_counts(old), computed_counts(new)
-    why = {cell(r): r.get("verdict", "")
+    why = {cell(r): r.get("reason") or r.get("verdict", "")
            for r in new if r.get("value") is None}
     out = []
     for key, n in before.items():
@@ -313,6 +313,7 @@ def build_artifact(art: Artifact, results: list[RunResult], published: Published
                    marks: dict[str, str] | None = None) -> list[dict]:
     """Assemble the artifact and write its files (JSON, per-query sidecar, meta, figures);
     return its flat records."""
-    got = assemble_artifact(art, results, published, quick, unavailable, marks)
+    got = assemble_artifact(art, results, published, quick, unavailable, marks,
+                            aggregation=registry.aggregation)
     write_artifact(art, got.flat, got.tables, got.datasets, results, published, out_dir, quick)
     return got.flat

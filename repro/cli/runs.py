@@ -41,6 +41,7 @@ import numpy as np
 
 from .. import __version__
 from ..evidence import run_files
+from .. import papers as registry
 from ..judge.assemble import dataset_label, gather_records
 from ..data import catalog as cat
 from ..data.queries import QueryData
@@ -243,7 +244,7 @@ def export(art: Artifact, specs: list[RunSpec], root: Path, stage: Path, cache: 
                             else f"{spec.label}: failed: {res.why}")
         scorings += [(spec, s) for s in offered]
     tables: list[dict] = []
-    gather_records(art, ex.results, tables=tables)
+    gather_records(art, ex.results, tables=tables, aggregation=registry.aggregation)
     ex.tables = sorted(tables, key=lambda t: key_text(table_key(t)))
     groups: dict[str, list[dict]] = defaultdict(list)
     for t in ex.tables:

@@ -13,9 +13,13 @@ values at 10 significant digits, verdicts as text) and lists
 * the values that moved — those compared with a published value first, then by the size of
   the move relative to the value — each beside its record's run-to-run spread (the sd over
   replicates, when the artifact has replicates) or else the half-width of its 95% interval;
-* the verdicts that flipped (all of them).
+* the verdicts that flipped (all of them), each classed: between opposed outcomes (reproduced
+  ↔ deviates, replicated ↔ reversed or not replicated), into or out of inconclusive, other;
+* each equivalence bound that moved, against the half-width of its own 90% interval of d.
 
-Exit status 1 when a verdict flipped or a rerun failed, 0 otherwise.  Timing artifacts are left
+Exit status 1 when a rerun failed or the rule fails (:func:`failed_rule`: a verdict between
+opposed outcomes, more than 2 % of the judged records into or out of inconclusive, a bound
+moving beyond its own interval), 0 otherwise.  Timing artifacts are left
 out (measured times change on every run).  The work directory (``--work``, default a new
 temporary directory) keeps both renderings, their caches, logs and ``stability.json``.
 """
@@ -60,7 +64,10 @@ def _parser() -> argparse.ArgumentParser:
                     "(OPENBLAS_CORETYPE), each in a process of its own with a fresh cache and "
                     "report directory, and list the values that moved (beside their run-to-run "
                     "spread) and the verdicts that flipped. Exit status 1 when a verdict "
-                    "flipped or a rerun failed. A local check: it reruns the targets twice.")
+                    "moved between reproduced and deviates (or a claim between replicated "
+                    "and reversed / not replicated), more than 2%% of the verdicts moved into "
+                    "or out of inconclusive, an equivalence bound moved beyond its own "
+                    "interval, or a rerun failed. A local check: it reruns the targets twice.")
     p.add_argument("targets", nargs="+", help="what to rerun (a paper, an artifact, "
                    "paper.artifact; timing artifacts are left out)")
     p.add_argument("--coretype", default=DEFAULT_CORETYPE,
@@ -182,19 +189,56 @@ def _scale(rec: dict) -> tuple[float | None, str]:
     return None, ""
 
 
+#: moves between these verdicts (or claim outcomes) contradict each other: never allowed
+_OPPOSED = ({"reproduced", "deviates"}, {"claim: replicated", "claim: reversed"},
+            {"claim: replicated", "claim: not replicated"})
+#: at most this share of verdicts may move into or out of "inconclusive"
+INCONCLUSIVE_SHARE = 0.02
+
+
+def _kind_of_flip(old, new) -> str:
+    """"opposed" (reproduced ↔ deviates, replicated ↔ reversed or not replicated),
+    "inconclusive" (into or out of inconclusive) or "other"."""
+    pair = {old, new}
+    if pair in _OPPOSED:
+        return "opposed"
+    if any(str(v).endswith("inconclusive") for v in pair if v):
+        return "inconclusive"
+    return "other"
+
+
+def _bound_move(rec_old: dict, rec_new: dict) -> dict | None:
+    """How far a value's equivalence bound moved, against the half-width of its own 90%
+    interval of d."""
+    a, b = _number(rec_old.get("equivalence_bound")), _number(rec_new.get("equivalence_bound"))
+    ci = rec_old.get("d_ci90")
+    if a is None or b is None or not ci:
+        return None
+    half = (ci[1] - ci[0]) / 2
+    return {"old": a, "new": b, "half_width": half,
+            "within": abs(b - a) <= half or abs(b - a) <= 1e-12 * max(1.0, abs(a))}
+
+
 def compare(base: dict[str, list[dict]], other: dict[str, list[dict]]) -> dict:
-    """The values that moved and the verdicts that flipped between two renderings."""
-    moved, flipped, compared = [], [], 0
+    """The values that moved and the verdicts that flipped between two renderings: each flip
+    classed (:func:`_kind_of_flip`), and each equivalence bound's move against its own
+    interval."""
+    moved, flipped, bounds, compared, judged = [], [], [], 0, 0
     for art in sorted(set(base) | set(other)):
         old, new = base.get(art, []), other.get(art, [])
         compared += len(new)
+        judged += sum(1 for r in new if r.get("equivalence") or r.get("outcome"))
         olds: dict[tuple, dict] = {}
+        news: dict[tuple, dict] = {}
         for r in old:
             olds.setdefault(_cell(r), r)
+        for r in new:
+            news.setdefault(_cell(r), r)
         for d in differences(old, new):
             where = f"{art}: {_where(d)}"
             if d["old_verdict"] != d["new_verdict"]:
                 flipped.append({"where": where, "old": d["old_verdict"], "new": d["new_verdict"],
+                                "kind": _kind_of_flip(d["old_verdict"], d["new_verdict"]),
                                 "old_value": d["old_value"], "new_value": d["new_value"],
                                 "published": d.get("published")})
             a, b = _number(d["old_value"]), _number(d["new_value"])
@@ -207,9 +251,34 @@ def compare(base: dict[str, list[dict]], other: dict[str, list[dict]]) -> dict:
                           "relative": abs(delta) / abs(a) if a else math.inf,
                           "against": None if not scale else abs(delta) / scale,
                           "basis": basis, "published": d.get("published")})
+            got = _bound_move(rec, news.get(_cell(d), {}))
+            if got is not None:
+                bounds.append({"where": where, **got})
     # the values compared with a published one first, then the largest relative move
     moved.sort(key=lambda m: (m["published"] is None, -m["relative"]))
-    return {"compared": compared, "moved": moved, "flipped": flipped}
+    into = sum(1 for f in flipped if f["kind"] == "inconclusive")
+    return {"compared": compared, "judged": judged, "moved": moved, "flipped": flipped,
+            "opposed": [f for f in flipped if f["kind"] == "opposed"],
+            "inconclusive_moves": into,
+            "inconclusive_share": into / judged if judged else 0.0,
+            "bounds": bounds, "bounds_beyond": [b for b in bounds if not b["within"]]}
+
+
+def failed_rule(result: dict) -> list[str]:
+    """What the stability rule refuses: a verdict between reproduced and deviates (or a claim
+    between replicated and reversed / not replicated), more than 2 % of the judged records
+    into or out of inconclusive, an equivalence bound moving more than its own interval."""
+    out = []
+    if result["opposed"]:
+        out.append(f"{len(result['opposed'])} verdict(s) moved between opposed outcomes")
+    if result["inconclusive_share"] > INCONCLUSIVE_SHARE:
+        out.append(f"{result['inconclusive_moves']} of {result['judged']} judged records "
+                   f"({100 * result['inconclusive_share']:.1f}%) moved into or out of "
+                   f"inconclusive (at most {100 * INCONCLUSIVE_SHARE:g}%)")
+    if result["bounds_beyond"]:
+        out.append(f"{len(result['bounds_beyond'])} equivalence bound(s) moved more than "
+                   f"their own interval")
+    return out
 
 
 def _cell(r: dict) -> tuple:
@@ -230,7 +299,12 @@ def _fmt(v: float) -> str:
 def report_lines(result: dict, reruns: list[Rerun], show: int) -> list[str]:
     a, b = reruns
     lines = [f"compared {result['compared']} records: {len(result['moved'])} value(s) moved, "
-             f"{len(result['flipped'])} verdict(s) flipped ({a.name} → {b.name})"]
+             f"{len(result['flipped'])} verdict(s) flipped ({a.name} → {b.name}): "
+             f"{len(result['opposed'])} between opposed outcomes, "
+             f"{result['inconclusive_moves']} into or out of inconclusive "
+             f"({100 * result['inconclusive_share']:.1f}% of {result['judged']} judged); "
+             f"{len(result['bounds_beyond'])} of {len(result['bounds'])} equivalence bounds "
+             f"that moved went beyond their own 90% interval"]
     if result["moved"]:
         lines.append(f"values that moved (those compared with a published value first, then "
                      f"the largest relative move; {min(show, len(result['moved']))} of "
@@ -247,7 +321,10 @@ def report_lines(result: dict, reruns: list[Rerun], show: int) -> list[str]:
             vals = ""
             if f["old_value"] is not None or f["new_value"] is not None:
                 vals = f" [{f['old_value']} → {f['new_value']}, published {f['published']}]"
-            lines.append(f"  {f['where']}: {f['old']} → {f['new']}{vals}")
+            lines.append(f"  {f['where']}: {f['old']} → {f['new']}{vals} ({f['kind']})")
+    for b in result["bounds_beyond"][:show]:
+        lines.append(f"  bound beyond its interval: {b['where']}: {_fmt(b['old'])} → "
+                     f"{_fmt(b['new'])} (half-width {_fmt(b['half_width'])})")
     return lines
 
 
@@ -304,4 +381,7 @@ def main(argv, resolve) -> int:
         print(f"error: the rerun under {r.name} exited with status {r.status} (log: {r.log})",
               file=sys.stderr)
     print(f"details: {work / 'stability.json'}")
-    return 1 if failed or result["flipped"] else 0
+    refused = failed_rule(result)
+    for line in refused:
+        print(f"error: {line}", file=sys.stderr)
+    return 1 if failed or refused else 0

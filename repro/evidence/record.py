@@ -66,7 +66,7 @@ PROSE = ("note", "explanation")
 #: queries a part of a run split by queries computed it on, :mod:`repro.evidence.query_blocks`)
 DESCRIPTION = ("shown", "weight", "queries", "seconds", "replicates", "replicate_values",
                "spread", "deterministic", "sampling_var", "sampling_df", "sampling_what",
-               "query_block")
+               "query_block", "chosen", "per_scheme")
 #: where the value comes from
 PROVENANCE = ("paper", "data_used", "stand_in", "modern", "not_run", "data_mark",
               "user_method")
@@ -83,9 +83,28 @@ JUDGEMENT = ("ci95", "n_queries", "n_folds", "ci_basis", "outcome", "effect", "p
              "verdict_alone", "same_as", "column", "column_offset", "offset", "orderings",
              # a claim's tests and their adjustment (repro.judge.claims)
              "p_claim", "p_permutation", "adjustment", "outcome_alone", "deviating",
-             "requires", "bound", "compared_cells")
+             "requires", "bound", "compared_cells",
+             # equivalence within a margin (repro.judge.equivalence)
+             "d", "d_ci90", "d_ci95", "d_se", "d_df", "margin", "margin_basis", "margin_why",
+             "equivalence_bound", "equivalence_bound_margins", "deviation_bound",
+             "equivalence", "uncertainty", "se_queries", "verdict_offset_removed",
+             "offset_removed_bound", "reason",
+             # a claim judged as a replication (repro.judge.claims)
+             "family", "effect_ci95", "published_effect", "effect_ratio_ci95", "p_adjusted",
+             "p_direction", "same_test_as", "decided_by", "count", "paper_cells",
+             "sign_test")
 #: a per-query table's data (its key fields aside)
 TABLE_DATA = ("qids", "values", "weights")
+#: the further key fields of the papers' records and tables (besides :data:`CELL`): a field
+#: in no category and not declared here is refused by :func:`check_fields` (a closed schema);
+#: a paper declares a key field of its own with :func:`declare_key_fields`
+KEY_FIELDS = {"LETOR_3.0", "LETOR_3.0_random_ties", "cg_iterations", "claim", "convention",
+              "criterion", "eps", "evaluation", "figure", "fitted_C", "iterations", "key",
+              "lam", "m", "mean_difference", "minuend_value", "n_topics", "newton_iterations",
+              "objective", "ours_on", "pair_array_MB", "pairs", "paper_cleaned_test",
+              "paper_count", "paper_random_ties", "part", "published_on", "range", "reg",
+              "relative_gradient", "section", "selection", "series", "split", "statement",
+              "status", "subtrahend_value", "tron_status", "repeat"}
 
 #: every field that is not a key field
 NOT_KEY = frozenset(VALUE + PROSE + DESCRIPTION + PROVENANCE + COMPARISON + JUDGEMENT
@@ -116,6 +135,22 @@ def matches(select: dict, rec: dict) -> bool:
 def is_key(name: str, value=None) -> bool:
     """Whether a field is a key field: a scalar in no other category."""
     return name not in NOT_KEY and not isinstance(value, (dict, list))
+
+
+def declare_key_fields(*names: str) -> None:
+    """Declare further key fields (a paper's own: a grid parameter its records carry)."""
+    KEY_FIELDS.update(names)
+
+
+def check_fields(rec: dict, where: str = "record") -> None:
+    """ValueError naming every field of ``rec`` that no category declares (the closed
+    schema: a misspelt or undeclared field fails instead of silently becoming a key)."""
+    bad = sorted(k for k in rec if k not in NOT_KEY and k not in KEY_FIELDS
+                 and k not in CELL)
+    if bad:
+        raise ValueError(f"{where}: undeclared field(s) {', '.join(map(repr, bad))} "
+                         f"(declare a key field with repro.evidence.record."
+                         f"declare_key_fields, or add a description field to its category)")
 
 
 def key(rec: dict) -> dict:

@@ -6,21 +6,29 @@ what it returns, and the report pages only render those files."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from . import claims, columns, kinds as aggregate, intervals, replicates
 from ..evidence import query_blocks, reference
-from .. import papers as registry
 from ..data import catalog as cat
 from ..spec import REFERENCE_TASK, REFERENCE_TASKS, Artifact
-from ..evidence.record import cell, key, matches, natural_key
+from ..evidence.record import cell, check_fields, key, matches, natural_key
 from .published import PublishedSet
-from .verdicts import (UNVERIFIED_COPY, Verdict, compare, is_not_run, mark_verdict,
-                       not_run_verdict, outcome_of)
+from .verdicts import Verdict, compare
+from .verdicts import not_run as not_run_fields
 from ..data.catalog import SYNTHETIC
 from ..files import jsonable
 from ..run.result import RunResult
 from .stats import paired, seed_from
+
+
+#: how the data mark of a value on an unverified copy of a catalogued set begins
+#: (:func:`repro.data.catalog.data_mark`)
+UNVERIFIED_COPY = "unverified copy: "
+
+
+def no_aggregation(paper: str, name: str):
+    raise LookupError(f"{paper}: the custom aggregation {name!r} needs a resolver "
+                      f"(pass aggregation=repro.papers.aggregation)")
 
 
 @dataclass
@@ -39,7 +47,8 @@ def dataset_label(art: Artifact, dataset: str) -> str:
 
 def gather_records(art: Artifact, results: list[RunResult],
                    unavailable: dict[str, str] | None = None,
-                   tables: list | None = None) -> tuple[list[dict], dict]:
+                   tables: list | None = None, aggregation=no_aggregation
+                   ) -> tuple[list[dict], dict]:
     """Records of this artifact from its runs — with its declared aggregations applied, then
     its ``select`` filter — and why values are missing per dataset label.  ``unavailable``:
     dataset → why its data cannot be used (for artifacts not implemented yet).  ``tables``:
@@ -48,7 +57,9 @@ def gather_records(art: Artifact, results: list[RunResult],
 
     Replicated runs (``RunSpec.repeat`` 0..R−1, R > 1): each run's records and tables carry
     ``repeat``; the records the aggregations see are the replicate means, and ``tables``
-    receives every replicate's tables and their per-query means (:mod:`.replicates`)."""
+    receives every replicate's tables and their per-query means (:mod:`.replicates`).
+    ``aggregation(paper, name)``: the resolver of custom aggregations (the papers' registry,
+    passed in as the runner gets its tasks)."""
     records, not_run = [], {}
     tables = [] if tables is None else tables
     repeats = 1 + max((res.spec.repeat for res in results), default=0)
@@ -117,11 +128,18 @@ def gather_records(art: Artifact, results: list[RunResult],
     outputs.sort(key=lambda o: pos[o[0]])                 # declaration order
     if repeats > 1:
         every_table = replicates.mean_tables(every_table, repeats)
-        records, agg_not_run = _replicated(art, records, outputs, every_table, tables, repeats)
+        records, agg_not_run = _replicated(art, records, outputs, every_table, tables, repeats,
+                                           aggregation)
     else:
-        records, agg_not_run = aggregate.apply(art, records, outputs, registry.aggregation,
+        records, agg_not_run = aggregate.apply(art, records, outputs, aggregation,
                                                every_table)
-    claims.finish(art, records, every_table)       # the artifact's claims as one family
+    used = {dataset_label(art, ds): ds for ds in art.stand_ins
+            if dataset_label(art, ds) not in real_done}
+    for r in records:             # every value computed on a stand-in says so, claims included
+        if r.get("dataset") in used and not r.get("stand_in"):
+            r["stand_in"] = True
+            r.setdefault("data_used", used[r["dataset"]])
+    claims.finish(art, records, every_table)       # the artifact's claims as families
     for label, why in agg_not_run.items():
         not_run.setdefault(label, why)
     out = []
@@ -142,7 +160,7 @@ def gather_records(art: Artifact, results: list[RunResult],
 
 
 def _replicated(art: Artifact, records: list[dict], outputs: list[tuple], mean_tables: list,
-                tables: list, repeats: int) -> tuple[list[dict], dict]:
+                tables: list, repeats: int, aggregation) -> tuple[list[dict], dict]:
     """The declared aggregations of a replicated artifact (:mod:`.replicates`): applied to the
     replicate means (claims judged on their per-query means, ``mean_tables``), and to each
     replicate's own records (claims aside) for the replicate values of every aggregated
@@ -152,7 +170,7 @@ def _replicated(art: Artifact, records: list[dict], outputs: list[tuple], mean_t
     tables[:] = replicates.mean_tables(tables, repeats) + tables
 
     def custom(paper, name):              # a Custom aggregation: per replicate, then means
-        fn = registry.aggregation(paper, name)
+        fn = aggregation(paper, name)
 
         def per_replicate(art_, outs):
             got = [{**r, "repeat": rep} for rep in range(repeats)
@@ -170,7 +188,7 @@ def _replicated(art: Artifact, records: list[dict], outputs: list[tuple], mean_t
         recs = [{k: v for k, v in r.items() if k != "repeat"} for r in records
                 if r.get("repeat") == rep] + ([dict(r) for r in once] if rep else [])
         got, _ = aggregate.apply(art, recs, [(s, o) for s, o in outputs if s.repeat == rep],
-                                 registry.aggregation, [], claims=False)
+                                 aggregation, [], claims=False)
         own.append(got)
     replicates.attach_values(shown, own)
     return shown, not_run
@@ -185,14 +203,17 @@ def _reference_method(spec) -> str:
 
 def assemble_artifact(art: Artifact, results: list[RunResult], published: PublishedSet,
                       quick: bool, unavailable: dict[str, str] | None = None,
-                      marks: dict[str, str] | None = None) -> Assembled:
+                      marks: dict[str, str] | None = None,
+                      aggregation=no_aggregation) -> Assembled:
     """The artifact's flat records (aggregated, compared, sorted) and their query tables.
     ``marks``: dataset → what every value computed on it must say (user data, an unverified
-    copy: :func:`repro.data.catalog.data_mark`)."""
+    copy: :func:`repro.data.catalog.data_mark`); ``aggregation``: the resolver of custom
+    aggregations.  Every record's fields are checked against the closed schema
+    (:func:`repro.evidence.record.check_fields`)."""
     tables: list[dict] = []
-    records, not_run = gather_records(art, results, unavailable, tables)
+    records, not_run_why = gather_records(art, results, unavailable, tables, aggregation)
     if quick:
-        not_run.setdefault(None, "outside the --quick subset (reduced folds and grid)")
+        not_run_why.setdefault(None, "outside the --quick subset (reduced folds and grid)")
     pubs = {v.key for v in published.for_artifact(art.name)}
 
     def exact_ok(r):              # a single fit's published value that is not a time
@@ -200,47 +221,43 @@ def assemble_artifact(art: Artifact, results: list[RunResult], published: Publis
         return cell(r) in pubs and "second" not in metric \
             and "time" not in metric
     intervals.attach(art, records, tables, exact_ok)
-    flat = jsonable(compare(art.paper, art.name, records, published, not_run))
-    for r in flat:                # a claim judged by a paired test: its outcome is its verdict
-        if r.get("claim") is True and outcome_of(r) is not None \
-                and not is_not_run(r["verdict"]):
-            r["verdict"] = outcome_of(r).value
+    users = [reference.user_method(rr.params["label"]) for rr in art.rankers]
+    marked = data_marks_of(art, marks or {})
+    flat = jsonable(compare(art.paper, art.name, records, published, not_run_why,
+                            users=frozenset(users),
+                            unverified=lambda r: marked(r).startswith(UNVERIFIED_COPY)))
     shown = {r.get("dataset") for r in flat}
-    for label, why in not_run.items():      # a dataset not run and without published values
+    for label, why in not_run_why.items():  # a dataset not run and without published values
         if label is not None and label not in shown:
             flat.append({"paper": art.paper, "artifact": art.name, "dataset": label,
                          "method": None, "metric": None, "fold": None, "value": None,
-                         "published": None, "diff": None, "verdict": not_run_verdict(why),
+                         "published": None, "diff": None, **not_run_fields(why),
                          "source": None})
-    users = [reference.user_method(rr.params["label"]) for rr in art.rankers]
     if users:
         flat += jsonable(paired_records(art, tables, users))
-        for r in flat:
-            if r.get("method") in users and not is_not_run(r["verdict"]):
-                r["verdict"], r["user_method"] = Verdict.USER_METHOD.value, True
-    apply_marks(art, flat, marks or {})
+    for r in flat:
+        if marked(r):
+            r["data_mark"] = marked(r)
     flat += jsonable(columns.apply(art, art.paper, flat, tables, published))
     flat.sort(key=lambda r: tuple(natural_key(v) for v in cell(r)))
-    return Assembled(flat, jsonable(tables), not_run,
-                     datasets_used(art, results, not_run, marks or {}))
+    for r in flat:
+        check_fields(r, f"{art.id}: record {cell(r)}")
+    return Assembled(flat, jsonable(tables), not_run_why,
+                     datasets_used(art, results, not_run_why, marks or {}))
 
 
-def apply_marks(art: Artifact, flat: list[dict], marks: dict[str, str]) -> None:
-    """Mark every record computed on marked data (``data_mark``); a value on an unverified
-    copy of a catalogued set has its verdict prefixed "unverified copy: " (never counted as
-    reproduced; published baselines and values not run keep theirs).  A record that is not
-    of one dataset of the artifact (over several: an average over sets, a microaverage; a
-    placeholder) carries the marks of every marked dataset."""
+def data_marks_of(art: Artifact, marks: dict[str, str]):
+    """``mark(rec) -> str``: what a record computed on marked data must say (``data_mark``:
+    user data, an unverified copy); a record that is not of one dataset of the artifact (over
+    several: an average over sets, a microaverage; a placeholder) carries the marks of every
+    marked dataset."""
     by_label = {dataset_label(art, ds): m for ds, m in marks.items() if m}
     own = {dataset_label(art, ds) for ds in art.datasets}
     across = "; ".join(dict.fromkeys(by_label.values()))
-    for r in flat:
-        mark = by_label.get(r.get("dataset")) or ("" if r.get("dataset") in own else across)
-        if not mark:
-            continue
-        r["data_mark"] = mark
-        if mark.startswith(UNVERIFIED_COPY) and r.get("value") is not None:
-            r["verdict"] = mark_verdict(r["verdict"])
+
+    def mark(r: dict) -> str:
+        return by_label.get(r.get("dataset")) or ("" if r.get("dataset") in own else across)
+    return mark
 
 
 def paired_records(art: Artifact, tables: list[dict], users: list[str]) -> list[dict]:
@@ -281,7 +298,7 @@ def paired_records(art: Artifact, tables: list[dict], users: list[str]) -> list[
         out.append({"paper": art.paper, "artifact": art.name, "dataset": ds, "method": method,
                     "metric": f"{metric}: paired difference vs {other}", "fold": None,
                     "value": res.effect, "published": None, "diff": None,
-                    "verdict": Verdict.USER_METHOD.value, "source": None, "user_method": True,
+                    "verdict": Verdict.USER.value, "source": None, "user_method": True,
                     "paired": True, "versus": other, "measure": metric, "effect": res.effect,
                     "ci95": ci, "p_value": res.p_value, "n_queries": res.n_queries,
                     "test": "paired t-test (scipy.stats.ttest_rel), pooled over folds; "

@@ -23,10 +23,9 @@ From it: ``query_ci95`` — the percentile bootstrap interval over those queries
 values), 10,000 resamples (:data:`repro.judge.stats.N_RESAMPLES`), seeded by the artifact and
 the record's key; shown, never used by a verdict — with ``query_ci_basis``, ``n_queries`` and
 ``n_folds``; and the within-run sampling variance of the value (closed form, no resampling).
-Then :func:`repro.judge.noise.allowed` gives what the verdict uses: ``ci95`` (the interval of
-the record's noise basis: our run-to-run spread on the paper's queries, or the two-level
-sampling interval; a point for a value without spread), ``ci_margin`` (the borderline
-margin), ``noise``, ``noise_words`` and ``ci_basis``.
+Then :func:`repro.judge.noise.separation` gives what the verdict uses: the parts of the
+uncertainty of ours − published (``uncertainty``), the standard error over the test queries
+(``se_queries``: the default margin), ``noise`` and ``noise_words``.
 """
 from __future__ import annotations
 
@@ -250,16 +249,19 @@ def evidence(art, r: dict, index: TableIndex, records: list[dict], groups: dict,
 
 
 def _skip(rec: dict) -> bool:
+    """Claims, paired tests and values with an interval of their own (a difference tested
+    by its aggregation) are judged by their own tests."""
     return (rec.get("claim") is True and "outcome" in rec) or rec.get("paired") \
-        or rec.get("not_run") or "ci95" in rec
+        or rec.get("not_run") or "ci95" in rec or "uncertainty" in rec
 
 
 def attach(art, records: list[dict], tables: list[dict], exact_ok=None) -> None:
-    """Give every record with a numeric value its evidence and the interval its verdict
-    allows (see the module docstring), in place.  ``exact_ok(rec) -> bool``: whether a single
-    fold's (or single run's) value without per-query evidence is an exact deterministic value
-    (default: every such record); a record with no basis at all gets ``ci95`` None and says
-    so."""
+    """Give every record with a numeric value its evidence and what separates it from a
+    published value (:func:`repro.judge.noise.separation`: the parts of the uncertainty of
+    ours − published, the standard error over the test queries), in place.
+    ``exact_ok(rec) -> bool``: whether a single fold's (or single run's) value without
+    per-query evidence is an exact deterministic value (default: every such record); a record
+    with no basis at all has an unknown uncertainty and says so."""
     index = TableIndex(tables)
     groups = fold_groups(records)
     for r in records:
@@ -278,11 +280,4 @@ def attach(art, records: list[dict], tables: list[dict], exact_ok=None) -> None:
         fold = None if r.get("fold") is None else str(r["fold"])
         exact = ev is None and (fold in folds or len(folds) < 2) and (
             exact_ok is None or exact_ok(r))
-        got = noise.allowed(art, r, value, ev.within if ev else None, exact)
-        if got is not None:
-            r.update(got.fields())
-        else:
-            r.update(ci95=None, ci_margin=0.0, noise=noise.basis(art, r),
-                     noise_words="no interval",
-                     ci_basis="no interval: no per-query or per-fold values behind this "
-                              "value")
+        r.update(noise.separation(art, r, ev.within if ev else None, exact).fields())

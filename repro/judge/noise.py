@@ -1,45 +1,32 @@
-"""Which noise a verdict allows: the interval behind "within noise", chosen by what separates
-our value from the published one (issue 25; Bouthillier et al., MLSys 2021; ``Noise`` in
-:mod:`repro.spec`, declared per artifact or per dataset).
+"""What separates our value from the published one: the uncertainty of d = ours − published
+that :mod:`repro.judge.equivalence` tests against the margin, and the standard error over the
+paper's test queries that sizes the default margin (``Noise`` in :mod:`repro.spec`, declared
+per artifact or per dataset; Bouthillier et al., MLSys 2021).
 
-Three kinds of noise:
+Three sources of uncertainty:
 
-* **run-to-run** — training randomness (sampler and optimiser seeds, random starts, triplet
-  draws) or arithmetic (a sensitive method under a perturbed input), measured by the
-  artifact's replicates (:mod:`.replicates`);
-* **sampling** — which queries (and documents) a value is computed on: measured within a run
-  by the variance of the mean over its test queries (stratified by fold), or by the
-  replicates where each draws its own sample (``Noise.sources`` has ``"sampling"``);
-* **none** — a deterministic method on the paper's own queries.
+* **seeds** — training randomness (sampler and optimiser seeds, random starts, triplet
+  draws), measured by the artifact's replicates (:mod:`.replicates`): the standard error of
+  our mean over R replicates, s²/R with R − 1 degrees of freedom;
+* **arithmetic** — a deterministic but sensitive method, replicated on inputs perturbed by a
+  seeded 2⁻⁴⁰ relative jitter: the same s²/R;
+* **query sampling** — where our sample of queries is not the paper's (``Noise.basis``
+  "sample", and stand-in data): the sampling variance of our value (the stratified variance of
+  the mean of fold means, ``Σ_f s_f²/n_f / F²``, or the variance of its fold values over their
+  number) and that of the paper's value on its own sample of the same size; where our
+  replicates each draw their own sample, their spread already holds our sampling, and one run
+  of the paper's varies as one of ours (s²).
 
-The interval (:func:`allowed`) by basis:
+On the paper's own test queries (``"same queries"``: the official LETOR folds) query sampling
+cannot separate two values: only seeds and arithmetic do, and a deterministic method has d
+exactly.  The published value is taken as the paper's result, known to its printed rounding
+(the margin is never below half a unit of its last digit).
 
-* **same queries** (``Noise.basis`` "same queries": our test queries are the paper's, e.g.
-  the official LETOR folds).  Query sampling cannot separate two scores on identical queries:
-  the published value is one run of the paper's own, judged against the *prediction interval
-  of one run* from our R replicates, ``m ± t₀.₉₇₅,R−1 · sd · √(1 + 1/R)`` (``m``: the mean of
-  the replicate values).  A value without run-to-run spread — a method computed once, a value
-  identical in every replicate, or an artifact that declares no replicates — allows none: it
-  agrees at the paper's rounding or deviates (:attr:`~repro.judge.verdicts.Verdict.ONCE`),
-  the difference explained in its note.
-* **sample** (our sample is not the paper's) and values on **stand-in** data (whatever the
-  declared basis): a two-level prediction interval of the difference between one new run on
-  a new sample and our value.  Its variance is the between-replicate variance ``s²`` times
-  ``(1 + 1/R)`` (which includes the sample when each replicate draws its own), plus, when our
-  replicates share one sample, twice the within-run variance ``w²`` of the mean over the test
-  queries (ours and the new sample's): ``s²(1 + 1/R) + 2w²``; ``t`` has the Welch–
-  Satterthwaite degrees of freedom.  ``w²`` is the stratified variance of the mean of fold
-  means, ``Σ_f s_f²/n_f / F²`` (a weighted mean: the ratio estimator's), or, for a value that
-  is no mean over queries, the variance of its fold values over their number.
+The standard error over the paper's test queries (``se_queries``) is the paper's own
+resolution: the default margin (:func:`repro.judge.equivalence.resolution`).
 
-Every interval is computed in closed form from the values (no resampling): no verdict depends
-on a random seed.  What a verdict cannot tell apart it says: the published value within the
-estimation error of a bound is **borderline** (:func:`allowed` gives the margin: the standard
-error of the bound from the estimation error of the standard deviation, ``h/√(2·df)`` for a
-half-width ``h`` with ``df`` degrees of freedom).
-
-Each record says its noise: ``noise`` (the basis), ``noise_words`` (what the interval is made
-of, e.g. "our run-to-run spread over 5 seeds") and ``ci_basis`` (how it is computed);
+Each record says its noise: ``noise`` (the basis), ``noise_words`` (what the interval of d
+accounts for) and ``uncertainty`` (its parts: source, variance, degrees of freedom);
 :func:`why` is the sentence a page says once per artifact (``Noise.why``, or the basis's
 default).
 """
@@ -49,38 +36,32 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from ..spec import ARITHMETIC, SAME_QUERIES, SAMPLE, SAMPLING, SEEDS, STAND_IN, Artifact, Noise
+from .equivalence import Part, Uncertainty
 from .replicates import replicates_of
 
-LEVEL = 0.95
 
 #: why a basis is the right one (a page says it once per artifact, unless ``Noise.why`` does)
 DEFAULT_WHY = {
     SAME_QUERIES: (
         "Same test queries as the paper: query sampling cannot separate two scores on "
-        "identical queries, so a published value is judged against our run-to-run spread "
-        "(the prediction interval of one run from our replicates; a method without "
-        "randomness has none and agrees at the paper's rounding or deviates). Arithmetic "
-        "noise is checked by `python -m repro stability`."),
+        "identical queries, so the difference from a published value is uncertain only by "
+        "our seeds (the standard error of our mean over replicates); a method without "
+        "randomness has the difference exactly."),
     SAMPLE: (
-        "Our sample of queries is not the paper's: a published value is judged against a "
-        "two-level interval of one run on another sample — the spread between our "
-        "replicates and the sampling noise of the test queries within a run."),
+        "Our sample of queries is not the paper's: the difference from a published value is "
+        "uncertain by our seeds and by the sampling of both samples of queries."),
     STAND_IN: (
-        "Stand-in data (a substitute for the paper's): the published value is placed "
-        "against a two-level interval (replicates and test queries); it is never said to "
-        "deviate."),
+        "Stand-in data (a substitute for the paper's): the difference is computed as on "
+        "another sample, but a value on other data is never counted as reproduced or "
+        "deviating."),
 }
 
 
 #: the words of a timing artifact's value (a time, a ratio or a fitted exponent of one timed
 #: sweep, run alone): no interval — the queries are not what separates it from a cost claim
 TIMING_WORDS = "none: one timed sweep, run alone (timings are not replicated)"
-TIMING_HOW = (TIMING_WORDS + "; a claimed cost (an exponent derived from the paper's O(·) "
-              "statement) is exact, not a measurement: the value is within the rule's stated "
-              "tolerance, whose reason sizes the timing noise (load, clock), or deviates")
 
 
 def basis(art: Artifact, rec: dict) -> str:
@@ -127,7 +108,7 @@ def why(art: Artifact) -> list[dict]:
              "basis": b, "why": w} for (b, w), dss in out.items()]
 
 
-# --- the interval a verdict allows -------------------------------------------------------------
+# --- the uncertainty of ours − published ---------------------------------------------------------
 
 @dataclass
 class Within:
@@ -139,112 +120,103 @@ class Within:
 
 
 @dataclass
-class Allowed:
-    """What a verdict allows: the interval (None: no basis), the borderline margin, and the
-    words of the record (``noise``, ``noise_words``, ``ci_basis``)."""
-    ci95: tuple | None
-    margin: float
+class Separation:
+    """What separates a value from the published one: the parts of the uncertainty of
+    d = ours − published (:class:`repro.judge.equivalence.Uncertainty`), the standard error of
+    the value over the paper's test queries (the default margin; None without per-query or
+    per-fold values) and the record's words (``noise``: the basis; ``noise_words``: what the
+    interval of d accounts for)."""
+    uncertainty: Uncertainty
+    se_queries: float | None
     basis: str
     words: str
-    how: str
 
     def fields(self) -> dict:
-        return {"ci95": None if self.ci95 is None else [float(self.ci95[0]),
-                                                          float(self.ci95[1])],
-                "ci_margin": float(self.margin), "noise": self.basis,
-                "noise_words": self.words, "ci_basis": self.how}
+        return {"uncertainty": [{"source": p.source, "var": p.var,
+                                 "df": None if not math.isfinite(p.df) else p.df,
+                                 "what": p.what} for p in self.uncertainty.parts],
+                "se_queries": self.se_queries, "noise": self.basis,
+                "noise_words": self.words}
 
 
-def t_quantile(df: float) -> float:
-    return float(stats.t.ppf(0.5 + LEVEL / 2, df)) if df < 1e7 else \
-        float(stats.norm.ppf(0.5 + LEVEL / 2))
+def uncertainty_of(fields: dict) -> Uncertainty:
+    """The :class:`Uncertainty` a record's ``uncertainty`` field describes."""
+    return Uncertainty(tuple(Part(float(p["var"]), math.inf if p.get("df") is None
+                                  else float(p["df"]), p["source"], p.get("what", ""))
+                             for p in fields.get("uncertainty") or ()))
 
 
-def prediction(values: list[float]) -> tuple[float, float, float, float]:
-    """``(centre, half-width, margin, sd)`` of the prediction interval of one run from the
-    replicate ``values``: mean ± t₀.₉₇₅,R−1 · sd · √(1 + 1/R); margin = half-width/√(2(R−1))."""
-    v = np.asarray(values, dtype=np.float64)
-    r = v.size
-    sd = float(v.std(ddof=1))
-    h = t_quantile(r - 1) * sd * math.sqrt(1 + 1 / r)
-    return float(v.mean()), h, h / math.sqrt(2 * (r - 1)), sd
+def _spread_source(sources: tuple) -> str:
+    """The name of what a replicated value's spread measures."""
+    got = [s for s in sources if s in (SEEDS, ARITHMETIC)]
+    return " and ".join(got) if got else "replicates"
 
 
-def two_level(centre: float, values: list[float] | None, within: Within | None,
-              own_samples: bool) -> tuple[float, float, float]:
-    """``(half-width, margin, df)`` of the two-level prediction interval (module docstring):
-    variance s²(1 + 1/R) [+ 2w² when the replicates share one sample], Welch–Satterthwaite
-    degrees of freedom."""
-    parts = []                                            # (variance, degrees of freedom)
-    if values is not None:
-        r = len(values)
-        parts.append((float(np.var(values, ddof=1)) * (1 + 1 / r), r - 1))
-    if within is not None and not (own_samples and values is not None):
-        parts.append((2 * within.var, within.df))
-    var = sum(p for p, _ in parts)
-    if not parts or var <= 0:
-        return 0.0, 0.0, float("inf")
-    df = var ** 2 / sum(p ** 2 / d for p, d in parts if d > 0) if all(
-        d > 0 for _, d in parts) else float("inf")
-    h = t_quantile(df) * math.sqrt(var)
-    return h, h / math.sqrt(2 * df) if math.isfinite(df) else 0.0, df
-
-
-def allowed(art: Artifact, rec: dict, value: float, within: Within | None,
-            exact: bool) -> Allowed | None:
-    """The interval a verdict of ``rec`` allows (module docstring).  ``within``: the sampling
-    noise of one run's value (None: no per-query or per-fold values behind it); ``exact``:
-    the value is one deterministic result with nothing to resample.  None: no interval."""
+def separation(art: Artifact, rec: dict, within: Within | None, exact: bool) -> Separation:
+    """What separates ``rec``'s value from the published one (module docstring).
+    ``within``: the sampling noise of one run's value (None: no per-query or per-fold values
+    behind it); ``exact``: the value is one deterministic result with nothing to resample."""
     b = basis(art, rec)
     decl = declared(art, rec)
     values = replicates_of(rec)
     n_rep = len(values) if values else int(rec.get("replicates") or 1)
     reps = replicate_words(n_rep, decl.sources)
     once = values is None or all(v == values[0] for v in values)
+    se_q = math.sqrt(within.var) if within is not None and within.var >= 0 else None
+    parts: list[Part] = []
+    if art.timing:
+        return Separation(Uncertainty(), se_q, b, TIMING_WORDS)
     if b == SAME_QUERIES:
         if not once:
-            centre, h, margin, sd = prediction(values)
-            return Allowed((centre - h, centre + h), margin, b,
-                           f"our run-to-run spread over {reps}",
-                           f"prediction interval of one run from our {reps}: mean ± "
-                           f"t(0.975, {n_rep - 1}) · sd · √(1 + 1/{n_rep}), sd "
-                           f"{sd:.3g}; the published value is one run of its own on the same "
-                           f"test queries")
-        if art.timing:
-            return Allowed((value, value), 0.0, b, TIMING_WORDS, TIMING_HOW)
-        if rec.get("replicates") == 1 and rec.get("deterministic"):
-            words = "none: deterministic (computed once)"
+            var = float(np.var(values, ddof=1))
+            parts.append(Part(var / n_rep, n_rep - 1, _spread_source(decl.sources),
+                              f"the standard error of our mean over {reps}"))
+            words = f"our mean over {reps} (the paper's test queries: no query sampling)"
+        elif rec.get("replicates") == 1 and rec.get("deterministic"):
+            words = "none: deterministic, computed once on the paper's test queries (d exact)"
         elif values is not None:
-            words = f"none: identical in all {reps}"
+            words = f"none: identical in all {reps} on the paper's test queries (d exact)"
         else:
-            words = "none: one run (the artifact declares no replicates)"
-        return Allowed((value, value), 0.0, b, words,
-                       f"{words}; the published value was computed on the same test "
-                       f"queries, where query sampling cannot separate two values: it "
-                       f"agrees at the paper's rounding or deviates")
-    # a sample, or stand-in data: replicates and queries
+            words = "none: one run on the paper's test queries (d exact)"
+        return Separation(Uncertainty(tuple(parts)), se_q, b, words)
+    # another sample, or stand-in data: replicates and the two samples of queries
     own = SAMPLING in decl.sources
     if within is None and once:
         if exact:
-            return Allowed((value, value), 0.0, b,
-                           "none: one deterministic result (nothing to resample)",
-                           "exact: one deterministic result with no queries or folds to "
-                           "resample (the interval is the value itself)")
-        return None
-    centre = float(np.mean(values)) if values is not None and not once else value
-    h, margin, df = two_level(centre, None if once else values, within, own)
-    if h == 0.0:
-        return Allowed((value, value), 0.0, b, "none: no spread between replicates or "
-                       "queries", "no spread: every replicate and query gives the same value")
-    parts = ([f"{reps}" + (" (each its own sample)" if own else "")] if not once else []) \
-        + ([within.what] if within is not None and not (own and not once) else [])
-    words = (("stand-in data: " if b == STAND_IN else "") + "the sampling interval over "
-             + " × ".join(parts))
-    how = ("two-level prediction interval of one run on another sample: "
-           + ("between-replicate variance × (1 + 1/R)" if not once else "")
-           + (" + " if not once and within is not None and not own else "")
-           + ("2 × the variance of the mean over " + within.what
-              if within is not None and not (own and not once) else "")
-           + (f"; t with {df:.0f} degrees of freedom (Welch–Satterthwaite)"
-              if math.isfinite(df) else "; normal quantile"))
-    return Allowed((centre - h, centre + h), margin, b, words, how)
+            return Separation(Uncertainty(), None, b,
+                              "none: one deterministic result (nothing to resample)")
+        return Separation(Uncertainty((Part(math.inf, math.inf, "unknown",
+                                            "no per-query or per-fold values behind the "
+                                            "value"),)), None, b,
+                          "unknown: no per-query or per-fold values behind the value")
+    words = []
+    if own and not once:
+        # our mean over R samples and the paper's one run on its own sample vary as our
+        # replicates do: one estimate, s²(1/R + 1) with R − 1 degrees of freedom (the
+        # prediction interval of one run), not two independent parts
+        var = float(np.var(values, ddof=1))
+        parts.append(Part(var * (1 + 1 / n_rep), n_rep - 1, "replicates and the paper's sample",
+                          f"the standard error of our mean over {reps} (each its own sample) "
+                          f"and the variance of the paper's one run on its own sample, from "
+                          f"the same replicates: s²(1 + 1/{n_rep})"))
+        words.append(f"our mean over {reps} (each its own sample) and the paper's own sample")
+        prefix = "stand-in data: " if b == STAND_IN else ""
+        return Separation(Uncertainty(tuple(parts)), math.sqrt(var), b,
+                          prefix + " and ".join(words))
+    if not once:
+        var = float(np.var(values, ddof=1))
+        parts.append(Part(var / n_rep, n_rep - 1, _spread_source(decl.sources),
+                          f"the standard error of our mean over {reps}"))
+        words.append(f"our mean over {reps}")
+    if within is not None:      # our sample and the paper's, one estimate of one variance
+        parts.append(Part(2 * within.var, within.df, "our query sample and the paper's",
+                          f"the sampling variance of our value over {within.what}, and of the "
+                          f"paper's on a sample of the same size: 2w²"))
+        words.append(f"our sample of {within.what}")
+    else:                       # replicates of seeds, but no per-query values behind them
+        parts.append(Part(math.inf, math.inf, "unknown",
+                          "the paper's sample: no per-query or per-fold values to size it"))
+        words.append("(no per-query values to size the samples)")
+    words.append("the paper's own sample")
+    prefix = "stand-in data: " if b == STAND_IN else ""
+    return Separation(Uncertainty(tuple(parts)), se_q, b, prefix + " and ".join(words))

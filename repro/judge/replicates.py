@@ -54,11 +54,28 @@ def group(items: list[dict], key_of=key, strict: bool = True) -> dict[tuple, dic
     seen: dict[tuple, list[dict]] = {}
     for b, kk, it in zip(base, keys, items):
         seen.setdefault((b, it.get(REPEAT)), []).append(kk)
+    clashes: dict[tuple, list[list[dict]]] = {}
     for (b, _), kks in seen.items():
         if len(kks) > 1:
-            floats = {k for kk in kks for k, v in kk.items() if _floaty(v)}
-            needed.setdefault(b, set()).update(
-                k for k in floats if len({str(kk.get(k)) for kk in kks}) > 1)
+            clashes.setdefault(b, []).append(kks)
+    for b, groups in clashes.items():
+        # the fewest float fields that tell a replicate's items apart, taken in name order
+        # (a grid's "C" before the "fitted_C" a fit reports): a field that separates nothing
+        # more must not split a value from its replicates (each may select another C)
+        floats = sorted({k for kks in groups for kk in kks for k, v in kk.items()
+                         if _floaty(v)})
+        chosen: list[str] = []
+        for k in floats:
+            if all(len({tuple(str(kk.get(f)) for f in chosen) for kk in kks}) == len(kks)
+                   for kks in groups):
+                break
+            before = sum(len({tuple(str(kk.get(f)) for f in chosen) for kk in kks})
+                         for kks in groups)
+            after = sum(len({tuple(str(kk.get(f)) for f in chosen + [k]) for kk in kks})
+                        for kks in groups)
+            if after > before:
+                chosen.append(k)
+        needed[b] = set(chosen)
     out: dict[tuple, dict] = {}
     ambiguous = set()
     for b, kk, it in zip(base, keys, items):

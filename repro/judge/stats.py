@@ -34,7 +34,6 @@ import numpy as np
 from scipy import stats
 
 from ..evidence.record import numbers_of
-from .verdicts import Verdict
 
 N_RESAMPLES = 10_000
 LEVEL = 0.95
@@ -122,14 +121,6 @@ class Paired:
     def significant(self) -> bool:
         return bool(np.isfinite(self.p_value) and self.p_value < 0.05)
 
-    def outcome(self, expected_sign: int = 1) -> Verdict:
-        """"holds" (significant, expected sign), "contradicted" (significant, other sign) or
-        "not significant here" (:class:`repro.judge.verdicts.Verdict`)."""
-        if not self.significant:
-            return Verdict.NOT_SIGNIFICANT
-        return Verdict.HOLDS if np.sign(self.effect) == np.sign(expected_sign) \
-            else Verdict.CONTRADICTED
-
     def as_dict(self) -> dict:
         return {"effect": self.effect, "ci95": list(self.ci95) if self.ci95 else None,
                 "p_value": self.p_value, "n_queries": self.n_queries, "test": self.test,
@@ -139,8 +130,12 @@ class Paired:
 def paired(a, b, seed: int, test: str = "t", n_resamples: int = N_RESAMPLES,
            permutation: bool | None = None) -> Paired:
     """Paired comparison of per-query values ``a`` and ``b`` (same queries, same order;
-    pairs with an undefined value are dropped).  ``permutation``: compute the sign-flip
-    permutation test beside (default: with fewer than :data:`FEW_UNITS` pairs)."""
+    pairs with an undefined value are dropped).  ``test``: "t" (the paired t-test, with a
+    bootstrap interval of the mean difference), "wilcoxon", or "sign-flip" — the exact
+    sign-flip permutation test decides, with the t-interval of the mean difference beside
+    (for a handful of units such as folds, where a t-test's normality cannot be checked and
+    the smallest attainable p is 2/2ⁿ).  ``permutation``: compute the sign-flip test beside
+    (default: with fewer than :data:`FEW_UNITS` pairs)."""
     a, b = numbers_of(a), numbers_of(b)
     if a.shape != b.shape:
         raise ValueError(f"paired: {a.size} and {b.size} values are not paired")
@@ -152,19 +147,24 @@ def paired(a, b, seed: int, test: str = "t", n_resamples: int = N_RESAMPLES,
     scale = max(1.0, float(np.max(np.abs(a[ok]))), float(np.max(np.abs(b[ok]))))
     if np.all(np.abs(d) <= 1e-12 * scale):      # equal up to floating-point rounding
         return Paired(0.0, (0.0, 0.0), 1.0, n, test,
-                      1.0 if (permutation or (permutation is None and n < FEW_UNITS))
-                      else None)
+                      1.0 if (permutation or test == "sign-flip" or (
+                          permutation is None and n < FEW_UNITS)) else None)
+    perm = sign_flip(d, seed) if (permutation or test == "sign-flip" or (
+        permutation is None and n < FEW_UNITS)) else None
+    if test == "sign-flip":             # few units (folds): the exact test decides
+        res = stats.ttest_1samp(d, 0.0)
+        ci = res.confidence_interval(LEVEL)
+        return Paired(float(np.mean(d)), (float(ci.low), float(ci.high)), float(perm), n,
+                      test, perm)
     if test == "t":
         p = float(stats.ttest_rel(a[ok], b[ok]).pvalue)
     elif test == "wilcoxon":
         p = float(stats.wilcoxon(d, zero_method="zsplit").pvalue)
     else:
-        raise ValueError(f"paired: test must be 't' or 'wilcoxon', got {test!r}")
+        raise ValueError(f"paired: test must be 't', 'wilcoxon' or 'sign-flip', got {test!r}")
     ci = stats.bootstrap((d,), np.mean, n_resamples=n_resamples, vectorized=True,
                          confidence_level=LEVEL, method="percentile",
                          rng=np.random.default_rng(seed)).confidence_interval
-    perm = sign_flip(d, seed) if (permutation or (permutation is None and n < FEW_UNITS)) \
-        else None
     return Paired(float(np.mean(d)), (float(ci.low), float(ci.high)), p, n, test, perm)
 
 
@@ -193,6 +193,15 @@ def holm(p_values) -> list[float]:
         running = max(running, min(1.0, (m - rank) * p[i]))
         adj[i] = running
     return adj.tolist()
+
+
+def benjamini_hochberg(p_values) -> list[float]:
+    """Benjamini–Hochberg adjusted p-values (false discovery rate), in the input order
+    (``scipy.stats.false_discovery_control``)."""
+    p = np.asarray(p_values, dtype=np.float64)
+    if p.size == 0:
+        return []
+    return [float(x) for x in stats.false_discovery_control(p, method="bh")]
 
 
 def reproduction_measures(ours_adv: float, ours_base: float, pub_adv: float,

@@ -70,6 +70,13 @@ def _keyed(flat: list[dict]) -> dict[tuple, dict]:
     return out
 
 
+def verdict_of(r: dict) -> str | None:
+    """What a record concluded: its verdict code, a claim's with its outcome ("claim:
+    replicated")."""
+    v = r.get("verdict")
+    return f"{v}: {r['outcome']}" if v == "claim" and r.get("outcome") else v
+
+
 def differences(old: list[dict], new: list[dict]) -> list[dict]:
     """Records whose value or verdict differs between ``old`` and ``new`` (a record present on
     one side only included, its other side None), in the order of ``new`` then ``old``."""
@@ -78,7 +85,7 @@ def differences(old: list[dict], new: list[dict]) -> list[dict]:
     for key in list(b) + [k for k in a if k not in b]:
         o, n = a.get(key), b.get(key)
         ov, nv = (None if r is None else r.get("value") for r in (o, n))
-        overd, nverd = (None if r is None else r.get("verdict") for r in (o, n))
+        overd, nverd = (None if r is None else verdict_of(r) for r in (o, n))
         if o is not None and n is not None and same_number_form(ov) == same_number_form(nv) \
                 and overd == nverd:
             continue

@@ -152,21 +152,28 @@ def fmt_n(r: dict) -> str:
 
 
 def interval_text(r: dict) -> str:
-    """The interval of a record in words: "95% interval [0.4412, 0.4530] (bootstrap over 784
-    test queries, …)", and where the record says so the noise it accounts for and its spread
-    over replicates ("noise: same queries; sd 0.0021 over 5 replicates"); "" without one."""
-    ci = fmt_ci(r.get("ci95"), r.get("published"))
+    """What a value's verdict rests on, in words: for a value judged against a published one,
+    "d = −0.0005, 90% interval [−0.0005, −0.0005] within ±δ = 0.031 (one standard error …);
+    equivalence bound 0.0005 (0.02 δ); noise: …"; for a value with an interval of its own
+    (a paired test), "95% interval [low, high] (basis)"; "" without either."""
+    pub = r.get("published")
+    if _number(r.get("d")) and r.get("d_ci90") and _number(r.get("margin")):
+        lo, hi = r["d_ci90"]
+        bound, m = r.get("equivalence_bound"), r.get("equivalence_bound_margins")
+        text = (f"d = {fmt_diff(r['d'], pub, r.get('value'))}, 90% interval "
+                f"[{fmt_diff(lo, pub, r.get('value'))}, {fmt_diff(hi, pub, r.get('value'))}]"
+                f" against ±δ = {fmt_general(float(r['margin']))} ({r.get('margin_why', '')})")
+        if _number(bound):
+            text += (f"; equivalence bound {fmt_general(float(bound))}"
+                     + (f" ({m:.2g} δ)" if _number(m) else ""))
+        if r.get("noise_words"):
+            text += f"; noise: {r['noise_words']}"
+        return text
+    ci = fmt_ci(r.get("ci95"), pub)
     if not ci:
         return ""
     basis = r.get("ci_basis") or fmt_n(r)
-    extra = []
-    if isinstance(r.get("noise"), str) and r["noise"]:
-        extra.append(f"noise: {r['noise']}")
-    if _number(r.get("spread")) and _number(r.get("replicates")) and r["replicates"] > 1:
-        extra.append(f"sd {fmt_general(float(r['spread']))} over {int(r['replicates'])} "
-                     f"replicates")
-    return f"95% interval {ci}" + (f" ({basis})" if basis else "") + \
-        (f"; {'; '.join(extra)}" if extra else "")
+    return f"95% interval {ci}" + (f" ({basis})" if basis else "")
 
 
 # --- claims -----------------------------------------------------------------------------------

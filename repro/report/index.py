@@ -1,5 +1,5 @@
-"""The index page: the answer first — one headline over all papers (values reproduced and
-deviating, claims' outcomes, complexity claims that fail) and each paper's figure at a glance
+"""The index page: the answer first — one headline over all papers (values reproduced,
+inconclusive and deviating; claims' outcomes as replications) and each paper's figure at a glance
 (:mod:`.overview`) with its headline — then each paper's key claims (the scoreboard), its
 counts, links to its page, PDF and timing page, and the counts over all papers; and the
 index's PDF."""
@@ -10,33 +10,33 @@ from pathlib import Path
 from .build import TIMING_DIR, read_artifact
 from .legend import bucket_meanings, glossary, legend
 from .overview import OVERVIEW_FILE
-from .pages import complexity_failures
 from .pdf import write_page
 from .render import common, footer_css, template
 from .scoreboard import (REPRODUCED_MEANS, claim_outcome, claim_row, claims_of,
                          counts_in_words, declared_order, scoreboard)
 from .standins import declared_stand_ins, stand_ins_of
+from .scoreboard import OUTCOME_WORDS_BY_CODE
 from .verdicts import OUTCOMES, Tally, headline, verdict_class
 
 #: the index's PDF, beside it
 INDEX_PDF = "index.pdf"
-def answer(total: Tally, claims: list[dict], failing: dict[str, list[str]]) -> list[str]:
-    """The index's headline: what was reproduced over all papers, how the tested claims came
-    out, and which complexity claims fail."""
+def answer(total: Tally, claims: list[dict]) -> list[str]:
+    """The index's headline: what was reproduced over all papers, and how the papers' key
+    claims and the others came out as replications."""
     lines = [headline(total)[0]]
-    counts = {o: sum(1 for r in claims if claim_outcome(r) == o) for o in OUTCOMES}
-    if claims:
-        lines.append(f"Of the papers' {len(claims)} claims tested (per data set and measure), "
-                     + ", ".join(f"{n} {o}" for o, n in counts.items() if n) + ".")
-    for pid, lines_of in failing.items():
-        for line in lines_of:
-            lines.append(f"{pid}: {line}")
+    for family, words in (("key", "key claims"), ("secondary", "other claims")):
+        rows = [r for r in claims if r.get("family") == family]
+        if rows:
+            counts = {o: sum(1 for r in rows if claim_outcome(r) == o) for o in OUTCOMES}
+            lines.append(f"Of the papers' {len(rows)} {words} tested (per data set and "
+                         f"measure): " + ", ".join(f"{n} {OUTCOME_WORDS_BY_CODE[o]}"
+                                                   for o, n in counts.items() if n) + ".")
     return lines
 
 
 def index_context(paper_mods, out_root: Path) -> dict:
     out_root = Path(out_root)
-    papers, total, every_claim, failing, classes = [], Tally(), [], {}, set()
+    papers, total, every_claim, classes = [], Tally(), [], set()
     for mod in paper_mods:
         pid = mod.PAPER.id
         out_dir = out_root / pid
@@ -51,7 +51,7 @@ def index_context(paper_mods, out_root: Path) -> dict:
             n += 1
             flat, meta = got
             tally.add(flat)
-            classes.update(verdict_class(r["verdict"]) for r in flat)
+            classes.update(verdict_class(r) for r in flat)
             marks.update(dict.fromkeys(r["data_mark"] for r in flat if r.get("data_mark")))
             datasets += [d["dataset"] for d in meta.get("datasets", [])]
             metrics += list(meta.get("metrics", []))
@@ -59,9 +59,6 @@ def index_context(paper_mods, out_root: Path) -> dict:
                        for r in claims_of(flat)]
         total += tally
         every_claim += claims
-        fails = complexity_failures(mod, out_root) if n else []
-        if fails:
-            failing[pid] = fails
         page = (out_dir / "index.html").is_file()
         order = [pat for art in mod.ARTIFACTS for pat in declared_order(art)]
         papers.append({"id": pid, "title": mod.PAPER.title,
@@ -71,7 +68,7 @@ def index_context(paper_mods, out_root: Path) -> dict:
                        if (out_dir / TIMING_DIR / "index.html").is_file() else None,
                        "overview": f"{pid}/{OVERVIEW_FILE}"
                        if (out_dir / OVERVIEW_FILE).is_file() else None,
-                       "complexity": fails,
+                       "complexity": [],
                        "counts": tally.row(), "headline": (headline(tally)[0] if n else
                        "Not rendered into this directory.") + "".join(
                            f" Values computed on {m}." for m in marks),
@@ -83,7 +80,7 @@ def index_context(paper_mods, out_root: Path) -> dict:
     merged = {"total": sum(b["total"] for b in boards),
               "claims": [r for b in boards for r in b["claims"]]}
     return {"papers": papers, "total": total.row(), "headline": headline(total),
-            "answer": answer(total, every_claim, failing),
+            "answer": answer(total, every_claim),
             "benchmarks": (out_root / "benchmarks.html").is_file(),
             "words": counts_in_words(total), "reproduced_means": REPRODUCED_MEANS,
             "legend": legend(classes), "glossary": glossary(merged),

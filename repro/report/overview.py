@@ -1,6 +1,7 @@
 """The answer of a paper at a glance (``<paper>/overview.svg``, on the index and at the top of
-the paper's page): every value compared with a published number as its relative difference
-(ours − published) / |published|, with its 95% interval, coloured by verdict (a forest plot,
+the paper's page): every value compared with a published number as d = ours − published in units of its margin
+δ (the paper's resolution: one scale for every paper), with the 90% interval of d, coloured
+by verdict (a forest plot,
 grouped by artifact in the paper's order; timing artifacts — the complexity claims — last),
 and under it the paper's tested claims as a strip of outcomes, one mark per claim and data
 set, grouped by claim.
@@ -23,13 +24,13 @@ from .format import fmt_general, where
 from .palette import fill, mark, short
 from .scoreboard import claim_row, claims_of, declared_order, group_claims
 from .standins import declared_stand_ins, stand_ins_of
-from .verdicts import OUTCOMES, bucket, verdict_class
+from .verdicts import bucket, verdict_class
 
 OVERVIEW_FILE = "overview.svg"
-#: relative differences beyond this (in %) are drawn at the edge, as arrows
-CAP = 100.0
+#: differences beyond this many margins are drawn at the edge, as arrows
+CAP = 12.0
 #: buckets whose values are drawn: a published number compared with ours
-DRAWN = ("agrees", "noise", "within", "deviates", "stand-in", "unverified", "check",
+DRAWN = ("reproduced", "inconclusive", "deviates", "stand-in", "unverified", "check",
          "derived")
 WIDTH = 5.6            # inches: two figures side by side on a wide index page
 
@@ -50,37 +51,19 @@ def _rel(x: float, pub: float) -> float:
 
 def points(flat: list[dict], group: str, drawn=DRAWN) -> list[Point]:
     """The values of one artifact compared with a published number (its bucket is one of
-    ``drawn``; the extra buckets of a later judge are drawn too, by their verdict class), as
-    relative differences with their intervals."""
+    ``drawn``), as d = ours − published in units of its margin δ, with the 90% interval of
+    d: one scale for every paper."""
     out = []
     for r in flat:
-        v, d = r.get("value"), r.get("diff")
-        if not _num(v) or not _num(d) or r.get("published") is None:
+        d, m = r.get("d"), r.get("margin")
+        if not _num(d) or not _num(m) or float(m) <= 0 or bucket(r) not in drawn:
             continue
-        b = bucket(r).value
-        if b not in drawn and not _extra_bucket(b):
-            continue
-        pub = float(v) - float(d)
-        if pub == 0:
-            continue
-        ci = r.get("ci95")
+        ci = r.get("d_ci90")
         lo = hi = None
         if isinstance(ci, (list, tuple)) and len(ci) == 2 and all(_num(x) for x in ci):
-            lo, hi = _rel(float(ci[0]), pub), _rel(float(ci[1]), pub)
-        out.append(Point(group, verdict_class(r["verdict"]), _rel(float(v), pub), lo, hi,
-                         where(r)))
+            lo, hi = float(ci[0]) / float(m), float(ci[1]) / float(m)
+        out.append(Point(group, verdict_class(r), float(d) / float(m), lo, hi, where(r)))
     return out
-
-
-_KNOWN = {"agrees", "noise", "within", "deviates", "stand-in", "unverified", "check",
-          "derived", "undefined", "not run", "baseline", "unreadable", "not compared",
-          "claims", "ours only", "modern", "user", "empty"}
-
-
-def _extra_bucket(b: str) -> bool:
-    """A bucket this module does not know (a judge's new verdict, "offset", say): drawn,
-    since only compared values reach a new reproduction bucket."""
-    return b not in _KNOWN
 
 
 _num = defined             # the one definedness rule (repro.evidence.record)
@@ -168,8 +151,8 @@ def draw(title: str, pts: list[Point], claims: list[dict]):
 
 
 def _limit(pts: list[Point]) -> float:
-    """The x range ±lim: set by the values on the paper's data (stand-ins beyond it are
-    drawn as arrows at the edge), at least ±2 %, at most ±:data:`CAP`."""
+    """The x range ±lim (in margins): set by the values on the paper's data (stand-ins beyond
+    it are drawn as arrows at the edge), at least ±2 δ, at most ±:data:`CAP` δ."""
     own = [p for p in pts if p.css not in ("stand-in", "unverified")] or pts
     ext = [abs(x) for p in own for x in (p.rel, p.lo, p.hi) if x is not None]
     return min(CAP, max(2.0, 1.15 * max(ext))) if ext else CAP
@@ -202,6 +185,8 @@ def _forest(ax, pts: list[Point], groups: list[str], lim: float) -> None:
                    zorder=-2)
         y += 0.8
     ax.axvline(0, color="0.25", lw=0.8, zorder=-1)
+    for x in (-1, 1):
+        ax.axvline(x, color="0.45", lw=0.7, ls="--", zorder=-1)
     ax.set_xlim(-lim, lim)
     ax.set_ylim(y - 0.3, -0.7)
     ax.set_yticks(ticks)
@@ -209,9 +194,9 @@ def _forest(ax, pts: list[Point], groups: list[str], lim: float) -> None:
     ax.tick_params(axis="y", length=0)
     ax.grid(axis="y", visible=False)
     beyond = sum(1 for p in pts if abs(p.rel) > lim)
-    arrows = f"; arrows: {beyond} beyond ±{fmt_general(round(lim))} %" if beyond else ""
-    ax.set_xlabel(f"(ours − published) / published, %  (bars: 95% interval{arrows})",
-                  fontsize=7)
+    arrows = f"; arrows: {beyond} beyond ±{fmt_general(round(lim))} δ" if beyond else ""
+    ax.set_xlabel(f"(ours − published) / δ, the paper's resolution  (bars: 90% interval; "
+                  f"dashed: ±δ{arrows})", fontsize=7)
 
 
 def _strip(ax, claims: list[dict]) -> None:
@@ -242,7 +227,8 @@ def _strip(ax, claims: list[dict]) -> None:
     ax.set_ylim(0, 1)
     ax.set_xticks([])
     ax.spines["bottom"].set_visible(False)
-    words = ", ".join(f"{counts[o]} {o}" for o in OUTCOMES if counts.get(o))
+    words = ", ".join(f"{counts[o]} {o}" for o in dict.fromkeys(
+        c["outcome"] for c in claims) if counts.get(o))
     extra = []
     if any(c["key"] for c in claims):
         extra.append("outlined: key claims")

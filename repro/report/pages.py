@@ -57,7 +57,7 @@ def _data_line(meta: dict, stand_ins: dict | None = None) -> tuple[list[str], li
 
 def _figures(meta: dict, flat: list[dict]) -> list[dict]:
     overlaid = set(meta.get("figures_with_published", []))
-    has_pub = any(r.get("published") is not None and verdict_class(r["verdict"]) != "unreadable"
+    has_pub = any(r.get("published") is not None and verdict_class(r) != "unreadable"
                   for r in flat)
     out = []
     for f in meta.get("figures", []):
@@ -144,45 +144,15 @@ def artifact_context(art, out_dir: Path, layouts, seen_choices: dict,
             "stand_ins": stand_ins, "meta_datasets": [d["dataset"] for d in
                                                        meta.get("datasets", [])],
             "meta_metrics": list(meta.get("metrics", [])),
-            "classes": sorted({verdict_class(r["verdict"]) for r in flat}),
+            "classes": sorted({verdict_class(r) for r in flat}),
             "runs": [{"run": r["run"], "status": r["status"], "why": r.get("why") or "",
                       "seed": r.get("seed")} for r in meta.get("runs", [])],
             "runs_file": meta.get("runs_file") if (out_dir / str(meta.get("runs_file"))).is_file()
             else None,
             "tally": tally, "counts": tally.row(), "headline": headline(tally),
             "noise": [(", ".join(n["datasets"]) + ": " if n.get("datasets") else "") + n["why"]
-                      for n in meta.get("noise", [])] if tally.reproduced or tally.buckets[
+                      for n in meta.get("noise", [])] if tally.rerun or tally.buckets[
                           "stand-in"] else []}
-
-
-#: colour classes of a timing value (a complexity claim) that fails
-FAILING = ("deviates", "derived-deviates", "inconsistent")
-
-
-def complexity_failures(paper_mod, out_root: Path) -> list[str]:
-    """The complexity claims (values of a paper's timing artifacts compared with a number
-    the paper states or implies) that fail, in words: "1 complexity claim fails (timing
-    page): GRankRLS (ours): exponent in m 1.375 against 1"."""
-    pid = paper_mod.PAPER.id
-    out = []
-    for art in paper_mod.ARTIFACTS:
-        if not art.timing:
-            continue
-        got = read_artifact(Path(out_root) / pid / TIMING_DIR, art.name)
-        for r in (got[0] if got else []):
-            if r.get("published") is None or r.get("value") is None:
-                continue
-            if verdict_class(r["verdict"]) in FAILING:
-                out.append((f"{r['method']}: " if r.get("method") else "")
-                           + f"{r.get('metric') or 'value'} "
-                           f"{fmt_value(r['value'], r['published'])} against "
-                           f"{fmt_published(r['published'])}")
-    if not out:
-        return []
-    n = len(out)
-    return [f"{n} complexity claim{'s' if n > 1 else ''} "
-            f"{'fail' if n > 1 else 'fails'} (measured on this machine; timing page): "
-            + "; ".join(out) + "."]
 
 
 def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = False) -> dict:
@@ -218,19 +188,12 @@ def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = Fa
             "summary_rows": summary,
             "timing": timing, "timing_artifacts": timing_arts if timing_page else [],
             "tally": total, "counts": total.row(),
-            "headline": _with_failures(headline(total), [] if timing else
-                                       complexity_failures(paper_mod, out_root)),
+            "headline": headline(total),
             "legend": legend(set().union(*(a["classes"] for a in arts)) if arts else set()),
             "glossary": glossary(board),
             "overview": None if timing or not (Path(out_root) / paper.id / OVERVIEW_FILE
                                                 ).is_file() else OVERVIEW_FILE,
             "up": "../../" if timing else "../"}
-
-
-def _with_failures(lines: list[str], failures: list[str]) -> list[str]:
-    """A page's headline with its failing complexity claims right after the first sentence
-    (a claim of the paper that fails is news too, though its values are measured times)."""
-    return lines[:1] + failures + lines[1:]
 
 
 def claim_order(paper_mod, arts: list[dict]) -> dict:

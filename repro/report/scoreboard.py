@@ -1,9 +1,9 @@
-"""The claims of a paper page and of the index (records with ``claim``, each judged by a
-paired test), as rows that read alone — the claim, its data (stand-ins named), its measure,
-the comparison "A − B" with both names, the effect with its 95% interval, the p-value (raw
-and, where the record has one, adjusted) and the outcome — one group per claim, the groups
-in the paper's order; and a page's counts in words ("reproduced" = agrees at the paper's
-rounding, or within noise)."""
+"""The claims of a paper page and of the index (records with ``claim``, each judged as a
+replication), as rows that read alone — the claim, its data (stand-ins named), its measure,
+the comparison "A − B" with both names, the paper's effect beside ours with its 95% interval
+and the effect ratio, the p-value (the claim's own and adjusted across its family) and the
+outcome — one group per claim, the groups in the paper's order; and a page's counts in
+words."""
 from __future__ import annotations
 
 import re
@@ -13,37 +13,24 @@ from ..evidence.record import defined
 from .commands import commands
 from .format import (fmt_count, fmt_effect, fmt_effect_ci, fmt_general, fmt_p, value_order)
 from .standins import data_label, is_stand_in
-from .verdicts import OUTCOMES, Tally, verdict_class
+from .verdicts import OUTCOME_WORDS, OUTCOMES, Tally, outcome_class
 
-#: a claim's adjusted p-value, by the record fields that may hold it (first found), and its
-#: raw p-value likewise; a record with ``p_unadjusted`` has its adjusted p in ``p_value``
-ADJUSTED_P = ("p_adjusted", "p_holm", "p_adj")
-RAW_P = ("p_raw", "p_unadjusted")
-NOT_TESTABLE = "not testable here"
+NOT_TESTABLE = "not testable"
 
 
 def claim_outcome(r: dict) -> str:
-    """A claim record's outcome: its ``outcome`` field, else its verdict when that is an
-    outcome, else "not testable here" (a claim not run, or one without a test)."""
-    if r.get("outcome") in OUTCOMES:
-        return r["outcome"]
-    if r.get("verdict") in OUTCOMES:
-        return r["verdict"]
-    return NOT_TESTABLE
+    """A claim record's outcome code: its ``outcome`` field, else "not testable" (a claim not
+    run, or one without a test)."""
+    return r["outcome"] if r.get("outcome") in OUTCOMES else NOT_TESTABLE
 
 
 _number = defined          # the one definedness rule (repro.evidence.record)
 
 
 def p_values(r: dict) -> tuple[float | None, float | None]:
-    """(raw p, adjusted p) of a claim record; the adjusted one None where the record has
-    none (a single comparison, or a test that needs no adjustment)."""
-    raw = next((r[k] for k in RAW_P if _number(r.get(k))), None)
-    adj = next((r[k] for k in ADJUSTED_P if _number(r.get(k))), None)
-    if adj is None and raw is not None and _number(r.get("p_value")):
-        adj = r["p_value"]                       # p_value is the adjusted one beside a raw
-    if raw is None and _number(r.get("p_value")):
-        raw = r["p_value"]
+    """(the claim's own p, its p adjusted across its family) of a claim record."""
+    raw = r["p_value"] if _number(r.get("p_value")) else None
+    adj = r["p_adjusted"] if _number(r.get("p_adjusted")) else None
     return raw, adj
 
 
@@ -95,8 +82,14 @@ def claim_row(r: dict, href: str = "", stand_ins: dict | None = None,
     n = (f"{fmt_count(r['n_queries'])} queries" if r.get("n_queries") else
          f"{r['n_folds']} folds" if r.get("n_folds") else "")
     extra = []
+    if _number(r.get("published_effect")):
+        extra.append(f"paper's effect {fmt_general(float(r['published_effect']))}")
     if _number(r.get("effect_ratio")):
-        extra.append(f"effect ratio {fmt_general(float(r['effect_ratio']))}")
+        rci = r.get("effect_ratio_ci95")
+        extra.append(f"effect ratio {fmt_general(float(r['effect_ratio']))}"
+                     + (f" [{fmt_general(rci[0])}, {fmt_general(rci[1])}]" if rci else ""))
+    if r.get("same_test_as"):
+        extra.append(f"the same test as “{r['same_test_as']}”")
     if _number(r.get("delta_ri")):
         extra.append(f"ΔRI {fmt_general(float(r['delta_ri']))}")
     nums = r.get("numbers") or {}
@@ -105,13 +98,19 @@ def claim_row(r: dict, href: str = "", stand_ins: dict | None = None,
     stand_ins = stand_ins or {}
     on_stand_in = is_stand_in(r, stand_ins)
     cmd = commands(r.get("paper", ""), r.get("artifact", ""), per_query=per_query)
-    css = verdict_class(out) if out in OUTCOMES else "not-testable"
+    css = outcome_class(out)
     return {"statement": r.get("statement") or r.get("metric") or r.get("method") or "",
             "where": _where_in_paper(r), "section": _section(r),
             "dataset": data_label(r, stand_ins),
             "stand_in": on_stand_in, "measure": _measure(r), "compared": compared(r),
-            "outcome": out, "css": css,
-            "effect": fmt_effect(eff, r.get("ci95")), "ci": fmt_effect_ci(r.get("ci95")),
+            "outcome": OUTCOME_WORDS_BY_CODE.get(out, out), "code": out, "css": css,
+            "family": r.get("family") or "",
+            "effect": fmt_effect(eff, r.get("effect_ci95")),
+            "ci": fmt_effect_ci(r.get("effect_ci95")),
+            "paper_effect": (fmt_effect(r["published_effect"], r.get("effect_ci95"))
+                             if _number(r.get("published_effect")) else ""),
+            "ratio": (fmt_general(float(r["effect_ratio"]))
+                      if _number(r.get("effect_ratio")) else ""),
             "p": fmt_p(raw), "p_adj": fmt_p(adj) if adj is not None else "",
             "n": n, "test": r.get("test") or "", "why": r.get("why") or "",
             "numbers": numbers, "extra": ", ".join(extra), "key": bool(r.get("key")),
@@ -119,12 +118,15 @@ def claim_row(r: dict, href: str = "", stand_ins: dict | None = None,
             "command": cmd["recompute"]}
 
 
+#: an outcome code's words
+OUTCOME_WORDS_BY_CODE = {o.value: w for o, w in OUTCOME_WORDS.items()}
+
+
 def claims_of(flat: list[dict]) -> list[dict]:
-    """Claim records judged by a test (an ``outcome``); a record merely marked ``claim`` —
-    a value compared with a claim's number, e.g. stevens2010's "1% as many features" — is a
-    value, not a tested claim."""
-    return [r for r in flat if r.get("claim") and (r.get("outcome") in OUTCOMES
-                                                    or r.get("verdict") in OUTCOMES)]
+    """Claim records judged as replications (an ``outcome``); a record merely marked
+    ``claim`` — a value compared with a claim's number, e.g. stevens2010's "1% as many
+    features" — is a value, not a tested claim."""
+    return [r for r in flat if r.get("claim") and r.get("outcome") in OUTCOMES]
 
 
 @dataclass(frozen=True)
@@ -217,7 +219,7 @@ def scoreboard(claims: list[dict], key_only: bool, order: list[Declared] | None 
     if key_only and not shown:
         shown = list(claims)
     counts = {o: sum(1 for r in shown if claim_outcome(r) == o) for o in OUTCOMES}
-    words = ", ".join(f"{n} {o}" for o, n in counts.items() if n)
+    words = ", ".join(f"{n} {OUTCOME_WORDS_BY_CODE[o]}" for o, n in counts.items() if n)
     groups = group_claims(shown, order, datasets, metrics)
     return {"claims": shown, "groups": groups, "counts": counts, "words": words,
             "total": len(shown), "all": len(claims),
@@ -233,24 +235,14 @@ def _n(t: Tally, b: str) -> int:
 
 
 def counts_in_words(t: Tally) -> str:
-    """A page's counts as a newcomer reads them: how many published values were rerun on the
-    paper's data, how many of those are reproduced (agrees, within noise), counted apart
-    (borderline, offset, same evidence) or deviate, and the rest (stand-in data, not run,
-    checks, derived values, not compared)."""
-    rerun, good = t.reproduced, t.agreeing
+    """A page's counts as a newcomer reads them: of the published values rerun on the
+    paper's data, how many reproduced within the paper's resolution, are inconclusive or
+    deviate; then the rest (stand-in data, not run, checks, derived values, not compared)."""
     parts = []
-    if rerun:
-        tol = f", {_n(t, 'within')} within a computed tolerance" if _n(t, "within") else ""
-        apart = ", ".join(f"{_n(t, b)} {words}" for b, words in (
-            ("borderline", "borderline"), ("offset", "in offset columns"),
-            ("same evidence", "repeating another cell's evidence")) if _n(t, b))
-        gone = _n(t, "deviates") + _n(t, "deterministic")
-        once = (f" ({_n(t, 'deterministic')} deterministic)" if _n(t, "deterministic")
-                else "")
-        parts.append(f"{good} of the {rerun} published values rerun on the paper's data are "
-                     f"reproduced ({_n(t, 'agrees')} agree at the paper's rounding, "
-                     f"{_n(t, 'noise')} within noise{tol})" + (f"; {apart};" if apart else "")
-                     + f" and {gone} deviate{once}")
+    if t.rerun:
+        parts.append(f"{_n(t, 'reproduced')} of the {t.rerun} published values rerun on the "
+                     f"paper's data reproduced within the paper's resolution, "
+                     f"{_n(t, 'inconclusive')} inconclusive, {_n(t, 'deviates')} deviate")
     else:
         parts.append("no published value was rerun on the paper's data")
     for b, words in (("stand-in", "computed on stand-in data (not reproductions)"),
@@ -263,14 +255,10 @@ def counts_in_words(t: Tally) -> str:
     return "; ".join(parts) + "."
 
 
-REPRODUCED_MEANS = ("“Reproduced” means our value agrees with the published one at the "
-                    "paper's rounding, or the published value lies inside the 95% interval "
-                    "its noise allows (“within noise”: on the paper's own test queries, our "
-                    "run-to-run spread over replicates — the prediction interval of one run; "
-                    "on another sample, the sampling interval over replicates and queries). "
-                    "Values at the edge of that interval (“borderline”), in a column "
-                    "systematically off the paper's (“offset”) or repeating another cell's "
-                    "per-query values (“same evidence”) are counted apart, never as "
-                    "reproduced. Claims are judged by paired tests, Holm-adjusted across each "
-                    "paper's claims.")
-
+REPRODUCED_MEANS = ("“Reproduced” means ours − published lies within ±δ, the paper's own "
+                    "resolution (one standard error over its test queries, never below half a "
+                    "unit of its last printed digit), by two one-sided tests at 5 %; "
+                    "“deviates” that the difference lies beyond ±δ; “inconclusive” neither. "
+                    "Claims are judged as replications: our effect beside the paper's, "
+                    "replicated when significant in the claimed direction (Holm over each "
+                    "paper's key claims, Benjamini–Hochberg over the others).")

@@ -22,9 +22,9 @@ spread evenly), so a narrow extra column — the modern reference beside the pap
 stays with its neighbours instead of becoming a one-column table; the notes of a split table
 are printed once, under its last block.
 
-Every value cell's tooltip says its verdict, its 95% interval (``ci95``, with what it is over:
-``ci_basis``), its notes and the commands that recompute it; the flat list of records has the
-interval in its own column.
+Every value cell's tooltip says its verdict, what it rests on (d = ours − published, its 90%
+interval, the margin δ and the equivalence bound), its notes and the commands that recompute
+it; the flat list of records has the interval of d in its own column.
 """
 from __future__ import annotations
 
@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 
 from ..evidence.record import IN_ARTIFACT, cell as record_cell
 from ..judge.published import TableLayout
-from .format import (fmt_ci, fmt_diff, fmt_general, fmt_n, fmt_published, fmt_value,
+from .format import (fmt_ci, fmt_diff, fmt_general, fmt_published, fmt_value,
                      interval_text, where)
 from .standins import data_label, data_used, is_stand_in, stands_for
-from .verdicts import SHORT, bucket, not_run_reason, verdict_class
+from .verdicts import SHORT, bucket, not_run_reason, verdict_class, words
 
 # Widths in em of the table font: a portrait A4 text block (18 cm at 8 pt), a landscape one
 # (26.7 cm) — the HTML page's table area is as wide as the landscape block at 1280 px.
@@ -144,12 +144,12 @@ def note_items(r: dict, stand_ins: dict | None = None) -> list[tuple[str, str]]:
     it is, and the value's own computed context (kind ``detail``)."""
     out = []
     stand_ins = stand_ins or {}
-    cls = verdict_class(r["verdict"])
+    cls = verdict_class(r)
     why = f"why-{cls}"                     # a reason, of the verdict's class
     if cls == "not-run":
-        out.append((why, "not run: " + not_run_reason(r["verdict"])))
+        out.append((why, "not run: " + not_run_reason(r)))
     elif cls == "undefined":
-        out.append((why, r["verdict"]))
+        out.append((why, words(r)))
     elif cls == "baseline":
         out.append((why, "published baseline: copied by the paper from elsewhere, not rerun"))
     elif cls == "unreadable":
@@ -165,12 +165,17 @@ def note_items(r: dict, stand_ins: dict | None = None) -> list[tuple[str, str]]:
                     f"{fmt_general(r['p_value']) if r.get('p_value') is not None else 'n/a'}"
                     + (f", 95% CI of the mean difference [{fmt_general(ci[0])}, "
                        f"{fmt_general(ci[1])}]" if ci and None not in ci else "")))
-    for k in ("kind_why", "note", "tolerance_why"):
-        if r.get(k):
-            prefix = {"kind_why": f"{r.get('kind', '')} value: ", "tolerance_why":
-                      "tolerance: "}.get(k, "")
+    if r.get("verdict_offset_removed"):
+        out.append((DETAIL, f"with the column's offset removed: "
+                            f"{r['verdict_offset_removed']}"))
+    declared = r.get("margin_why") if r.get("margin_basis") == "declared" else None
+    for k, text in (("kind_why", r.get("kind_why")), ("note", r.get("note")),
+                    ("margin_why", declared)):
+        if text:
+            prefix = {"kind_why": f"{r.get('kind', '')} value: ", "margin_why":
+                      "margin: "}.get(k, "")
             kind = DETAIL if k == "note" and r.get("value") is not None else k
-            out.append((kind, prefix + str(r[k])))
+            out.append((kind, prefix + str(text)))
     if r.get("explanation"):
         out.append(("explanation", "why it differs: " + r["explanation"]))
     return out
@@ -213,7 +218,7 @@ def cell(r: dict | None, notes: Notes, stand_ins: dict | None = None,
     if r is None:
         return {"lines": [], "css": "blank", "marks": "", "title": "", "chars": 0}
     stand_ins = stand_ins or {}
-    cls = verdict_class(r["verdict"])
+    cls = verdict_class(r)
     pub = r.get("published")
     if r.get("value") is not None:
         ours = fmt_value(r.get("value"), pub)
@@ -234,7 +239,7 @@ def cell(r: dict | None, notes: Notes, stand_ins: dict | None = None,
     marks = notes.marks([t for t in left if t not in own] + ([" ".join(prose)] if prose
                                                               else []))
     chars = max((len(t) for _, t in lines), default=0) + (len(marks) + 1 if marks else 0)
-    title = "\n".join(t for t in (r["verdict"], interval_text(r), *tip) if t)
+    title = "\n".join(t for t in (words(r), interval_text(r), *tip) if t)
     return {"lines": lines, "css": cls, "marks": marks, "title": title, "chars": chars,
             "ci": fmt_ci(r.get("ci95"), pub)}
 
@@ -594,18 +599,22 @@ def record_rows(flat: list[dict], stand_ins: dict | None = None) -> list[dict]:
     """Every record as a row of the flat list (the collapsed "all records" list)."""
     rows = []
     for r in flat:
-        cls = verdict_class(r["verdict"])
+        cls = verdict_class(r)
+        d_ci = r.get("d_ci90")
         rows.append({"dataset": r.get("dataset") or "", "method": r.get("method") or "",
                      "metric": r.get("metric") or "", "fold": r.get("fold") or "",
                      "value": fmt_value(r.get("value"), r.get("published")),
                      "published": fmt_published(r.get("published")),
                      "diff": fmt_diff(r.get("diff"), r.get("published"), r.get("value")),
-                     "interval": " ".join(t for t in (fmt_ci(r.get("ci95"), r.get("published")),
-                                                      f"({fmt_n(r).removeprefix('n = ')})"
-                                                      if fmt_n(r) and r.get("ci95") else "")
-                                          if t),
-                     "basis": r.get("ci_basis") or "",
-                     "verdict": r["verdict"], "css": cls,
+                     "interval": (f"[{fmt_diff(d_ci[0], r.get('published'), r.get('value'))}, "
+                                  f"{fmt_diff(d_ci[1], r.get('published'), r.get('value'))}]"
+                                  if d_ci else fmt_ci(r.get("ci95"), r.get("published"))),
+                     "basis": (f"±δ = {fmt_general(float(r['margin']))}; bound "
+                               f"{fmt_general(float(r['equivalence_bound']))}"
+                               if r.get("margin") is not None and
+                               r.get("equivalence_bound") is not None else
+                               r.get("ci_basis") or ""),
+                     "verdict": words(r), "css": cls,
                      "short": SHORT.get(cls, cls).lower(),
                      "note": "; ".join([r.get("source") or ""]
                                       + record_notes(r, stand_ins)).strip("; ")})

@@ -4,8 +4,8 @@ from __future__ import annotations
 from collections import Counter
 
 from ..evidence.record import IN_ARTIFACT
-from .format import fmt_ci, fmt_diff, fmt_value
-from .verdicts import Tally, headline
+from .format import fmt_diff, fmt_general, fmt_value
+from .verdicts import Tally, headline, words
 
 MAX_ROWS = 40
 
@@ -16,20 +16,21 @@ def compact_table(art_id: str, title: str, flat: list[dict], out_path: str) -> s
     validation curves, a run on user data), every value — never a header without rows.  The
     summary names the data marks, so that no value on unverified data goes unsaid."""
     published = any(r.get("published") is not None for r in flat)
-    rows = [r for r in flat if r.get("published") is not None or r["verdict"].startswith("not run")
+    rows = [r for r in flat if r.get("published") is not None or r["verdict"] == "not run"
             or r.get("modern") or r.get("data_mark")] if published else list(flat)
     if not rows:
         rows = list(flat)
-    ci = any(r.get("ci95") for r in rows[:MAX_ROWS])     # the 95% interval column, if any
-    head = IN_ARTIFACT + ("reproduced",) + (("95% interval",) if ci
-                                                                     else ()) + \
-        ("published", "diff", "verdict")
+    margin = any(r.get("margin") is not None for r in rows[:MAX_ROWS])
+    head = IN_ARTIFACT + ("reproduced", "published", "diff") + (
+        ("±δ", "bound") if margin else ()) + ("verdict",)
     lines = [[str(r.get("dataset") or ""), str(r.get("method") or ""), str(r.get("metric") or ""),
-              str(r.get("fold") or ""), fmt_value(r.get("value"), r.get("published"))]
-             + ([fmt_ci(r.get("ci95"), r.get("published"))] if ci else [])
-             + [str(r.get("published") or ""),
-                fmt_diff(r.get("diff"), r.get("published"), r.get("value")).removeprefix("Δ "),
-                r["verdict"]] for r in rows[:MAX_ROWS]]
+              str(r.get("fold") or ""), fmt_value(r.get("value"), r.get("published")),
+              str(r.get("published") or ""),
+              fmt_diff(r.get("diff"), r.get("published"), r.get("value")).removeprefix("Δ ")]
+             + ([fmt_general(float(r["margin"])) if r.get("margin") is not None else "",
+                 fmt_general(float(r["equivalence_bound"]))
+                 if r.get("equivalence_bound") is not None else ""] if margin else [])
+             + [words(r)] for r in rows[:MAX_ROWS]]
     widths = [max([len(h)] + [len(l[i]) for l in lines]) for i, h in enumerate(head)]
     fmt = lambda cells: "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
     out = [f"\n{art_id} — {title}", fmt(head), fmt(["-" * w for w in widths])]

@@ -1,99 +1,187 @@
-"""What a page says of its records' verdicts: the counts per bucket and the headline — so that
-every count a page shows adds up to the records of the JSON files it was rendered from.  A
-verdict's words (colour class, short word, bucket, label, header) are those of its member of
-:class:`repro.judge.verdicts.Verdict`; this module names them for the templates.
+"""The words of verdicts: every word, colour class and count a page gives a verdict code
+(:class:`repro.judge.verdicts.Verdict`) or a claim outcome
+(:class:`repro.judge.verdicts.Outcome`) — the judge writes codes only, and nothing here
+reads a sentence back.
 
-Buckets (every record is in exactly one):
-
-* comparable published values (a published number, not a quoted baseline, readable):
-  rerun on the paper's data — ``agrees`` · ``noise`` (within noise: the published value
-  inside the 95% interval its noise allows, :mod:`repro.judge.noise`) · ``within`` (within a
-  tolerance whose reason is computed) — "reproduced" means one of these three — and, counted
-  apart, ``borderline`` (the published value within the estimation error of a bound),
-  ``offset`` (in a column systematically off the paper's, :mod:`repro.judge.columns`),
-  ``same evidence`` (another cell's per-query values: counted once), ``deviates`` and
-  ``deterministic`` (deviates with no run-to-run spread to allow); then ``stand-in``
-  (computed on substitute data), ``check`` (consistency checks), ``derived`` (values derived
-  from the paper's words), ``undefined`` (our value is NaN), ``not run`` (with its reason),
-  ``unverified`` (computed on an unverified copy of the paper's data,
-  ``--allow-unverified``: never a reproduction);
-* not comparable: ``baseline`` (copied by the paper from elsewhere, not rerun), ``unreadable``
-  (the source's value cannot be read), ``ours only`` (our values without a published
-  counterpart), ``modern`` (the modern reference beside the paper's methods,
-  :mod:`repro.evidence.reference`), ``user`` (a user's ranker beside them, ``--ranker``, and its paired
-  tests), ``empty`` (a dataset not run that has no published values: a placeholder saying why),
-  ``not compared`` (a published value shown beside ours whose meaning the paper does not
-  state, e.g. a "±"), ``claims`` (a claim judged by a paired test: its outcome is its verdict),
-  ``columns`` (a column's offset and ordering, :mod:`repro.judge.columns`).
-
-A value computed on a user's own data (``--on``) has no published counterpart ("ours only" or
-``user``); its record says so in ``data_mark``, as every record of an unverified copy does.
+Buckets (every record is in exactly one, :func:`bucket`): the comparable published values
+(a published number, not a quoted baseline, readable) — ``reproduced``, ``inconclusive``,
+``deviates`` (the equivalence rule on the paper's verified data), then ``stand-in``,
+``derived``, ``check`` (consistent or inconsistent), ``unverified``, ``undefined`` and ``not
+run`` — and the rest: ``baseline``, ``unreadable``, ``not compared``, ``claims``, ``columns``,
+``ours only``, ``modern``, ``user`` and ``empty`` (a dataset not run that has no published
+values).  Counts add up to the records of the JSON files a page was rendered from.
 """
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..judge.verdicts import (OUTCOMES as _OUTCOMES, SHORT, Bucket, Judged, bucket,
-                              not_run_reason, verdict_class)
+from ..judge.equivalence import DEVIATES, INCONCLUSIVE, REPRODUCED, outcome_at
+from ..judge.verdicts import Outcome, Verdict
 
-COMPARABLE = tuple(b.value for b in Bucket if b.comparable)
-NOT_COMPARABLE = tuple(b.value for b in Bucket if not b.comparable)
-#: the outcomes of a claim judged by a test, as written
-OUTCOMES = tuple(o.value for o in _OUTCOMES)
+#: bucket -> (label: what a count of it means, header: its column's header, comparable)
+_BUCKETS = {
+    "reproduced": ("reproduced within the paper's resolution (ours − published inside ±δ, "
+                   "two one-sided tests)", "reproduced", True),
+    "inconclusive": ("inconclusive (neither inside nor beyond ±δ: more replicates or queries "
+                     "would decide)", "inconclusive", True),
+    "deviates": ("deviates (ours − published beyond ±δ)", "deviates", True),
+    "stand-in": ("on stand-in data (not a reproduction)", "stand-in", True),
+    "derived": ("derived values (from the paper's words or partly from its numbers)",
+                "derived", True),
+    "check": ("consistency checks", "checks", True),
+    "unverified": ("on an unverified copy of the data", "unverified copy", True),
+    "undefined": ("undefined (NaN)", "NaN", True),
+    "not run": ("not run", "not run", True),
+    "baseline": ("published baselines (not rerun)", "baseline", False),
+    "unreadable": ("unreadable in the source", "unreadable", False),
+    "not compared": ("shown, not compared (meaning not stated by the paper)", "not compared",
+                     False),
+    "claims": ("claims judged as replications", "claims", False),
+    "columns": ("column records (offset of ours − published over a column, ordering)",
+                "columns", False),
+    "ours only": ("ours only (no published value)", "ours only", False),
+    "modern": ("modern reference (LambdaMART, not in the paper)", "modern reference", False),
+    "user": ("user methods (not in the paper)", "user method", False),
+    "empty": ("placeholders of data not run (nothing published)", "not run, none published",
+              False),
+}
+BUCKETS = tuple(_BUCKETS)
+COMPARABLE = tuple(b for b, v in _BUCKETS.items() if v[2])
+NOT_COMPARABLE = tuple(b for b, v in _BUCKETS.items() if not v[2])
+LABELS = {b: v[0] for b, v in _BUCKETS.items()}
+HEADERS = {b: v[1] for b, v in _BUCKETS.items()}
+#: the buckets a page's counts always show
+ALWAYS = ("reproduced", "inconclusive", "deviates", "not run")
+#: the buckets of values rerun on the paper's verified data (the equivalence rule's)
+RERUN = ("reproduced", "inconclusive", "deviates")
+REPRODUCED_BUCKETS = ("reproduced",)
 
-BUCKETS = COMPARABLE + NOT_COMPARABLE
-LABELS = {b.value: b.label for b in Bucket}
-HEADERS = {b.value: b.header for b in Bucket}
-ALWAYS = tuple(b.value for b in Bucket if b.always)
+_BUCKET_OF = {Verdict.REPRODUCED: "reproduced", Verdict.INCONCLUSIVE: "inconclusive",
+              Verdict.DEVIATES: "deviates", Verdict.STAND_IN: "stand-in",
+              Verdict.DERIVED: "derived", Verdict.CONSISTENT: "check",
+              Verdict.INCONSISTENT: "check", Verdict.UNVERIFIED: "unverified",
+              Verdict.UNDEFINED: "undefined", Verdict.NOT_RUN: "not run",
+              Verdict.BASELINE: "baseline", Verdict.UNREADABLE: "unreadable",
+              Verdict.NOT_COMPARED: "not compared", Verdict.CLAIM: "claims",
+              Verdict.COLUMN: "columns", Verdict.NO_PUBLISHED: "ours only",
+              Verdict.MODERN: "modern", Verdict.USER: "user"}
 
-__all__ = ["ALWAYS", "BUCKETS", "COMPARABLE", "HEADERS", "LABELS", "NOT_COMPARABLE", "OUTCOMES",
-           "REPRODUCED", "RERUN", "SHORT", "STAND_IN_WORDS", "Tally", "bucket", "headline",
-           "not_run_reason", "reasons_text", "rerun_sentence", "shown_buckets",
-           "verdict_class"]
+#: a verdict's short word (a cell's tooltip, a legend)
+WORDS = {Verdict.REPRODUCED: "reproduced", Verdict.INCONCLUSIVE: "inconclusive",
+         Verdict.DEVIATES: "deviates", Verdict.STAND_IN: "stand-in data",
+         Verdict.DERIVED: "derived value", Verdict.CONSISTENT: "consistent (check)",
+         Verdict.INCONSISTENT: "inconsistent (check)", Verdict.UNVERIFIED: "unverified copy",
+         Verdict.NOT_COMPARED: "shown, not compared", Verdict.NO_PUBLISHED: "ours only",
+         Verdict.BASELINE: "published baseline (not rerun)",
+         Verdict.UNREADABLE: "published value unreadable", Verdict.UNDEFINED: "undefined (NaN)",
+         Verdict.NOT_RUN: "not run", Verdict.MODERN: "modern reference (not in the paper)",
+         Verdict.USER: "user method (not in the paper)", Verdict.COLUMN: "column",
+         Verdict.CLAIM: "claim"}
+#: a claim outcome's word
+OUTCOME_WORDS = {Outcome.REPLICATED: "replicated", Outcome.NOT_REPLICATED: "not replicated",
+                 Outcome.REVERSED: "reversed", Outcome.INCONCLUSIVE: "inconclusive",
+                 Outcome.NOT_TESTABLE: "not testable here"}
+#: the outcomes, as written in a claim record's ``outcome``
+OUTCOMES = tuple(o.value for o in Outcome)
+#: what the equivalence rule's outcome says of a value on other terms (stand-in, derived)
+EQUIVALENCE_WORDS = {REPRODUCED: "within ±δ of the published value",
+                     INCONCLUSIVE: "neither within nor beyond ±δ",
+                     DEVIATES: "beyond ±δ of the published value"}
+
+
+def css_of(code: str) -> str:
+    """The colour class of a verdict code or a claim outcome ("not run" → "not-run"; a claim
+    outcome is prefixed "claim-")."""
+    return code.replace(" ", "-")
+
+
+def verdict_class(rec: dict) -> str:
+    """A record's colour class: its verdict's — a claim's outcome ("claim-replicated", …)."""
+    v = Verdict(rec["verdict"])
+    if v is Verdict.CLAIM:
+        o = rec.get("outcome")
+        return "claim-" + css_of(Outcome(o).value if o in OUTCOMES else
+                                 Outcome.NOT_TESTABLE.value)
+    return css_of(v.value)
+
+
+def outcome_class(outcome: str) -> str:
+    """The colour class of a claim outcome."""
+    return "claim-" + css_of(outcome if outcome in OUTCOMES else Outcome.NOT_TESTABLE.value)
+
+
+#: every colour class, with its short word
+SHORT = {**{css_of(v.value): WORDS[v] for v in Verdict},
+         **{outcome_class(o.value): OUTCOME_WORDS[o] for o in Outcome}}
+
+
+def words(rec: dict) -> str:
+    """A record's verdict in words (a tooltip's first line): the verdict, with its reason or
+    what the equivalence test found on other terms."""
+    v = Verdict(rec["verdict"])
+    if v is Verdict.CLAIM:
+        o = rec.get("outcome")
+        return "claim " + OUTCOME_WORDS[Outcome(o) if o in OUTCOMES else Outcome.NOT_TESTABLE]
+    text = WORDS[v]
+    if rec.get("reason"):
+        text += f": {rec['reason']}"
+    if v in (Verdict.STAND_IN, Verdict.DERIVED, Verdict.UNVERIFIED) and rec.get("equivalence"):
+        text += f" ({EQUIVALENCE_WORDS[rec['equivalence']]})"
+    return text
+
+
+def bucket(rec: dict) -> str:
+    """The one bucket a record is counted in: its verdict's — but a value of a published
+    "shown" kind is not compared, and a record without a published counterpart is "ours
+    only" (or, not run, an empty placeholder)."""
+    b = _BUCKET_OF[Verdict(rec["verdict"])]
+    if b in NOT_COMPARABLE:
+        return b
+    if rec.get("kind") == "shown":
+        return "not compared"
+    if rec.get("published") is None:
+        return "empty" if b == "not run" else "ours only"
+    return b
+
+
+def not_run_reason(rec: dict) -> str:
+    """Why a value was not run."""
+    return rec.get("reason") or "no value"
 
 
 def shown_buckets(counts: dict) -> list[str]:
-    """The count columns of a page: the reproduction verdicts and "not run" always, the other
+    """The count columns of a page: the rule's verdicts and "not run" always, the other
     buckets where the page has any (every record is still in ``records``)."""
     return [b for b in BUCKETS if b in ALWAYS or counts.get(b)]
 
 
-#: the buckets of values rerun on the paper's data, and those of them reproduced
-RERUN = tuple(b.value for b in (Bucket.AGREES, Bucket.NOISE, Bucket.WITHIN, Bucket.BORDERLINE,
-                                Bucket.OFFSET, Bucket.SAME, Bucket.DEVIATES,
-                                Bucket.DETERMINISTIC))
-REPRODUCED = RERUN[:3]
-
-#: how the headline words the classes of stand-in values
-STAND_IN_WORDS = {"agrees": "equal at the paper's rounding",
-                  "within-noise": "published value inside our interval",
-                  "borderline": "published value at the edge of our interval",
-                  "within": "within the stated tolerance",
-                  "deviates": "published value outside our interval (or differs, with no "
-                              "interval)"}
-
-
 @dataclass
 class Tally:
-    """Counts of one page (or one artifact, or all pages)."""
+    """Counts of one page (or one artifact, or all pages); ``margins``: the rule's counts at
+    half and at twice each value's margin (from its equivalence and deviation bounds)."""
     buckets: Counter = field(default_factory=Counter)
-    classes: Counter = field(default_factory=Counter)       # verdict classes of comparable values
-    reasons: Counter = field(default_factory=Counter)       # why comparable values were not run
-    stand_in: Counter = field(default_factory=Counter)      # inner verdicts on stand-in data
+    classes: Counter = field(default_factory=Counter)
+    reasons: Counter = field(default_factory=Counter)
+    stand_in: Counter = field(default_factory=Counter)     # the rule's outcome on stand-ins
+    margins: dict = field(default_factory=lambda: {0.5: Counter(), 2.0: Counter()})
     records: int = 0
 
     def add(self, flat: list[dict]) -> "Tally":
         for r in flat:
-            b = bucket(r).value
+            b = bucket(r)
             self.records += 1
             self.buckets[b] += 1
             if b in COMPARABLE:
-                self.classes[verdict_class(r["verdict"])] += 1
+                self.classes[verdict_class(r)] += 1
             if b == "not run":
-                self.reasons[not_run_reason(r["verdict"])] += 1
-            if b == "stand-in":
-                self.stand_in[Judged.parse(r["verdict"]).inner_css] += 1
+                self.reasons[not_run_reason(r)] += 1
+            if b == "stand-in" and r.get("equivalence"):
+                self.stand_in[r["equivalence"]] += 1
+            if b in RERUN:
+                for k, c in self.margins.items():
+                    c[outcome_at(float(r["equivalence_bound"]), float(r["deviation_bound"]),
+                                 k * float(r["margin"]))] += 1
         return self
 
     def __iadd__(self, other: "Tally") -> "Tally":
@@ -101,6 +189,8 @@ class Tally:
         self.classes.update(other.classes)
         self.reasons.update(other.reasons)
         self.stand_in.update(other.stand_in)
+        for k, c in other.margins.items():
+            self.margins[k].update(c)
         self.records += other.records
         return self
 
@@ -109,16 +199,13 @@ class Tally:
         return sum(self.buckets[b] for b in COMPARABLE)
 
     @property
-    def reproduced(self) -> int:
-        """Values compared with the paper's value on the paper's data (:data:`RERUN`: agrees,
-        within noise, within tolerance, borderline, offset, same evidence, deviates)."""
+    def rerun(self) -> int:
+        """Values compared with the paper's on the paper's verified data."""
         return sum(self.buckets[b] for b in RERUN)
 
     @property
-    def agreeing(self) -> int:
-        """Reproduced in the sense the pages use: agrees or within noise (or within a
-        computed tolerance)."""
-        return sum(self.buckets[b] for b in REPRODUCED)
+    def reproduced(self) -> int:
+        return self.buckets["reproduced"]
 
     def row(self) -> dict:
         """Counts per bucket plus ``records`` and ``comparable`` (for tables)."""
@@ -155,7 +242,7 @@ def reasons_text(reasons: Counter, limit: int = 8) -> str:
     for why, n in reasons.items():
         head, _, rest = why.partition("; ")
         groups.setdefault(head, []).append((n, rest))
-    simple: dict[tuple, list] = {}          # heads without further clauses, by kind and tail
+    simple: dict[tuple, list] = {}
     for head, items in list(groups.items()):
         if all(not rest for _, rest in items):
             k, _, t = _split(head)
@@ -178,93 +265,57 @@ def reasons_text(reasons: Counter, limit: int = 8) -> str:
     return "; ".join(parts)
 
 
-def _be(n: int) -> str:
-    return "is" if n == 1 else "are"
-
-
-def _s(n: int, verb: str) -> str:
-    return verb + "s" if n == 1 else verb
-
-
-def rerun_sentence(n: int, t: Tally) -> str:
-    """The first sentence of a page with values rerun on the paper's data: how many were,
-    how many of those are reproduced and how, and how many are counted apart (borderline,
-    offset, same evidence) or deviate (and of those, how many have no spread to allow)."""
+def rerun_sentence(t: Tally) -> str:
+    """The answer of a page with values rerun on the paper's data: how many reproduced within
+    the paper's resolution, how many are inconclusive and how many deviate — and how the
+    counts move at half and at twice the margin."""
     c = t.buckets
-    tol = f", {c['within']} within a computed tolerance" if c["within"] else ""
-    apart = "".join(part for k, part in (
-        ("borderline", f"{c['borderline']} {_be(c['borderline'])} borderline (the published "
-                       f"value within the estimation error of a bound of our interval), "),
-        ("offset", f"{c['offset']} {_s(c['offset'], 'lie')} in offset columns (ours "
-                   f"systematically off the paper's over the column), "),
-        ("same evidence", f"{c['same evidence']} {_s(c['same evidence'], 'repeat')} another "
-                          f"cell's evidence (identical per-query values, counted once), "))
-        if c[k])
-    gone = c["deviates"] + c["deterministic"]
-    once = (f" ({c['deterministic']} deterministic: no run-to-run spread to allow)"
-            if c["deterministic"] else "")
-    return (f"Of {n} comparable published values, {t.reproduced} "
-            f"{'was' if t.reproduced == 1 else 'were'} rerun on the paper's data and "
-            f"{t.agreeing} of those {_be(t.agreeing)} reproduced: {c['agrees']} "
-            f"{_s(c['agrees'], 'agree')} at the paper's rounding, {c['noise']} "
-            f"{_be(c['noise'])} within noise (the published value lies inside our 95% "
-            f"interval: our run-to-run spread on the paper's queries, the sampling interval "
-            f"on another sample){tol}; {apart}{gone} {_s(gone, 'deviate')}{once}.")
+    half, twice = t.margins[0.5], t.margins[2.0]
+    return (f"{c['reproduced']} of {t.rerun} published values rerun on the paper's data "
+            f"reproduced within the paper's resolution, {c['inconclusive']} inconclusive, "
+            f"{c['deviates']} deviate (at half the margin: {half[REPRODUCED]} reproduced, "
+            f"{half[DEVIATES]} deviate; at twice: {twice[REPRODUCED]} reproduced, "
+            f"{twice[DEVIATES]} deviate).")
 
 
 def headline(t: Tally) -> list[str]:
-    """The headline sentences of a page: the first says what was reproduced (or that nothing
-    was); the counts add up to the records the page was rendered from."""
+    """The headline sentences of a page: the first answers "did it reproduce?"; the counts
+    add up to the records the page was rendered from."""
     n, c = t.comparable, t.buckets
-    if t.reproduced + c["stand-in"] + c["unverified"] == 0:
-        if not n:
-            first = "No comparable published values."
-        elif c["check"] + c["derived"]:
-            kinds = [f"{_plural(c['check'], 'consistency check')} ({t.classes['consistent']} "
-                     f"consistent, {t.classes['inconsistent']} inconsistent)" if c["check"] else "",
-                     f"{_plural(c['derived'], 'value')} derived from the paper's statements "
-                     f"or partly from its published numbers "
-                     f"({t.classes['derived-agrees']} agree, {t.classes['derived-within']} within "
-                     f"tolerance, {t.classes['derived-deviates']} deviate)" if c["derived"] else ""]
-            first = (f"No reproduction here (checks and derived values only): of the {n} "
-                     f"comparable published values, " + " and ".join(k for k in kinds if k)
-                     + (f"; {c['not run']} not run: {reasons_text(t.reasons)}"
-                        if c["not run"] else "") + ".")
-        else:
-            first = (f"Nothing reproduced yet: none of the {n} comparable published values has "
-                     f"a reproduced counterpart"
-                     + (f" — {c['not run']} not run: {reasons_text(t.reasons)}"
-                        if c["not run"] else "") + ".")
+    if t.rerun:
+        first = rerun_sentence(t)
+    elif not n:
+        first = "No comparable published values."
+    elif c["stand-in"] + c["unverified"] + c["check"] + c["derived"]:
+        first = ("No value rerun on the paper's own data: "
+                 + ", ".join(x for x in (
+                     f"{c['stand-in']} on stand-in data" if c["stand-in"] else "",
+                     f"{_plural(c['check'], 'consistency check')} "
+                     f"({t.classes['consistent']} consistent)" if c["check"] else "",
+                     f"{_plural(c['derived'], 'derived value')}" if c["derived"] else "",
+                     f"{c['unverified']} on an unverified copy" if c["unverified"] else "")
+                     if x) + ".")
     else:
-        first = rerun_sentence(n, t)
+        first = (f"Nothing reproduced yet: none of the {n} comparable published values has a "
+                 f"reproduced counterpart.")
     lines = [first]
     rest = []
-    if t.reproduced + c["stand-in"] + c["unverified"] and c["not run"]:  # else said above
+    if c["not run"]:
         rest.append(f"{c['not run']} not run: {reasons_text(t.reasons)}")
-    if c["stand-in"]:
-        inner = ", ".join(f"{n} {STAND_IN_WORDS.get(k, SHORT.get(k, k))}"
-                          for k, n in sorted(t.stand_in.items()))
-        rest.append(f"{c['stand-in']} computed on stand-in data ({inner}; substitutes for the "
-                    f"paper's data, not reproductions)")
-    said = t.reproduced + c["stand-in"] + c["unverified"] == 0   # the first line gave checks
-    if c["check"] and not said:
+    if c["stand-in"] and t.rerun:
+        inner = ", ".join(f"{t.stand_in[k]} {EQUIVALENCE_WORDS[k]}"
+                          for k in (REPRODUCED, INCONCLUSIVE, DEVIATES) if t.stand_in[k])
+        rest.append(f"{c['stand-in']} on stand-in data" + (f" ({inner})" if inner else ""))
+    if c["check"] and t.rerun:
         rest.append(f"{_plural(c['check'], 'consistency check')} "
                     f"({t.classes['consistent']} consistent, {t.classes['inconsistent']} "
-                    f"inconsistent; checks of our reading, not reproductions)")
-    if c["derived"] and not said:
-        rest.append(f"{_plural(c['derived'], 'value')} derived from the paper's statements "
-                    f"or partly from its published numbers, never counted as reproduced "
-                    f"({t.classes['derived-agrees']} agree, {t.classes['derived-within']} within "
-                    f"tolerance, {t.classes['derived-deviates']} deviate)")
-    if c["unverified"]:
-        rest.append(f"{c['unverified']} computed on an unverified copy of the paper's data "
-                    f"(--allow-unverified; its files do not match the recorded checksums: not "
-                    f"reproductions)")
+                    f"inconsistent)")
+    if c["derived"] and t.rerun:
+        rest.append(f"{_plural(c['derived'], 'derived value')} (never counted as reproduced)")
+    if c["unverified"] and t.rerun:
+        rest.append(f"{c['unverified']} on an unverified copy of the data")
     if c["undefined"]:
-        rest.append(f"{c['undefined']} undefined (our value is NaN)")
+        rest.append(f"{c['undefined']} undefined (NaN)")
     if rest:
-        lines.append("Of the other comparable values: " + "; ".join(rest) + ".")
-    other = [f"{c[b]} {LABELS[b]}" for b in NOT_COMPARABLE if c[b]]
-    if other:
-        lines.append("Not comparable: " + ", ".join(other) + f" — {t.records} records in all.")
+        lines.append("; ".join(rest) + ".")
     return lines

@@ -63,15 +63,15 @@ SEEDS, SAMPLING, ARITHMETIC = "seeds", "sampling", "arithmetic"
 
 @dataclass(frozen=True)
 class Noise:
-    """Which variation separates our value from the published one, and so which interval a
-    verdict uses (issue 25; ``docs/architecture.md``).
+    """Which variation separates our value from the published one, and so what the interval
+    of ours − published accounts for (``docs/verdicts.md``).
 
     ``basis``: ``"same queries"`` — our test queries are the paper's (the official LETOR
-    folds): query sampling cannot separate two scores on identical queries, so the published
-    value is judged against our run-to-run spread (a deterministic method agrees at the paper's
-    rounding or deviates); ``"sample"`` — our sample of queries or documents is not the
-    paper's: a two-level interval (replicates × queries).  Values on stand-in data are judged
-    as stand-ins whatever the basis.  ``sources``: what the artifact's replicates
+    folds): query sampling cannot separate two scores on identical queries, so only our
+    replicates' spread does (a deterministic method has the difference exactly);
+    ``"sample"`` — our sample of queries or documents is not the paper's: the replicates and
+    the sampling of both samples.  Values on stand-in data are judged as stand-ins whatever
+    the basis.  ``sources``: what the artifact's replicates
     (``Artifact.repeats`` > 1) vary — ``"seeds"`` (training randomness), ``"sampling"`` (each
     replicate draws its own sample), ``"arithmetic"`` (a deterministic but sensitive method:
     replicates perturb the input by a seeded relative jitter) — empty for a single run.

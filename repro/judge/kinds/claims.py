@@ -19,10 +19,11 @@ from ...evidence import TableIndex
 from ...evidence.record import defined, key, matches
 from ...spec import Artifact
 from .. import intervals
-from ..claims import (CONTRADICTED, HOLDS, NOT_SIGNIFICANT, NOT_TESTABLE, Comparison, aligned,
-                      binding_note, claim_record, compare, compare_paired, compared_cell,
-                      declared_folds, describe_fold_test, describe_test, judge_every,
-                      judge_variants, mean_of, summary_record)
+from ..claims import (INCONCLUSIVE, NOT_TESTABLE, REPLICATED, Comparison, _claimed_ci,
+                      aligned, binding_note, claim_record, compare, compare_paired,
+                      compared_cell, count_record, declared_folds, is_count,
+                      CELL_OF_COUNT, describe_fold_test,
+                      describe_test, judge_every, judge_variants, mean_of, ratio_fields)
 from ..published import load as load_published
 from ..stats import reproduction_measures, seed_from, trend
 from .registry import judges_claims, kind, with_outputs, with_tables
@@ -35,19 +36,20 @@ class Claim:
     subject is larger (``prefer="smaller"``: smaller) than every record matching ``others``" —
     each comparison is a paired test (:func:`repro.judge.stats.paired`, t-test) over the test
     queries behind both records (their per-query tables, paired by fold and query id, pooled
-    over folds) or, where the records are not means over queries, over their fold values; the
-    claim **holds** when every comparison is significant (p < 0.05) with the claimed sign (an
-    intersection-union test: no multiplicity adjustment is needed for "every"),
-    **contradicted** when one is significant with the other sign, **not significant here**
-    otherwise, **not testable here** when a comparison has no paired evidence.  The record
-    reports the weakest comparison (the closest competitor): its effect (subject − other),
-    bootstrap 95% interval, p-value and number of queries (or folds); ``p_value`` is the
-    largest p of the comparisons.  With ``bound``: a claim about p-values of :class:`PairedTest`
-    records ("p < 0.0001") — holds when every record matching ``others`` is below ``bound``
-    and the claims of ``requires`` hold; its effect and interval are those of the first
+    over folds) or, where the records are not means over queries, over their fold values (the
+    exact sign-flip test deciding); the claim's own test is the intersection–union test of the
+    comparisons (p = the largest when every one favours the claim), and against it the most
+    significant contradicting comparison times their number
+    (:func:`repro.judge.claims.judge_every`); the outcome as a replication is decided with the
+    paper's other claims (:func:`repro.judge.claims.finish`).  The record reports the binding
+    comparison (the closest competitor, or the contradiction): its effect in the claimed
+    direction, 95% interval, p-value and number of queries (or folds).  With ``bound``: a
+    claim about p-values of :class:`PairedTest` records ("p < 0.0001") — replicated when every
+    record matching ``others`` is below ``bound`` and the claims of ``requires`` replicated;
+    its effect and interval are those of the first
     required claim.  ``requires``: statements of claims already made in the group that must
-    hold as well.  Where the paper publishes both compared values, the record adds Breuer et
-    al.'s effect ratio and ΔRI (:func:`repro.judge.stats.reproduction_measures`).  Numbers shown:
+    replicate as well.  Where the paper publishes both compared values, the record adds the
+    paper's effect and Breuer et al.'s effect ratio and ΔRI.  Numbers shown:
     ``shown`` = "best" (the subject and the best of the others), "all" or a select; names by
     ``subject_name`` / ``other_name``; values rounded to ``digits`` decimals or ``significant``
     figures.  ``key``: a headline claim of the paper (the index's scoreboard)."""
@@ -129,66 +131,60 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
                                                 seed)))
             if any(c is None for _, c in comps):
                 missing = [o.get("method") for o, c in comps if c is None]
-                fields.update(outcome=NOT_TESTABLE.value, effect=float("nan"), ci95=None,
+                fields.update(outcome=NOT_TESTABLE.value, effect=float("nan"), effect_ci95=None,
                               p_value=None, n_queries=None, n_folds=None,
                               why="no per-query or per-fold values to pair for "
                                   + ", ".join(str(m) for m in missing))
             else:
                 cs = [Comparison(str(subj.get("method")), str(o.get("method")),
-                                 c["outcome_of"], c["p_value"], int(sign)) for o, c in comps]
+                                 c["outcome_of"], int(sign)) for o, c in comps]
                 j = judge_every(cs)
-                outcome, p_value = j.outcome.value, j.p_value
-                weakest_o, weakest = next(oc for oc, x in zip(comps, cs) if x is j.binding)
-                fields.update(outcome=outcome, effect=weakest["effect"], ci95=weakest["ci95"],
-                              p_value=p_value, p_unadjusted=weakest["p_value"],
+                b = j.binding
+                bo, bc = next(oc for oc, x in zip(comps, cs) if x is b)
+                effect = b.sign * b.res.effect
+                fields.update(outcome=INCONCLUSIVE.value, effect=effect,
+                              effect_ci95=_claimed_ci(b.res.ci95, b.sign), p_value=j.p_value,
+                              p_direction=j.direction, p_unadjusted=bc["p_value"],
+                              compared=f"{b.a} − {b.b}",
+                              decided_by=("exact sign-flip test" if b.res.test == "sign-flip"
+                                          else "paired t-test"),
                               compared_cells=[
                                   compared_cell(_select(x), x.get("fold"), role, int(sign))
                                   for x, role in [(subj, "subject")]
                                   + [(o, "opponent") for o, _ in comps]],
-                              n_queries=weakest["n_queries"], n_folds=weakest["n_folds"],
-                              versus=weakest_o.get("method"),
-                              test=weakest["test"] + (
-                                  f"; the claim holds only if each of the {len(comps)} "
-                                  f"comparisons is significant with the claimed sign, and is "
-                                  f"contradicted when one is significant the other way after "
-                                  f"Holm's adjustment across them (shown: "
-                                  + ("the most significant contradiction" if outcome ==
-                                     CONTRADICTED else "the closest competitor; p is the "
-                                     "largest of the comparisons'" if outcome == HOLDS else
-                                     "the closest competitor") + ")"
-                                  if len(comps) > 1 else ""),
+                              n_queries=bc["n_queries"], n_folds=bc["n_folds"],
+                              versus=bo.get("method"),
+                              test=bc["test"] + (f"; {j.how}" if j.how else ""),
                               comparisons={str(o.get("method")): {
-                                  "effect": c["effect"], "ci95": c["ci95"],
+                                  "effect": sign * c["effect"],
+                                  "effect_ci95": _claimed_ci(c["ci95"], int(sign)),
                                   "p_value": c["p_value"],
                                   **({"p_permutation": c["p_permutation"]}
                                      if c.get("p_permutation") is not None else {})}
                                   for o, c in comps})
-                if weakest.get("p_permutation") is not None:
-                    fields["p_permutation"] = weakest["p_permutation"]
+                if bc.get("p_permutation") is not None:
+                    fields["p_permutation"] = bc["p_permutation"]
                 pub_s, pub_o = _published_value(published, subj), \
-                    _published_value(published, weakest_o)
+                    _published_value(published, bo)
                 if pub_s is not None and pub_o is not None and defined(subj["value"]) \
-                        and defined(weakest_o["value"]):
+                        and defined(bo["value"]):
                     fields.update(reproduction_measures(float(subj["value"]),
-                                                        float(weakest_o["value"]),
-                                                        pub_s, pub_o))
-                for prior in priors:
-                    if prior is None or prior.get("outcome") != HOLDS:
-                        if fields["outcome"] == HOLDS:
-                            fields["outcome"] = NOT_SIGNIFICANT.value
+                                                        float(bo["value"]), pub_s, pub_o))
+                    fields.update(ratio_fields(effect, fields["effect_ci95"],
+                                               sign * (pub_s - pub_o)))
         else:
             ps = [v for _, v in others]
             ok = all(v < agg.bound for v in ps)
             first = next((p for p in priors if p is not None), None)
-            held = all(p is not None and p.get("outcome") == HOLDS for p in priors)
+            held = all(p is not None and p.get("outcome") == REPLICATED for p in priors)
             fields.update(requires=list(agg.requires), bound=agg.bound)
             perm = [r.get("p_permutation") for r, _ in others]
             if perm and all(defined(x) for x in perm):
                 fields["p_permutation"] = max(perm)
-            fields.update(outcome=(HOLDS if ok and held else
-                                   NOT_TESTABLE if first is None else NOT_SIGNIFICANT).value,
+            fields.update(outcome=(REPLICATED if ok and held else
+                                   NOT_TESTABLE if first is None else INCONCLUSIVE).value,
                 effect=first.get("effect") if first else float("nan"),
-                ci95=first.get("ci95") if first else None,
+                effect_ci95=first.get("effect_ci95") if first else None,
                 p_value=max(ps) if ps else float("nan"),
                 n_queries=first.get("n_queries") if first else None,
                 n_folds=first.get("n_folds") if first else None,
@@ -324,9 +320,7 @@ def cell_claim(art: Artifact, records: list[dict], decl: CellClaim, tables=()) -
         out = testable or out
     if not out and decl.fallback:
         out = [_untestable(decl, decl.fallback, None, {}, noted=False)]
-    _mark_key(decl, out)
-    return out + ([summary_record(decl.statement, decl.section, decl.count, out, decl.fields)]
-                  if decl.summary else [])
+    return _with_count(decl, out)
 
 
 def _untestable(decl, cell, metric, numbers, why=None, noted=True) -> dict:
@@ -337,11 +331,22 @@ def _untestable(decl, cell, metric, numbers, why=None, noted=True) -> dict:
                         if noted else None)
 
 
-def _mark_key(decl, recs: list[dict]) -> None:
+def _with_count(decl, recs: list[dict]) -> list[dict]:
+    """A claim's cells, and — where the paper states the claim as a count ("23 of 32") and
+    the declaration asks for it — its count record: then the count is the claim (a key claim
+    where the declaration names a key measure) and the cells its evidence; otherwise the
+    first testable cell of the key measure is the key claim."""
+    if decl.summary and is_count(decl.count):
+        count = count_record(decl.statement, decl.section, decl.count, recs, decl.fields)
+        count["key"] = bool(decl.key)
+        for r in recs:
+            r["family"] = CELL_OF_COUNT
+        return recs + [count]
     first = next((r for r in recs if decl.key and r["metric"] == decl.key
                   and r["outcome"] != NOT_TESTABLE), None)
     if first is not None:
         first["key"] = True
+    return recs
 
 
 def _cell(art, index, decl: CellClaim, cell, dss, metric, variants, opponents, grid, shown,
@@ -395,8 +400,9 @@ def _cell(art, index, decl: CellClaim, cell, dss, metric, variants, opponents, g
                                                if c.a == a]]
     if len(dss) == 1 and (dss[0], a, metric) in pub and (dss[0], b, metric) in pub:
         pa, pb = pub[(dss[0], a, metric)], pub[(dss[0], b, metric)]
-        extra.update(reproduction_measures(means[a], means[b], pa, pb))
+        extra["delta_ri"] = reproduction_measures(means[a], means[b], pa, pb)["delta_ri"]
         extra["published_numbers"] = {a: pa, b: pb}
+        extra["published_effect"] = pa - pb
     return claim_record(decl.statement, decl.section, decl.count, cell, metric, j, test,
                         numbers, decl.fields, note=binding_note(
                             decl.note, decl.section, decl.count, j,
@@ -470,7 +476,7 @@ def fold_claim(art: Artifact, records: list[dict], decl: FoldClaim, outputs=()) 
             xb = np.array([p[metric]["b"] for p in per])
             seed = decl.seed.format(paper=art.paper, statement=decl.statement, count=decl.count,
                                     cell=ds, metric=metric, a=a, b=b)
-            j = judge_variants({a: [compare(a, b, xa, xb, seed)]})
+            j = judge_variants({a: [compare(a, b, xa, xb, seed, test="sign-flip")]})
             numbers = {k: round(float(np.mean([p[metric]["shown"][k] for p in per])), 4)
                        for k in per[0][metric]["shown"]}
             out.append(claim_record(
@@ -480,9 +486,7 @@ def fold_claim(art: Artifact, records: list[dict], decl: FoldClaim, outputs=()) 
                 note=binding_note(decl.note, decl.section, decl.count, j)))
     if not out and decl.fallback:
         out = [_untestable(decl, decl.fallback, None, {}, noted=False)]
-    _mark_key(decl, out)
-    return out + ([summary_record(decl.statement, decl.section, decl.count, out, decl.fields)]
-                  if decl.summary else [])
+    return _with_count(decl, out)
 
 
 kind(FoldClaim)(judges_claims(with_outputs(lambda art, recs, decl, outputs=(): (

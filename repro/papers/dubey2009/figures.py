@@ -125,12 +125,12 @@ def figure_sample_size(art, results, flat, published):
 
 
 def _ci_of(flat, dataset: str, method: str, metric: str):
-    """The 95% interval of a record computed on ``dataset`` (the data used: a stand-in's
-    records carry the paper's label)."""
+    """The 95% bootstrap interval over the test queries of a record computed on ``dataset``
+    (the data used: a stand-in's records carry the paper's label)."""
     for r in flat:
         if (r.get("data_used") or r.get("dataset")) == dataset and r.get("method") == method \
                 and r.get("metric") == metric and r.get("fold") == "avg":
-            ci = r.get("ci95")
+            ci = r.get("query_ci95")
             return ci if ci and None not in ci else None
     return None
 

@@ -45,8 +45,8 @@ SCALE_RUNS = ({"artifact": "figureII", "label": "Figure (II)", "dataset": "MSLR-
 #: which variation separates our values from the published ones (issue 25): none but arithmetic
 NOISE = Noise(SAME_QUERIES, (), why=(
     "the data are the supplement's own sets and splits, and TRON and the cutting-plane method "
-    "are deterministic: one run, which agrees at the paper's rounding or does not; arithmetic "
-    "is checked with `python -m repro stability`"))
+    "are deterministic: one run, whose difference from the paper's value is exact; "
+    "arithmetic is checked with `python -m repro stability`"))
 
 _FIG_SETS = ("MQ2007", "MQ2008", "MSLR-WEB30K", "Yahoo-set1", "Yahoo-set2", "MQ2007-list",
              "MQ2008-list")

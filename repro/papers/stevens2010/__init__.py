@@ -74,8 +74,8 @@ _REUTERS = {"datasets": ("rcv1-subsets",), "stand_ins": {"rcv1-subsets": "rcv1-s
 #: PAMIR's triplets) with its own seed, on the same split
 LETOR_NOISE = Noise(SAME_QUERIES, (), why=(
     "our test queries are the official LETOR folds, the thesis's own, and Domination Rank is "
-    "deterministic there (no sampled negatives): one run, which agrees at the thesis's "
-    "rounding or does not; arithmetic is checked with `python -m repro stability`"))
+    "deterministic there (no sampled negatives): one run, whose difference from the "
+    "thesis's value is exact; arithmetic is checked with `python -m repro stability`"))
 STAND_IN_NOISE = Noise(SAME_QUERIES, (SEEDS,), why=(
     "the data stand in for the thesis's (its Corel and Reuters sets were never public): the "
     "values are judged as stand-ins, over 5 seeds of the sampled negatives and of PAMIR's "
