@@ -72,6 +72,7 @@ from libc.stdlib cimport free, malloc
 from simd2 cimport (msk2, msk2_bits, pd2, pd2_abs, pd2_add, pd2_eq, pd2_gather, pd2_hi, pd2_lo,
                    pd2_loadu, pd2_lt, pd2_max, pd2_min, pd2_mul, pd2_ngt, pd2_select, pd2_set1,
                    pd2_storeu, pd2_sub)
+from stable_sort cimport stable_argsort
 
 
 # SSE2 (simd2.pxd) for the scans of dense rows: two columns per instruction, each lane doing
@@ -105,7 +106,7 @@ cdef struct Work:
     Py_ssize_t* sr_list        # rows scanned by the current search
     Py_ssize_t* sc_list        # columns settled by the current search
     Py_ssize_t* order          # rank-2: documents by decreasing g; dense: free rows
-    Py_ssize_t* tmp            # merge sort scratch
+    Py_ssize_t* tmp            # sort scratch
     Py_ssize_t* stamp          # canonical pass: the row whose search last visited a column
     Py_ssize_t* estart         # uniqueness check: row i's tight edges are
     Py_ssize_t* edges          #   edges[estart[i]:estart[i+1]] (at most 4n in all)
@@ -972,46 +973,6 @@ cdef Py_ssize_t _dense(const double* C, Py_ssize_t nr, Py_ssize_t nc, Work* W,
     return 0
 
 
-cdef void _argsort_desc(const double* key, Py_ssize_t n, Py_ssize_t* idx,
-                        Py_ssize_t* tmp) noexcept nogil:
-    """Stable merge sort of 0..n-1 by decreasing key (equal keys keep increasing index)."""
-    cdef Py_ssize_t width = 1, lo, mid, hi, a, b, k, i
-    for i in range(n):
-        idx[i] = i
-    while width < n:
-        lo = 0
-        while lo < n:
-            mid = lo + width
-            if mid > n:
-                mid = n
-            hi = lo + 2 * width
-            if hi > n:
-                hi = n
-            a = lo
-            b = mid
-            k = lo
-            while a < mid and b < hi:
-                if key[idx[b]] > key[idx[a]]:
-                    tmp[k] = idx[b]
-                    b += 1
-                else:
-                    tmp[k] = idx[a]
-                    a += 1
-                k += 1
-            while a < mid:
-                tmp[k] = idx[a]
-                a += 1
-                k += 1
-            while b < hi:
-                tmp[k] = idx[b]
-                b += 1
-                k += 1
-            lo = hi
-        for i in range(n):
-            idx[i] = tmp[i]
-        width *= 2
-
-
 cdef Py_ssize_t _rank2(const double* g, const double* b, const double* c, const double* a,
                        Py_ssize_t l, Work* W, int64_t* out, int64_t* n_aug) noexcept nogil:
     """Minimum of Σ_i K_{i,π(i)}, K_ij = a_j b_i − c_j g_i, over permutations of l documents
@@ -1037,7 +998,9 @@ cdef Py_ssize_t _rank2(const double* g, const double* b, const double* c, const 
         mb = max(mb, fabs(b[j]))
         mc = max(mc, fabs(c[j]))
         mg = max(mg, fabs(g[j]))
-    _argsort_desc(g, l, order, W.tmp)
+    for i in range(l):
+        order[i] = i
+    stable_argsort(g, order, W.tmp, 0, l, True)      # documents by decreasing g
     keep_tail = nT <= nR
     for i in range(l):
         W.col4row[i] = -1

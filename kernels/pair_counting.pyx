@@ -62,71 +62,16 @@ read or write out of bounds.  The wrapper turns -1 into ``ValueError``.  Values 
 from libc.stdint cimport int32_t, int64_t
 
 from simd2 cimport pd2, pd2_add, pd2_loadu, pd2_mul, pd2_set1, pd2_storeu, pd2_sum, pd2_zero
+from stable_sort cimport stable_argsort
 
 
 # --- the one sort per evaluation --------------------------------------------------------------
 
-cdef inline void _insertion_sort(const double* z, int64_t* a, Py_ssize_t lo,
-                                 Py_ssize_t hi) noexcept nogil:
-    cdef Py_ssize_t i, j
-    cdef int64_t t
-    cdef double zt
-    for i in range(lo + 1, hi):
-        t = a[i]
-        zt = z[t]
-        j = i - 1
-        while j >= lo and z[a[j]] > zt:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = t
-
-
-cdef inline void _merge(const double* z, int64_t* a, int64_t* buf, Py_ssize_t lo,
-                        Py_ssize_t mid, Py_ssize_t hi) noexcept nogil:
-    cdef Py_ssize_t i = lo, j = mid, k = lo
-    if z[a[mid - 1]] <= z[a[mid]]:
-        return                         # already in order (adaptive)
-    while i < mid and j < hi:
-        if z[a[j]] < z[a[i]]:
-            buf[k] = a[j]
-            j += 1
-        else:
-            buf[k] = a[i]
-            i += 1
-        k += 1
-    while i < mid:
-        buf[k] = a[i]
-        i += 1
-        k += 1
-    while j < hi:
-        buf[k] = a[j]
-        j += 1
-        k += 1
-    for k in range(lo, hi):
-        a[k] = buf[k]
-
-
 cdef void _sort_range(const double* z, const int64_t* qp, int64_t* order, int64_t* buf,
                       Py_ssize_t q0, Py_ssize_t q1) noexcept nogil:
-    cdef Py_ssize_t q, a, b, lo, width, mid, hi
-    cdef Py_ssize_t RUN = 24
+    cdef Py_ssize_t q
     for q in range(q0, q1):
-        a = qp[q]
-        b = qp[q + 1]
-        lo = a
-        while lo < b:
-            hi = lo + RUN if lo + RUN < b else b
-            _insertion_sort(z, order, lo, hi)
-            lo = hi
-        width = RUN
-        while width < b - a:
-            lo = a
-            while lo + width < b:
-                mid = lo + width
-                hi = mid + width if mid + width < b else b
-                _merge(z, order, buf, lo, mid, hi)
-                lo = hi
-            width *= 2
+        stable_argsort(z, order, buf, qp[q], qp[q + 1], False)
 
 
 def sort_within_queries(const double[::1] z, const int64_t[::1] query_ptr, int64_t[::1] order,

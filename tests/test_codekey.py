@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import repro
-from repro.run.codekey import closure, code_key
+from repro.run.codekey import cimported_pxds, closure, code_key
 
 TASKS = "repro.papers.pahikkala2010.tasks"
 
@@ -77,6 +77,20 @@ def test_touching_a_cimported_pxd_changes_the_domination_key(tree):
     k1 = code_key(TASKS, tree)                   # greedy RankRLS cimports no column access
     edit(pxd)
     assert code_key(TASKS, tree) == k1
+
+
+def test_kernels_key_the_shared_pxd_files_they_cimport():
+    """The random generator and the sort live in one ``.pxd`` each: the keys of the kernels
+    that cimport them follow them, and only those."""
+    kernels = Path(repro.__file__).parent.parent / "kernels"
+    if not kernels.is_dir():
+        pytest.skip("no kernels/ next to the package (installed without sources)")
+    users = {"xoshiro256.pxd": {"swap_sampler", "pamir"},
+             "stable_sort.pxd": {"assignment", "pair_counting"}}
+    for pxd, stems in users.items():
+        keyed = {pyx.stem for pyx in kernels.glob("*.pyx")
+                 if kernels / pxd in cimported_pxds(pyx, kernels)}
+        assert keyed == stems, pxd
 
 
 @pytest.mark.slow
