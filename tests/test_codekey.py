@@ -46,6 +46,7 @@ def test_changing_a_kernel_source_changes_the_key(tree):
     assert code_key(TASKS, tree) != k0
 
 
+@pytest.mark.slow
 def test_modules_not_imported_leave_the_key_alone(tree):
     k0 = code_key(TASKS, tree)
     edit(tree / "papers" / "leelin2014" / "tasks.py")          # another paper
@@ -54,6 +55,7 @@ def test_modules_not_imported_leave_the_key_alone(tree):
     assert code_key(TASKS, tree) == k0
 
 
+@pytest.mark.slow
 def test_closure_follows_relative_and_nested_imports():
     mods = set(closure(TASKS))
     # tasks → protocol → metrics → letor_eval → its kernel; tasks → rankrls → lqo → kernel
@@ -107,6 +109,7 @@ def test_touching_an_included_header_changes_the_keys_of_its_kernels(tree):
     assert code_key(TASKS, tree) == other
 
 
+@pytest.mark.slow
 def test_a_rebuilt_extension_changes_the_key_of_runs_that_load_it(tree):
     ext = tree / "_kernels" / "lqo.cpython-test.so"
     ext.write_bytes(b"a build")
