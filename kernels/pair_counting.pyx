@@ -265,10 +265,13 @@ cdef int64_t _joachims_query(const double* z, const double* v, const int32_t* le
 
 cdef inline void _tree_insert(int64_t* cnt, double* sm, Py_ssize_t k, Py_ssize_t key,
                               double value) noexcept nogil:
+    """Insert an item of ``key`` and ``value``: the count (unless ``cnt`` is NULL) and sum of
+    every node on its path grow."""
     cdef Py_ssize_t lo = 0, hi = k, mid
     while lo < hi:
         mid = (lo + hi) >> 1
-        cnt[mid] += 1
+        if cnt != NULL:
+            cnt[mid] += 1
         sm[mid] += value
         if key == mid:
             return
@@ -280,7 +283,8 @@ cdef inline void _tree_insert(int64_t* cnt, double* sm, Py_ssize_t k, Py_ssize_t
 
 cdef inline void _tree_above(const int64_t* cnt, const double* sm, Py_ssize_t k,
                              Py_ssize_t key, int64_t *c_out, double *s_out) noexcept nogil:
-    """Count and sum of the inserted items with key > ``key``."""
+    """Count and sum of the inserted items with key > ``key``.  ``cnt``
+    NULL: the sum only (``c_out`` left alone)."""
     cdef Py_ssize_t lo = 0, hi = k, mid, ch
     cdef int64_t c = 0
     cdef double s = 0.0
@@ -288,50 +292,59 @@ cdef inline void _tree_above(const int64_t* cnt, const double* sm, Py_ssize_t k,
         mid = (lo + hi) >> 1
         if key < mid:
             # node mid and its right subtree are above key: subtree(mid) minus left subtree
-            c += cnt[mid]
+            if cnt != NULL:
+                c += cnt[mid]
             s += sm[mid]
             if lo < mid:
                 ch = (lo + mid) >> 1
-                c -= cnt[ch]
+                if cnt != NULL:
+                    c -= cnt[ch]
                 s -= sm[ch]
             hi = mid
         elif key == mid:
             if mid + 1 < hi:
                 ch = (mid + 1 + hi) >> 1
-                c += cnt[ch]
+                if cnt != NULL:
+                    c += cnt[ch]
                 s += sm[ch]
             break
         else:
             lo = mid + 1
-    c_out[0] = c
+    if cnt != NULL:
+        c_out[0] = c
     s_out[0] = s
 
 
 cdef inline void _tree_below(const int64_t* cnt, const double* sm, Py_ssize_t k,
                              Py_ssize_t key, int64_t *c_out, double *s_out) noexcept nogil:
-    """Count and sum of the inserted items with key < ``key``."""
+    """Count and sum of the inserted items with key < ``key``.  ``cnt``
+    NULL: the sum only (``c_out`` left alone)."""
     cdef Py_ssize_t lo = 0, hi = k, mid, ch
     cdef int64_t c = 0
     cdef double s = 0.0
     while lo < hi:
         mid = (lo + hi) >> 1
         if key > mid:
-            c += cnt[mid]
+            if cnt != NULL:
+                c += cnt[mid]
             s += sm[mid]
             if mid + 1 < hi:
                 ch = (mid + 1 + hi) >> 1
-                c -= cnt[ch]
+                if cnt != NULL:
+                    c -= cnt[ch]
                 s -= sm[ch]
             lo = mid + 1
         elif key == mid:
             if lo < mid:
                 ch = (lo + mid) >> 1
-                c += cnt[ch]
+                if cnt != NULL:
+                    c += cnt[ch]
                 s += sm[ch]
             break
         else:
             hi = mid
-    c_out[0] = c
+    if cnt != NULL:
+        c_out[0] = c
     s_out[0] = s
 
 
@@ -341,7 +354,7 @@ cdef int64_t _tree_query(const double* z, const double* v, const int32_t* level,
                          int64_t* l_minus, double* s_plus, double* s_minus,
                          int64_t* work_cnt, double* work_sum) noexcept nogil:
     cdef Py_ssize_t r, i, j, oi, oj
-    cdef int64_t c, total = 0
+    cdef int64_t c = 0, total = 0
     cdef double s
     if k < 2:                                  # no pairs in this query
         for i in range(a, a + n):
@@ -584,60 +597,8 @@ def sum_rows(const double[:, ::1] P, double[::1] out):
 # with the same margin tests; only the values v = Xd change.  ``hv_prepare`` records, once per
 # point, each sorted position's level and where each sweep's insertion loop stops; then
 # ``hv_range_prepared`` replays the sweeps of ``_tree_query`` without the score comparisons
-# (and without the counts, already known): the same insertions in the same order, so the same
-# sums bit for bit.
-
-cdef inline void _tree_insert_sum(double* sm, Py_ssize_t k, Py_ssize_t key,
-                                  double value) noexcept nogil:
-    cdef Py_ssize_t lo = 0, hi = k, mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        sm[mid] += value
-        if key == mid:
-            return
-        if key < mid:
-            hi = mid
-        else:
-            lo = mid + 1
-
-
-cdef inline double _tree_above_sum(const double* sm, Py_ssize_t k, Py_ssize_t key) noexcept nogil:
-    cdef Py_ssize_t lo = 0, hi = k, mid
-    cdef double s = 0.0
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if key < mid:
-            s += sm[mid]
-            if lo < mid:
-                s -= sm[(lo + mid) >> 1]
-            hi = mid
-        elif key == mid:
-            if mid + 1 < hi:
-                s += sm[(mid + 1 + hi) >> 1]
-            break
-        else:
-            lo = mid + 1
-    return s
-
-
-cdef inline double _tree_below_sum(const double* sm, Py_ssize_t k, Py_ssize_t key) noexcept nogil:
-    cdef Py_ssize_t lo = 0, hi = k, mid
-    cdef double s = 0.0
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if key > mid:
-            s += sm[mid]
-            if mid + 1 < hi:
-                s -= sm[(mid + 1 + hi) >> 1]
-            lo = mid + 1
-        elif key == mid:
-            if lo < mid:
-                s += sm[(lo + mid) >> 1]
-            break
-        else:
-            hi = mid
-    return s
-
+# (and without the counts, already known: the tree functions above with ``cnt`` NULL): the
+# same insertions in the same order, so the same sums bit for bit.
 
 # Small trees (k ≤ KTAB levels) without data-dependent branches: for each k and key, the
 # nodes an insertion walks through (padded to the tree's depth with a sink node k that is
@@ -829,18 +790,20 @@ cdef void _tree_hv_query(const double* v, const int32_t* lev, const int64_t* ord
     for p in range(a, a + n):
         e = up[p]
         while j < e:
-            _tree_insert_sum(sm, k, lev[j], v[order[j] - base])
+            _tree_insert(NULL, sm, k, lev[j], v[order[j] - base])
             j += 1
-        s_plus[order[p] - base] = _tree_above_sum(sm, k, lev[p])
+        _tree_above(NULL, sm, k, lev[p], NULL, &s)
+        s_plus[order[p] - base] = s
     for r in range(k):
         sm[r] = 0.0
     j = a + n - 1
     for p in range(a + n - 1, a - 1, -1):
         e = down[p]
         while j > e:
-            _tree_insert_sum(sm, k, lev[j], v[order[j] - base])
+            _tree_insert(NULL, sm, k, lev[j], v[order[j] - base])
             j -= 1
-        s_minus[order[p] - base] = _tree_below_sum(sm, k, lev[p])
+        _tree_below(NULL, sm, k, lev[p], NULL, &s)
+        s_minus[order[p] - base] = s
 
 
 def hv_prepare(const double[::1] z, const int32_t[::1] level, const int32_t[::1] n_levels,
