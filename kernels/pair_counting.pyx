@@ -128,60 +128,8 @@ DIRECT, JOACHIMS, TREE = 0, 1, 2         # ``method`` of count_range and hv_rang
 
 # --- (a) direct counting, Sec. II.1 ----------------------------------------------------------
 
-cdef int64_t _direct_query(const double* z, const double* v, const int32_t* level,
-                           const int64_t* order, Py_ssize_t a, Py_ssize_t n, Py_ssize_t k,
-                           bint want_counts, Py_ssize_t base, int64_t* l_plus,
-                           int64_t* l_minus, double* s_plus, double* s_minus,
-                           int64_t* cnt, double* sm) noexcept nogil:
-    cdef Py_ssize_t i, j, r, oi, oj, yi
-    cdef int64_t c, total = 0
-    cdef double s
-    # ascending sweep: count⁺(r), xv⁺(r) over {j | 1 - z_j + z_i > 0}
-    for r in range(k):
-        cnt[r] = 0
-        sm[r] = 0.0
-    j = 0
-    for i in range(n):
-        oi = order[a + i]
-        while j < n and 1.0 - z[order[a + j]] + z[oi] > 0:
-            oj = order[a + j]
-            cnt[level[oj]] += 1
-            sm[level[oj]] += v[oj - base]
-            j += 1
-        yi = level[oi]
-        c = 0
-        s = 0.0
-        for r in range(yi + 1, k):                      # (II.2)
-            c += cnt[r]
-            s += sm[r]
-        if want_counts:
-            l_plus[oi - base] = c
-        s_plus[oi - base] = s
-    # descending sweep: the same over {j | 1 - z_i + z_j > 0}
-    for r in range(k):
-        cnt[r] = 0
-        sm[r] = 0.0
-    j = n - 1
-    for i in range(n - 1, -1, -1):
-        oi = order[a + i]
-        while j >= 0 and 1.0 - z[oi] + z[order[a + j]] > 0:
-            oj = order[a + j]
-            cnt[level[oj]] += 1
-            sm[level[oj]] += v[oj - base]
-            j -= 1
-        yi = level[oi]
-        c = 0
-        s = 0.0
-        for r in range(yi):
-            c += cnt[r]
-            s += sm[r]
-        if want_counts:
-            l_minus[oi - base] = c
-        s_minus[oi - base] = s
-    if want_counts:
-        for i in range(a, a + n):
-            total += l_minus[i - base]
-    return total
+# The two sweeps are :func:`_sweep_query` (below, with the tree's): per level, count⁺(r) and
+# xv⁺(r) of the documents swept in, summed over the levels above (II.2) or below a document's.
 
 
 def direct_count_trace(const double[::1] z, const int32_t[::1] level, Py_ssize_t k,
@@ -348,15 +296,20 @@ cdef inline void _tree_below(const int64_t* cnt, const double* sm, Py_ssize_t k,
     s_out[0] = s
 
 
-cdef int64_t _tree_query(const double* z, const double* v, const int32_t* level,
-                         const int64_t* order, Py_ssize_t a, Py_ssize_t n, Py_ssize_t k,
-                         bint want_counts, Py_ssize_t base, int64_t* l_plus,
-                         int64_t* l_minus, double* s_plus, double* s_minus,
-                         int64_t* work_cnt, double* work_sum) noexcept nogil:
-    cdef Py_ssize_t r, i, j, oi, oj
+cdef inline int64_t _sweep_query(bint tree, const double* z, const double* v,
+                                 const int32_t* level, const int64_t* order, Py_ssize_t a,
+                                 Py_ssize_t n, Py_ssize_t k, bint want_counts, Py_ssize_t base,
+                                 int64_t* l_plus, int64_t* l_minus, double* s_plus,
+                                 double* s_minus, int64_t* cnt, double* sm) noexcept nogil:
+    """Sec. II.1's ascending sweep over {j | 1 - z_j + z_i > 0} (l_i^+, γ_i^+) and descending
+    sweep over {j | 1 - z_i + z_j > 0} (l_i^-, γ_i^-) of one query, the documents swept in
+    kept by level in ``cnt``/``sm`` (k of each): (a) ``tree`` False, per level, a document's
+    counts summed over the levels above or below it (O(k)); (c) ``tree`` True, in the
+    order-statistic tree (O(log k)).  ``tree`` is a constant at each call site."""
+    cdef Py_ssize_t r, i, j, oi, oj, yi
     cdef int64_t c = 0, total = 0
     cdef double s
-    if k < 2:                                  # no pairs in this query
+    if tree and k < 2:                         # no pairs in this query
         for i in range(a, a + n):
             if want_counts:
                 l_plus[i - base] = 0
@@ -365,30 +318,54 @@ cdef int64_t _tree_query(const double* z, const double* v, const int32_t* level,
             s_minus[i - base] = 0.0
         return 0
     for r in range(k):
-        work_cnt[r] = 0
-        work_sum[r] = 0.0
+        cnt[r] = 0
+        sm[r] = 0.0
     j = 0
     for i in range(n):
         oi = order[a + i]
         while j < n and 1.0 - z[order[a + j]] + z[oi] > 0:
             oj = order[a + j]
-            _tree_insert(work_cnt, work_sum, k, level[oj], v[oj - base])
+            if tree:
+                _tree_insert(cnt, sm, k, level[oj], v[oj - base])
+            else:
+                cnt[level[oj]] += 1
+                sm[level[oj]] += v[oj - base]
             j += 1
-        _tree_above(work_cnt, work_sum, k, level[oi], &c, &s)
+        yi = level[oi]
+        if tree:
+            _tree_above(cnt, sm, k, yi, &c, &s)
+        else:
+            c = 0
+            s = 0.0
+            for r in range(yi + 1, k):                  # (II.2)
+                c += cnt[r]
+                s += sm[r]
         if want_counts:
             l_plus[oi - base] = c
         s_plus[oi - base] = s
     for r in range(k):
-        work_cnt[r] = 0
-        work_sum[r] = 0.0
+        cnt[r] = 0
+        sm[r] = 0.0
     j = n - 1
     for i in range(n - 1, -1, -1):
         oi = order[a + i]
         while j >= 0 and 1.0 - z[oi] + z[order[a + j]] > 0:
             oj = order[a + j]
-            _tree_insert(work_cnt, work_sum, k, level[oj], v[oj - base])
+            if tree:
+                _tree_insert(cnt, sm, k, level[oj], v[oj - base])
+            else:
+                cnt[level[oj]] += 1
+                sm[level[oj]] += v[oj - base]
             j -= 1
-        _tree_below(work_cnt, work_sum, k, level[oi], &c, &s)
+        yi = level[oi]
+        if tree:
+            _tree_below(cnt, sm, k, yi, &c, &s)
+        else:
+            c = 0
+            s = 0.0
+            for r in range(yi):
+                c += cnt[r]
+                s += sm[r]
         if want_counts:
             l_minus[oi - base] = c
             total += c
@@ -420,11 +397,11 @@ cdef int64_t _count_range(int method, const double* z, const double* v, const in
         if k > kw:
             return -1
         if method == 0:
-            total += _direct_query(z, v, level, order, a, n, k, want_counts, base,
-                                   lp, lm, sp, sm, wc, ws)
+            total += _sweep_query(False, z, v, level, order, a, n, k, want_counts, base,
+                                  lp, lm, sp, sm, wc, ws)
         else:
-            total += _tree_query(z, v, level, order, a, n, k, want_counts, base,
-                                 lp, lm, sp, sm, wc, ws)
+            total += _sweep_query(True, z, v, level, order, a, n, k, want_counts, base,
+                                  lp, lm, sp, sm, wc, ws)
     return total
 
 
@@ -596,7 +573,7 @@ def sum_rows(const double[:, ::1] P, double[::1] out):
 # Between two function evaluations every Hessian-vector product sweeps the same sorted order
 # with the same margin tests; only the values v = Xd change.  ``hv_prepare`` records, once per
 # point, each sorted position's level and where each sweep's insertion loop stops; then
-# ``hv_range_prepared`` replays the sweeps of ``_tree_query`` without the score comparisons
+# ``hv_range_prepared`` replays the sweeps of ``_sweep_query`` (tree) without the score comparisons
 # (and without the counts, already known: the tree functions above with ``cnt`` NULL): the
 # same insertions in the same order, so the same sums bit for bit.
 
@@ -689,7 +666,7 @@ cdef void _tree_hv_query(const double* v, const int32_t* lev, const int64_t* ord
                          const int64_t* up, const int64_t* down, Py_ssize_t a, Py_ssize_t n,
                          Py_ssize_t k, Py_ssize_t base, double* s_plus, double* s_minus,
                          double* sm) noexcept nogil:
-    """The two sweeps of ``_tree_query`` (sums only) of one query from its recorded sweep
+    """The two sweeps of ``_sweep_query`` (tree; sums only) of one query from its recorded sweep
     stops: k = 2 and 3 with the node sums in registers (the walks written out, branch-free),
     4..KTAB from the tables, more levels by the tree walks."""
     cdef Py_ssize_t r, p, j, e, t, D, QL, key
