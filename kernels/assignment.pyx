@@ -12,8 +12,8 @@ Shortest augmenting paths (Jonker & Volgenant 1987, Sec. 3; the rectangular form
 2016, "On implementing 2D rectangular assignment algorithms", Alg. 4): keep duals u (rows),
 v (columns) with reduced costs ``K_ij − u_i − v_j ≥ 0`` for every assigned row i and every j,
 zero on assigned pairs; each free row is then assigned by one Dijkstra search over the
-columns (``_augment_dense``, ``_augment``) followed by the dual update and the flip of the
-path.  At the end every
+columns (``_augment``, a dense or a rank-2 row scan per step) followed by the dual update and
+the flip of the path.  At the end every
 row's reduced costs are non-negative and zero on its column: the LP optimality certificate
 of (25)/(26), so the assignment is optimal (up to float64 rounding in the duals).
 
@@ -72,6 +72,7 @@ from libc.stdlib cimport free, malloc
 from simd2 cimport (msk2, msk2_bits, pd2, pd2_abs, pd2_add, pd2_eq, pd2_gather, pd2_hi, pd2_lo,
                    pd2_loadu, pd2_lt, pd2_max, pd2_min, pd2_mul, pd2_ngt, pd2_select, pd2_set1,
                    pd2_storeu, pd2_sub)
+from stable_sort cimport stable_argsort
 
 
 # SSE2 (simd2.pxd) for the scans of dense rows: two columns per instruction, each lane doing
@@ -105,7 +106,7 @@ cdef struct Work:
     Py_ssize_t* sr_list        # rows scanned by the current search
     Py_ssize_t* sc_list        # columns settled by the current search
     Py_ssize_t* order          # rank-2: documents by decreasing g; dense: free rows
-    Py_ssize_t* tmp            # merge sort scratch
+    Py_ssize_t* tmp            # sort scratch
     Py_ssize_t* stamp          # canonical pass: the row whose search last visited a column
     Py_ssize_t* estart         # uniqueness check: row i's tight edges are
     Py_ssize_t* edges          #   edges[estart[i]:estart[i+1]] (at most 4n in all)
@@ -244,8 +245,8 @@ cdef inline Py_ssize_t _settle(Work* W, Py_ssize_t index, Py_ssize_t last,
                                Py_ssize_t n_sc) noexcept nogil:
     """Settle the column at position ``index`` (its distance is the new ``min_val``): record
     its distance, predecessor and place ``n_sc`` in the settled list, and move the last
-    unsettled position ``last`` into its place (distance, v and predecessor; a rank-2 search
-    moves its a and c too).  Returns the column."""
+    unsettled position ``last`` into its place (distance, v and predecessor; :func:`_augment`
+    moves a rank-2 search's a and c).  Returns the column."""
     cdef Py_ssize_t j = W.remaining[index]
     W.spc[j] = W.dist[index]
     W.path[j] = <Py_ssize_t> W.pred[index]
@@ -287,170 +288,139 @@ cdef inline void _update_duals_and_flip(Work* W, Py_ssize_t cur, double min_val,
             break
 
 
-cdef Py_ssize_t _augment_dense(const double* C, Py_ssize_t nc, Py_ssize_t cur,
-                               Work* W) noexcept nogil:
-    """Assign free row ``cur`` of a dense matrix along a shortest augmenting path (Dijkstra on
-    reduced costs), update the duals and flip the path.  Returns 0, or -1 if no finite path
-    exists.
+cdef inline double _scan_dense_row(const double* row, Work* W, Py_ssize_t num_rem, double h,
+                                   double di) noexcept nogil:
+    """Relax the unsettled columns (positions ``< num_rem`` of ``remaining``) through dense row
+    ``di`` (its entries ``row``): distance ``row_j + h − v_j`` (h = min_val − u_i), two columns
+    per instruction, branch-free; returns the smallest distance."""
+    cdef double* dist = W.dist
+    cdef double* vpos = W.vpos
+    cdef double* pred = W.pred
+    cdef const Py_ssize_t* remaining = W.remaining
+    cdef Py_ssize_t it = 0
+    cdef double lowest, r
+    cdef pd2 hv = pd2_set1(h), iv = pd2_set1(di), lo = pd2_set1(INFINITY), d, x
+    cdef msk2 m
+    while it + 2 <= num_rem:
+        x = pd2_sub(pd2_add(pd2_gather(row + remaining[it], row + remaining[it + 1]), hv),
+                    pd2_loadu(vpos + it))
+        d = pd2_loadu(dist + it)
+        m = pd2_lt(x, d)
+        d = pd2_min(x, d)
+        pd2_storeu(dist + it, d)
+        pd2_storeu(pred + it, pd2_select(m, iv, pd2_loadu(pred + it)))
+        lo = pd2_min(d, lo)
+        it += 2
+    lowest = pd2_lo(lo)
+    r = pd2_hi(lo)
+    if r < lowest:
+        lowest = r
+    if it < num_rem:
+        r = row[remaining[it]] + h - vpos[it]
+        if r < dist[it]:
+            dist[it] = r
+            pred[it] = di
+        if dist[it] < lowest:
+            lowest = dist[it]
+    return lowest
+
+
+cdef inline double _scan_rank2_row(const Problem* P, Work* W, Py_ssize_t num_rem, double h,
+                                   Py_ssize_t i) noexcept nogil:
+    """:func:`_scan_dense_row` for row ``i`` of a rank-2 problem, its entries computed on the
+    fly as ``(a_j b_i − c_j g_i) + h − v_j``, the expression of :func:`_k2`, from the a and c of
+    the unsettled columns kept by position (``apos``, ``cpos``); four columns per step."""
+    cdef double* dist = W.dist
+    cdef double* vpos = W.vpos
+    cdef double* pred = W.pred
+    cdef const double* apos = W.apos
+    cdef const double* cpos = W.cpos
+    cdef Py_ssize_t it = 0
+    cdef double lowest, r, bi = P.b[i], gi = P.g[i], di = <double> i
+    cdef pd2 hv = pd2_set1(h), iv = pd2_set1(di), bv = pd2_set1(bi), gv = pd2_set1(gi)
+    cdef pd2 lo = pd2_set1(INFINITY), lo2, d, x, d2, x2
+    cdef msk2 m, m2
+    lo2 = lo
+    while it + 4 <= num_rem:
+        x = pd2_sub(pd2_add(pd2_sub(pd2_mul(pd2_loadu(apos + it), bv),
+                                    pd2_mul(pd2_loadu(cpos + it), gv)), hv),
+                    pd2_loadu(vpos + it))
+        x2 = pd2_sub(pd2_add(pd2_sub(pd2_mul(pd2_loadu(apos + it + 2), bv),
+                                     pd2_mul(pd2_loadu(cpos + it + 2), gv)), hv),
+                     pd2_loadu(vpos + it + 2))
+        d = pd2_loadu(dist + it)
+        d2 = pd2_loadu(dist + it + 2)
+        m = pd2_lt(x, d)
+        m2 = pd2_lt(x2, d2)
+        d = pd2_min(x, d)
+        d2 = pd2_min(x2, d2)
+        pd2_storeu(dist + it, d)
+        pd2_storeu(dist + it + 2, d2)
+        pd2_storeu(pred + it, pd2_select(m, iv, pd2_loadu(pred + it)))
+        pd2_storeu(pred + it + 2, pd2_select(m2, iv, pd2_loadu(pred + it + 2)))
+        lo = pd2_min(d, lo)
+        lo2 = pd2_min(d2, lo2)
+        it += 4
+    lo = pd2_min(lo, lo2)
+    lowest = pd2_lo(lo)
+    r = pd2_hi(lo)
+    if r < lowest:
+        lowest = r
+    while it < num_rem:
+        r = (apos[it] * bi - cpos[it] * gi) + h - vpos[it]
+        if r < dist[it]:
+            dist[it] = r
+            pred[it] = di
+        if dist[it] < lowest:
+            lowest = dist[it]
+        it += 1
+    return lowest
+
+
+cdef Py_ssize_t _augment(const Problem* P, Py_ssize_t nc, Py_ssize_t cur, Work* W) noexcept nogil:
+    """Assign free row ``cur`` along a shortest augmenting path (Dijkstra on reduced costs),
+    update the duals and flip the path.  Returns 0, or -1 if no finite path exists.
 
     The unsettled columns are kept compacted by position in ``remaining`` (a settled one is
-    replaced by the last), with their distance, v and predecessor in parallel arrays, so that
-    a row scan reads contiguous memory (the row's entries excepted) and updates branch-free,
-    two columns at a time.  The column settled next is the first position of smallest
+    replaced by the last), with their distance, v and predecessor (and for a rank-2 problem
+    their a and c) in parallel arrays, so that a row scan (:func:`_scan_dense_row`,
+    :func:`_scan_rank2_row`) reads contiguous memory (a dense row's entries excepted) and
+    updates branch-free.  The column settled next is the first position of smallest
     distance, or the last free column among the positions of that distance (Crouse's
     preference for a free column, in this scan order); it is found by a second, comparing
     pass."""
-    cdef double* u = W.u
-    cdef double* v = W.v
     cdef double* dist = W.dist
-    cdef double* vpos = W.vpos
-    cdef double* pred = W.pred
     cdef Py_ssize_t* row4col = W.row4col
-    cdef Py_ssize_t* remaining = W.remaining
-    cdef Py_ssize_t num_rem = nc, n_sr = 0, n_sc = 0, it, index, j, i, sink = -1
-    cdef double min_val = 0.0, lowest, r, h, di
-    cdef const double* row
-    cdef pd2 hv, iv, lo, d, x
-    cdef msk2 m
+    cdef Py_ssize_t num_rem = nc, n_sr = 0, n_sc = 0, index, j, i, sink = -1
+    cdef double min_val = 0.0, lowest, h
     for j in range(nc):
-        remaining[j] = j
+        W.remaining[j] = j
         dist[j] = INFINITY
-        vpos[j] = v[j]
-        pred[j] = -1.0
+        W.vpos[j] = W.v[j]
+        W.pred[j] = -1.0
+    if P.rank2:
+        for j in range(nc):
+            W.apos[j] = P.a[j]
+            W.cpos[j] = P.c[j]
     i = cur
     while sink == -1:
         W.sr_list[n_sr] = i
         n_sr += 1
-        h = min_val - u[i]
-        row = C + i * nc
-        di = <double> i
-        hv = pd2_set1(h)
-        iv = pd2_set1(di)
-        lo = pd2_set1(INFINITY)
-        it = 0
-        while it + 2 <= num_rem:
-            x = pd2_sub(pd2_add(pd2_gather(row + remaining[it], row + remaining[it + 1]), hv),
-                        pd2_loadu(vpos + it))
-            d = pd2_loadu(dist + it)
-            m = pd2_lt(x, d)
-            d = pd2_min(x, d)
-            pd2_storeu(dist + it, d)
-            pd2_storeu(pred + it, pd2_select(m, iv, pd2_loadu(pred + it)))
-            lo = pd2_min(d, lo)
-            it += 2
-        lowest = pd2_lo(lo)
-        r = pd2_hi(lo)
-        if r < lowest:
-            lowest = r
-        if it < num_rem:
-            r = row[remaining[it]] + h - vpos[it]
-            if r < dist[it]:
-                dist[it] = r
-                pred[it] = di
-            if dist[it] < lowest:
-                lowest = dist[it]
-        if not lowest < INFINITY:
-            return -1
-        index = _settle_position(dist, remaining, row4col, num_rem, lowest)
-        min_val = dist[index]
-        num_rem -= 1
-        j = _settle(W, index, num_rem, n_sc)
-        n_sc += 1
-        if row4col[j] == -1:
-            sink = j
+        h = min_val - W.u[i]
+        if P.rank2:
+            lowest = _scan_rank2_row(P, W, num_rem, h, i)
         else:
-            i = row4col[j]
-    _update_duals_and_flip(W, cur, min_val, n_sr, n_sc, sink)
-    return 0
-
-
-cdef Py_ssize_t _augment(Problem* P, Py_ssize_t nc, Py_ssize_t cur, Work* W) noexcept nogil:
-    """:func:`_augment_dense` for a rank-2 problem, entries computed on the fly as
-    ``(a_j b_i − c_j g_i) + h − v_j`` (h = min_val − u_i), the expression of :func:`_k2`.
-    The unsettled columns are kept compacted by position, as there, with their a, c, v,
-    distance and predecessor in parallel arrays, so that a row scan reads contiguous memory
-    and updates branch-free, two columns per instruction (each lane the scalar expression).
-    The column settled next is the first position of smallest distance, or the last free
-    column among the positions of that distance (found by a second, comparing pass)."""
-    cdef double* u = W.u
-    cdef double* v = W.v
-    cdef double* dist = W.dist
-    cdef double* vpos = W.vpos
-    cdef double* pred = W.pred
-    cdef double* apos = W.apos
-    cdef double* cpos = W.cpos
-    cdef Py_ssize_t* row4col = W.row4col
-    cdef Py_ssize_t* remaining = W.remaining
-    cdef Py_ssize_t num_rem = nc, n_sr = 0, n_sc = 0, it, index, j, i, sink = -1
-    cdef double min_val = 0.0, lowest, r, h, bi, gi, di
-    cdef const double* a = P.a
-    cdef const double* c = P.c
-    cdef pd2 hv, iv, bv, gv, lo, lo2, d, x, d2, x2
-    cdef msk2 m, m2
-    for j in range(nc):
-        remaining[j] = j
-        dist[j] = INFINITY
-        vpos[j] = v[j]
-        apos[j] = a[j]
-        cpos[j] = c[j]
-        pred[j] = -1.0
-    i = cur
-    while sink == -1:
-        W.sr_list[n_sr] = i
-        n_sr += 1
-        h = min_val - u[i]
-        bi = P.b[i]
-        gi = P.g[i]
-        di = <double> i
-        hv = pd2_set1(h)
-        iv = pd2_set1(di)
-        bv = pd2_set1(bi)
-        gv = pd2_set1(gi)
-        lo = pd2_set1(INFINITY)
-        lo2 = lo
-        it = 0
-        while it + 4 <= num_rem:
-            x = pd2_sub(pd2_add(pd2_sub(pd2_mul(pd2_loadu(apos + it), bv),
-                                        pd2_mul(pd2_loadu(cpos + it), gv)), hv),
-                        pd2_loadu(vpos + it))
-            x2 = pd2_sub(pd2_add(pd2_sub(pd2_mul(pd2_loadu(apos + it + 2), bv),
-                                         pd2_mul(pd2_loadu(cpos + it + 2), gv)), hv),
-                         pd2_loadu(vpos + it + 2))
-            d = pd2_loadu(dist + it)
-            d2 = pd2_loadu(dist + it + 2)
-            m = pd2_lt(x, d)
-            m2 = pd2_lt(x2, d2)
-            d = pd2_min(x, d)
-            d2 = pd2_min(x2, d2)
-            pd2_storeu(dist + it, d)
-            pd2_storeu(dist + it + 2, d2)
-            pd2_storeu(pred + it, pd2_select(m, iv, pd2_loadu(pred + it)))
-            pd2_storeu(pred + it + 2, pd2_select(m2, iv, pd2_loadu(pred + it + 2)))
-            lo = pd2_min(d, lo)
-            lo2 = pd2_min(d2, lo2)
-            it += 4
-        lo = pd2_min(lo, lo2)
-        lowest = pd2_lo(lo)
-        r = pd2_hi(lo)
-        if r < lowest:
-            lowest = r
-        while it < num_rem:
-            r = (apos[it] * bi - cpos[it] * gi) + h - vpos[it]
-            if r < dist[it]:
-                dist[it] = r
-                pred[it] = di
-            if dist[it] < lowest:
-                lowest = dist[it]
-            it += 1
+            lowest = _scan_dense_row(P.C + i * nc, W, num_rem, h, <double> i)
         if not lowest < INFINITY:
             return -1
-        index = _settle_position(dist, remaining, row4col, num_rem, lowest)
+        index = _settle_position(dist, W.remaining, row4col, num_rem, lowest)
         min_val = dist[index]
         num_rem -= 1
         j = _settle(W, index, num_rem, n_sc)
         n_sc += 1
-        apos[index] = apos[num_rem]
-        cpos[index] = cpos[num_rem]
+        if P.rank2:
+            W.apos[index] = W.apos[num_rem]
+            W.cpos[index] = W.cpos[num_rem]
         if row4col[j] == -1:
             sink = j
         else:
@@ -963,53 +933,13 @@ cdef Py_ssize_t _dense(const double* C, Py_ssize_t nr, Py_ssize_t nc, Work* W,
             W.u[i] = 0.0
             W.order[i] = i
     for f in range(nfree):
-        if _augment_dense(C, nc, W.order[f], W) < 0:
+        if _augment(&P, nc, W.order[f], W) < 0:
             return -1
     if nr < nc or not _unique_face(C, nr, W, _tolerance(big, nr, nc)):
         _canonical(&P, nr, nc, W, _tolerance(big, nr, nc))
     for i in range(nr):
         out[i] = W.col4row[i]
     return 0
-
-
-cdef void _argsort_desc(const double* key, Py_ssize_t n, Py_ssize_t* idx,
-                        Py_ssize_t* tmp) noexcept nogil:
-    """Stable merge sort of 0..n-1 by decreasing key (equal keys keep increasing index)."""
-    cdef Py_ssize_t width = 1, lo, mid, hi, a, b, k, i
-    for i in range(n):
-        idx[i] = i
-    while width < n:
-        lo = 0
-        while lo < n:
-            mid = lo + width
-            if mid > n:
-                mid = n
-            hi = lo + 2 * width
-            if hi > n:
-                hi = n
-            a = lo
-            b = mid
-            k = lo
-            while a < mid and b < hi:
-                if key[idx[b]] > key[idx[a]]:
-                    tmp[k] = idx[b]
-                    b += 1
-                else:
-                    tmp[k] = idx[a]
-                    a += 1
-                k += 1
-            while a < mid:
-                tmp[k] = idx[a]
-                a += 1
-                k += 1
-            while b < hi:
-                tmp[k] = idx[b]
-                b += 1
-                k += 1
-            lo = hi
-        for i in range(n):
-            idx[i] = tmp[i]
-        width *= 2
 
 
 cdef Py_ssize_t _rank2(const double* g, const double* b, const double* c, const double* a,
@@ -1037,7 +967,9 @@ cdef Py_ssize_t _rank2(const double* g, const double* b, const double* c, const 
         mb = max(mb, fabs(b[j]))
         mc = max(mc, fabs(c[j]))
         mg = max(mg, fabs(g[j]))
-    _argsort_desc(g, l, order, W.tmp)
+    for i in range(l):
+        order[i] = i
+    stable_argsort(g, order, W.tmp, 0, l, True)      # documents by decreasing g
     keep_tail = nT <= nR
     for i in range(l):
         W.col4row[i] = -1

@@ -62,71 +62,16 @@ read or write out of bounds.  The wrapper turns -1 into ``ValueError``.  Values 
 from libc.stdint cimport int32_t, int64_t
 
 from simd2 cimport pd2, pd2_add, pd2_loadu, pd2_mul, pd2_set1, pd2_storeu, pd2_sum, pd2_zero
+from stable_sort cimport stable_argsort
 
 
 # --- the one sort per evaluation --------------------------------------------------------------
 
-cdef inline void _insertion_sort(const double* z, int64_t* a, Py_ssize_t lo,
-                                 Py_ssize_t hi) noexcept nogil:
-    cdef Py_ssize_t i, j
-    cdef int64_t t
-    cdef double zt
-    for i in range(lo + 1, hi):
-        t = a[i]
-        zt = z[t]
-        j = i - 1
-        while j >= lo and z[a[j]] > zt:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = t
-
-
-cdef inline void _merge(const double* z, int64_t* a, int64_t* buf, Py_ssize_t lo,
-                        Py_ssize_t mid, Py_ssize_t hi) noexcept nogil:
-    cdef Py_ssize_t i = lo, j = mid, k = lo
-    if z[a[mid - 1]] <= z[a[mid]]:
-        return                         # already in order (adaptive)
-    while i < mid and j < hi:
-        if z[a[j]] < z[a[i]]:
-            buf[k] = a[j]
-            j += 1
-        else:
-            buf[k] = a[i]
-            i += 1
-        k += 1
-    while i < mid:
-        buf[k] = a[i]
-        i += 1
-        k += 1
-    while j < hi:
-        buf[k] = a[j]
-        j += 1
-        k += 1
-    for k in range(lo, hi):
-        a[k] = buf[k]
-
-
 cdef void _sort_range(const double* z, const int64_t* qp, int64_t* order, int64_t* buf,
                       Py_ssize_t q0, Py_ssize_t q1) noexcept nogil:
-    cdef Py_ssize_t q, a, b, lo, width, mid, hi
-    cdef Py_ssize_t RUN = 24
+    cdef Py_ssize_t q
     for q in range(q0, q1):
-        a = qp[q]
-        b = qp[q + 1]
-        lo = a
-        while lo < b:
-            hi = lo + RUN if lo + RUN < b else b
-            _insertion_sort(z, order, lo, hi)
-            lo = hi
-        width = RUN
-        while width < b - a:
-            lo = a
-            while lo + width < b:
-                mid = lo + width
-                hi = mid + width if mid + width < b else b
-                _merge(z, order, buf, lo, mid, hi)
-                lo = hi
-            width *= 2
+        stable_argsort(z, order, buf, qp[q], qp[q + 1], False)
 
 
 def sort_within_queries(const double[::1] z, const int64_t[::1] query_ptr, int64_t[::1] order,
@@ -183,60 +128,8 @@ DIRECT, JOACHIMS, TREE = 0, 1, 2         # ``method`` of count_range and hv_rang
 
 # --- (a) direct counting, Sec. II.1 ----------------------------------------------------------
 
-cdef int64_t _direct_query(const double* z, const double* v, const int32_t* level,
-                           const int64_t* order, Py_ssize_t a, Py_ssize_t n, Py_ssize_t k,
-                           bint want_counts, Py_ssize_t base, int64_t* l_plus,
-                           int64_t* l_minus, double* s_plus, double* s_minus,
-                           int64_t* cnt, double* sm) noexcept nogil:
-    cdef Py_ssize_t i, j, r, oi, oj, yi
-    cdef int64_t c, total = 0
-    cdef double s
-    # ascending sweep: count⁺(r), xv⁺(r) over {j | 1 - z_j + z_i > 0}
-    for r in range(k):
-        cnt[r] = 0
-        sm[r] = 0.0
-    j = 0
-    for i in range(n):
-        oi = order[a + i]
-        while j < n and 1.0 - z[order[a + j]] + z[oi] > 0:
-            oj = order[a + j]
-            cnt[level[oj]] += 1
-            sm[level[oj]] += v[oj - base]
-            j += 1
-        yi = level[oi]
-        c = 0
-        s = 0.0
-        for r in range(yi + 1, k):                      # (II.2)
-            c += cnt[r]
-            s += sm[r]
-        if want_counts:
-            l_plus[oi - base] = c
-        s_plus[oi - base] = s
-    # descending sweep: the same over {j | 1 - z_i + z_j > 0}
-    for r in range(k):
-        cnt[r] = 0
-        sm[r] = 0.0
-    j = n - 1
-    for i in range(n - 1, -1, -1):
-        oi = order[a + i]
-        while j >= 0 and 1.0 - z[oi] + z[order[a + j]] > 0:
-            oj = order[a + j]
-            cnt[level[oj]] += 1
-            sm[level[oj]] += v[oj - base]
-            j -= 1
-        yi = level[oi]
-        c = 0
-        s = 0.0
-        for r in range(yi):
-            c += cnt[r]
-            s += sm[r]
-        if want_counts:
-            l_minus[oi - base] = c
-        s_minus[oi - base] = s
-    if want_counts:
-        for i in range(a, a + n):
-            total += l_minus[i - base]
-    return total
+# The two sweeps are :func:`_sweep_query` (below, with the tree's): per level, count⁺(r) and
+# xv⁺(r) of the documents swept in, summed over the levels above (II.2) or below a document's.
 
 
 def direct_count_trace(const double[::1] z, const int32_t[::1] level, Py_ssize_t k,
@@ -320,10 +213,13 @@ cdef int64_t _joachims_query(const double* z, const double* v, const int32_t* le
 
 cdef inline void _tree_insert(int64_t* cnt, double* sm, Py_ssize_t k, Py_ssize_t key,
                               double value) noexcept nogil:
+    """Insert an item of ``key`` and ``value``: the count (unless ``cnt`` is NULL) and sum of
+    every node on its path grow."""
     cdef Py_ssize_t lo = 0, hi = k, mid
     while lo < hi:
         mid = (lo + hi) >> 1
-        cnt[mid] += 1
+        if cnt != NULL:
+            cnt[mid] += 1
         sm[mid] += value
         if key == mid:
             return
@@ -335,7 +231,8 @@ cdef inline void _tree_insert(int64_t* cnt, double* sm, Py_ssize_t k, Py_ssize_t
 
 cdef inline void _tree_above(const int64_t* cnt, const double* sm, Py_ssize_t k,
                              Py_ssize_t key, int64_t *c_out, double *s_out) noexcept nogil:
-    """Count and sum of the inserted items with key > ``key``."""
+    """Count and sum of the inserted items with key > ``key``.  ``cnt``
+    NULL: the sum only (``c_out`` left alone)."""
     cdef Py_ssize_t lo = 0, hi = k, mid, ch
     cdef int64_t c = 0
     cdef double s = 0.0
@@ -343,62 +240,76 @@ cdef inline void _tree_above(const int64_t* cnt, const double* sm, Py_ssize_t k,
         mid = (lo + hi) >> 1
         if key < mid:
             # node mid and its right subtree are above key: subtree(mid) minus left subtree
-            c += cnt[mid]
+            if cnt != NULL:
+                c += cnt[mid]
             s += sm[mid]
             if lo < mid:
                 ch = (lo + mid) >> 1
-                c -= cnt[ch]
+                if cnt != NULL:
+                    c -= cnt[ch]
                 s -= sm[ch]
             hi = mid
         elif key == mid:
             if mid + 1 < hi:
                 ch = (mid + 1 + hi) >> 1
-                c += cnt[ch]
+                if cnt != NULL:
+                    c += cnt[ch]
                 s += sm[ch]
             break
         else:
             lo = mid + 1
-    c_out[0] = c
+    if cnt != NULL:
+        c_out[0] = c
     s_out[0] = s
 
 
 cdef inline void _tree_below(const int64_t* cnt, const double* sm, Py_ssize_t k,
                              Py_ssize_t key, int64_t *c_out, double *s_out) noexcept nogil:
-    """Count and sum of the inserted items with key < ``key``."""
+    """Count and sum of the inserted items with key < ``key``.  ``cnt``
+    NULL: the sum only (``c_out`` left alone)."""
     cdef Py_ssize_t lo = 0, hi = k, mid, ch
     cdef int64_t c = 0
     cdef double s = 0.0
     while lo < hi:
         mid = (lo + hi) >> 1
         if key > mid:
-            c += cnt[mid]
+            if cnt != NULL:
+                c += cnt[mid]
             s += sm[mid]
             if mid + 1 < hi:
                 ch = (mid + 1 + hi) >> 1
-                c -= cnt[ch]
+                if cnt != NULL:
+                    c -= cnt[ch]
                 s -= sm[ch]
             lo = mid + 1
         elif key == mid:
             if lo < mid:
                 ch = (lo + mid) >> 1
-                c += cnt[ch]
+                if cnt != NULL:
+                    c += cnt[ch]
                 s += sm[ch]
             break
         else:
             hi = mid
-    c_out[0] = c
+    if cnt != NULL:
+        c_out[0] = c
     s_out[0] = s
 
 
-cdef int64_t _tree_query(const double* z, const double* v, const int32_t* level,
-                         const int64_t* order, Py_ssize_t a, Py_ssize_t n, Py_ssize_t k,
-                         bint want_counts, Py_ssize_t base, int64_t* l_plus,
-                         int64_t* l_minus, double* s_plus, double* s_minus,
-                         int64_t* work_cnt, double* work_sum) noexcept nogil:
-    cdef Py_ssize_t r, i, j, oi, oj
-    cdef int64_t c, total = 0
+cdef inline int64_t _sweep_query(bint tree, const double* z, const double* v,
+                                 const int32_t* level, const int64_t* order, Py_ssize_t a,
+                                 Py_ssize_t n, Py_ssize_t k, bint want_counts, Py_ssize_t base,
+                                 int64_t* l_plus, int64_t* l_minus, double* s_plus,
+                                 double* s_minus, int64_t* cnt, double* sm) noexcept nogil:
+    """Sec. II.1's ascending sweep over {j | 1 - z_j + z_i > 0} (l_i^+, γ_i^+) and descending
+    sweep over {j | 1 - z_i + z_j > 0} (l_i^-, γ_i^-) of one query, the documents swept in
+    kept by level in ``cnt``/``sm`` (k of each): (a) ``tree`` False, per level, a document's
+    counts summed over the levels above or below it (O(k)); (c) ``tree`` True, in the
+    order-statistic tree (O(log k)).  ``tree`` is a constant at each call site."""
+    cdef Py_ssize_t r, i, j, oi, oj, yi
+    cdef int64_t c = 0, total = 0
     cdef double s
-    if k < 2:                                  # no pairs in this query
+    if tree and k < 2:                         # no pairs in this query
         for i in range(a, a + n):
             if want_counts:
                 l_plus[i - base] = 0
@@ -407,30 +318,54 @@ cdef int64_t _tree_query(const double* z, const double* v, const int32_t* level,
             s_minus[i - base] = 0.0
         return 0
     for r in range(k):
-        work_cnt[r] = 0
-        work_sum[r] = 0.0
+        cnt[r] = 0
+        sm[r] = 0.0
     j = 0
     for i in range(n):
         oi = order[a + i]
         while j < n and 1.0 - z[order[a + j]] + z[oi] > 0:
             oj = order[a + j]
-            _tree_insert(work_cnt, work_sum, k, level[oj], v[oj - base])
+            if tree:
+                _tree_insert(cnt, sm, k, level[oj], v[oj - base])
+            else:
+                cnt[level[oj]] += 1
+                sm[level[oj]] += v[oj - base]
             j += 1
-        _tree_above(work_cnt, work_sum, k, level[oi], &c, &s)
+        yi = level[oi]
+        if tree:
+            _tree_above(cnt, sm, k, yi, &c, &s)
+        else:
+            c = 0
+            s = 0.0
+            for r in range(yi + 1, k):                  # (II.2)
+                c += cnt[r]
+                s += sm[r]
         if want_counts:
             l_plus[oi - base] = c
         s_plus[oi - base] = s
     for r in range(k):
-        work_cnt[r] = 0
-        work_sum[r] = 0.0
+        cnt[r] = 0
+        sm[r] = 0.0
     j = n - 1
     for i in range(n - 1, -1, -1):
         oi = order[a + i]
         while j >= 0 and 1.0 - z[oi] + z[order[a + j]] > 0:
             oj = order[a + j]
-            _tree_insert(work_cnt, work_sum, k, level[oj], v[oj - base])
+            if tree:
+                _tree_insert(cnt, sm, k, level[oj], v[oj - base])
+            else:
+                cnt[level[oj]] += 1
+                sm[level[oj]] += v[oj - base]
             j -= 1
-        _tree_below(work_cnt, work_sum, k, level[oi], &c, &s)
+        yi = level[oi]
+        if tree:
+            _tree_below(cnt, sm, k, yi, &c, &s)
+        else:
+            c = 0
+            s = 0.0
+            for r in range(yi):
+                c += cnt[r]
+                s += sm[r]
         if want_counts:
             l_minus[oi - base] = c
             total += c
@@ -462,11 +397,11 @@ cdef int64_t _count_range(int method, const double* z, const double* v, const in
         if k > kw:
             return -1
         if method == 0:
-            total += _direct_query(z, v, level, order, a, n, k, want_counts, base,
-                                   lp, lm, sp, sm, wc, ws)
+            total += _sweep_query(False, z, v, level, order, a, n, k, want_counts, base,
+                                  lp, lm, sp, sm, wc, ws)
         else:
-            total += _tree_query(z, v, level, order, a, n, k, want_counts, base,
-                                 lp, lm, sp, sm, wc, ws)
+            total += _sweep_query(True, z, v, level, order, a, n, k, want_counts, base,
+                                  lp, lm, sp, sm, wc, ws)
     return total
 
 
@@ -638,61 +573,9 @@ def sum_rows(const double[:, ::1] P, double[::1] out):
 # Between two function evaluations every Hessian-vector product sweeps the same sorted order
 # with the same margin tests; only the values v = Xd change.  ``hv_prepare`` records, once per
 # point, each sorted position's level and where each sweep's insertion loop stops; then
-# ``hv_range_prepared`` replays the sweeps of ``_tree_query`` without the score comparisons
-# (and without the counts, already known): the same insertions in the same order, so the same
-# sums bit for bit.
-
-cdef inline void _tree_insert_sum(double* sm, Py_ssize_t k, Py_ssize_t key,
-                                  double value) noexcept nogil:
-    cdef Py_ssize_t lo = 0, hi = k, mid
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        sm[mid] += value
-        if key == mid:
-            return
-        if key < mid:
-            hi = mid
-        else:
-            lo = mid + 1
-
-
-cdef inline double _tree_above_sum(const double* sm, Py_ssize_t k, Py_ssize_t key) noexcept nogil:
-    cdef Py_ssize_t lo = 0, hi = k, mid
-    cdef double s = 0.0
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if key < mid:
-            s += sm[mid]
-            if lo < mid:
-                s -= sm[(lo + mid) >> 1]
-            hi = mid
-        elif key == mid:
-            if mid + 1 < hi:
-                s += sm[(mid + 1 + hi) >> 1]
-            break
-        else:
-            lo = mid + 1
-    return s
-
-
-cdef inline double _tree_below_sum(const double* sm, Py_ssize_t k, Py_ssize_t key) noexcept nogil:
-    cdef Py_ssize_t lo = 0, hi = k, mid
-    cdef double s = 0.0
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if key > mid:
-            s += sm[mid]
-            if mid + 1 < hi:
-                s -= sm[(mid + 1 + hi) >> 1]
-            lo = mid + 1
-        elif key == mid:
-            if lo < mid:
-                s += sm[(lo + mid) >> 1]
-            break
-        else:
-            hi = mid
-    return s
-
+# ``hv_range_prepared`` replays the sweeps of ``_sweep_query`` (tree) without the score comparisons
+# (and without the counts, already known: the tree functions above with ``cnt`` NULL): the
+# same insertions in the same order, so the same sums bit for bit.
 
 # Small trees (k ≤ KTAB levels) without data-dependent branches: for each k and key, the
 # nodes an insertion walks through (padded to the tree's depth with a sink node k that is
@@ -783,7 +666,7 @@ cdef void _tree_hv_query(const double* v, const int32_t* lev, const int64_t* ord
                          const int64_t* up, const int64_t* down, Py_ssize_t a, Py_ssize_t n,
                          Py_ssize_t k, Py_ssize_t base, double* s_plus, double* s_minus,
                          double* sm) noexcept nogil:
-    """The two sweeps of ``_tree_query`` (sums only) of one query from its recorded sweep
+    """The two sweeps of ``_sweep_query`` (tree; sums only) of one query from its recorded sweep
     stops: k = 2 and 3 with the node sums in registers (the walks written out, branch-free),
     4..KTAB from the tables, more levels by the tree walks."""
     cdef Py_ssize_t r, p, j, e, t, D, QL, key
@@ -884,18 +767,20 @@ cdef void _tree_hv_query(const double* v, const int32_t* lev, const int64_t* ord
     for p in range(a, a + n):
         e = up[p]
         while j < e:
-            _tree_insert_sum(sm, k, lev[j], v[order[j] - base])
+            _tree_insert(NULL, sm, k, lev[j], v[order[j] - base])
             j += 1
-        s_plus[order[p] - base] = _tree_above_sum(sm, k, lev[p])
+        _tree_above(NULL, sm, k, lev[p], NULL, &s)
+        s_plus[order[p] - base] = s
     for r in range(k):
         sm[r] = 0.0
     j = a + n - 1
     for p in range(a + n - 1, a - 1, -1):
         e = down[p]
         while j > e:
-            _tree_insert_sum(sm, k, lev[j], v[order[j] - base])
+            _tree_insert(NULL, sm, k, lev[j], v[order[j] - base])
             j -= 1
-        s_minus[order[p] - base] = _tree_below_sum(sm, k, lev[p])
+        _tree_below(NULL, sm, k, lev[p], NULL, &s)
+        s_minus[order[p] - base] = s
 
 
 def hv_prepare(const double[::1] z, const int32_t[::1] level, const int32_t[::1] n_levels,

@@ -22,14 +22,15 @@ read are mostly a few frequent features' (``repro.rankers.pamir._by_frequency``)
 iterations are drawn in chunks and a chunk's updates applied model by model (each model's in
 the order drawn: the same bits as applying each as it is drawn, since an update touches its
 model's weights only), so a model's weight row stays in cache across its updates; the rows of
-the triplets a few updates ahead are prefetched.  Random
-numbers: xoshiro256** seeded by splitmix64 from the caller's 64-bit seed; bounded integers by
-Lemire's multiply-shift with rejection (exactly uniform).
+the triplets a few updates ahead are prefetched.  Random numbers: ``xoshiro256.pxd``
+(xoshiro256** seeded by splitmix64 from the caller's 64-bit seed; bounded integers by Lemire's
+multiply-shift with rejection, exactly uniform).
 """
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.math cimport fmin
 
 from column_access cimport Slices, make_slices, get_slice, bad_slices
+from xoshiro256 cimport Rng, rng_below, rng_seed
 
 cdef extern from *:
     void __builtin_prefetch(const void* addr) noexcept nogil
@@ -49,57 +50,7 @@ cdef inline void _prefetch_row(const Slices* X, Py_ssize_t i) noexcept nogil:
             off = off + 64
 
 
-cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
-cdef uint64_t MIX1 = 0xBF58476D1CE4E5B9
-cdef uint64_t MIX2 = 0x94D049BB133111EB
-cdef uint64_t LOW32 = 0xFFFFFFFF
 cdef Py_ssize_t AHEAD = 8          # triplets whose rows are prefetched ahead of their update
-
-
-cdef inline uint64_t _rotl(uint64_t x, int k) noexcept nogil:
-    return (x << k) | (x >> (64 - k))
-
-
-cdef inline uint64_t _splitmix(uint64_t* s) noexcept nogil:
-    s[0] = s[0] + GOLDEN
-    cdef uint64_t z = s[0]
-    z = (z ^ (z >> 30)) * MIX1
-    z = (z ^ (z >> 27)) * MIX2
-    return z ^ (z >> 31)
-
-
-cdef inline uint64_t _next(uint64_t* s) noexcept nogil:
-    """xoshiro256** (Blackman & Vigna)."""
-    cdef uint64_t result = _rotl(s[1] * 5, 7) * 9
-    cdef uint64_t t = s[1] << 17
-    s[2] ^= s[0]
-    s[3] ^= s[1]
-    s[1] ^= s[2]
-    s[0] ^= s[3]
-    s[2] ^= t
-    s[3] = _rotl(s[3], 45)
-    return result
-
-
-cdef inline uint64_t _below(uint64_t* s, uint64_t n) noexcept nogil:
-    """Uniform integer in [0, n) (Lemire 2019, with rejection; 128-bit product in halves)."""
-    cdef uint64_t x, lo, hi, t, a0, a1, b0, b1, p00, p01, p10, p11, mid
-    t = (-n) % n
-    while True:
-        x = _next(s)
-        a0 = x & LOW32
-        a1 = x >> 32
-        b0 = n & LOW32
-        b1 = n >> 32
-        p00 = a0 * b0
-        p01 = a0 * b1
-        p10 = a1 * b0
-        p11 = a1 * b1
-        mid = (p00 >> 32) + (p01 & LOW32) + (p10 & LOW32)
-        hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32)
-        lo = x * n
-        if lo >= t:
-            return hi
 
 
 cdef inline double _margin(const double* w, const double* vi, const int32_t* ii, Py_ssize_t ni,
@@ -173,8 +124,7 @@ def pa_triplets(const double[::1] xdata, const int32_t[::1] xind, const int64_t[
         return -1
     cdef bint rec = record.shape[0] == n_iter
     cdef Slices X = make_slices(xdata, xind, xptr, n_cols, dense)
-    cdef uint64_t st[4]
-    cdef uint64_t sm = seed
+    cdef Rng rng
     cdef Py_ssize_t it, c0, c1, nd, q, e, m, i, j, lo, hi, tries, cnt, p, ni, nj, k
     cdef Py_ssize_t updates = 0
     cdef int8_t ri
@@ -184,8 +134,7 @@ def pa_triplets(const double[::1] xdata, const int32_t[::1] xind, const int64_t[
     cdef const int32_t* ij
     cdef double* wm
     cdef double margin, loss, vv, tau
-    for k in range(4):
-        st[k] = _splitmix(&sm)
+    rng_seed(&rng, seed)
     with nogil:
         c0 = 0
         while c0 < n_iter:
@@ -193,7 +142,7 @@ def pa_triplets(const double[::1] xdata, const int32_t[::1] xind, const int64_t[
             # 1. draw the chunk's triplets (the stream of the one-at-a-time run)
             nd = 0
             for it in range(c0, c1):
-                e = <Py_ssize_t>_below(st, <uint64_t>n_ent)
+                e = <Py_ssize_t>rng_below(&rng, <uint64_t>n_ent)
                 m = ent_model[e]
                 i = ent_row[e]
                 lo = ent_lo[e]
@@ -201,7 +150,7 @@ def pa_triplets(const double[::1] xdata, const int32_t[::1] xind, const int64_t[
                 ri = rel[m, i]
                 j = -1
                 for tries in range(64):
-                    k = lo + <Py_ssize_t>_below(st, <uint64_t>(hi - lo))
+                    k = lo + <Py_ssize_t>rng_below(&rng, <uint64_t>(hi - lo))
                     if rel[m, k] < ri:
                         j = k
                         break
@@ -212,7 +161,7 @@ def pa_triplets(const double[::1] xdata, const int32_t[::1] xind, const int64_t[
                             cnt = cnt + 1
                     if cnt == 0:
                         continue               # cannot happen with the wrapper's entries
-                    cnt = <Py_ssize_t>_below(st, <uint64_t>cnt)
+                    cnt = <Py_ssize_t>rng_below(&rng, <uint64_t>cnt)
                     for k in range(lo, hi):
                         if rel[m, k] < ri:
                             if cnt == 0:

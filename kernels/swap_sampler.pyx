@@ -55,8 +55,8 @@ is copied from ``restart_wins``, a move's row from the previous row with the two
 (u loses one, v gains one).  ``out_info[t]`` holds the restart index, the
 move number (0 = the restart state), and the documents u and v of the move (``out_info``).
 
-Random numbers: xoshiro256** seeded through splitmix64 from the caller's 64-bit seed;
-integers below m by Lemire's multiply-shift with rejection (exactly uniform).
+Random numbers: ``xoshiro256.pxd`` (xoshiro256** seeded through splitmix64 from the caller's
+64-bit seed; integers below m by Lemire's multiply-shift with rejection, exactly uniform).
 
 Every ``def`` checks array sizes in O(1) and returns -1 (nothing written) if inconsistent;
 the wrapper raises.  Values (restarts being permutations of 0..n-1) are the wrapper's job.
@@ -64,73 +64,7 @@ the wrapper raises.  Values (restarts being permutations of 0..n-1) are the wrap
 from libc.stdint cimport int32_t, int64_t, uint64_t
 from libc.string cimport memcpy, memmove
 
-
-# --- random numbers: xoshiro256** (Blackman & Vigna 2018) ----------------------------------
-
-cdef struct Rng:
-    uint64_t s0
-    uint64_t s1
-    uint64_t s2
-    uint64_t s3
-
-
-cdef inline uint64_t _splitmix(uint64_t* x) noexcept nogil:
-    x[0] = x[0] + 0x9E3779B97F4A7C15ULL
-    cdef uint64_t z = x[0]
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL
-    return z ^ (z >> 31)
-
-
-cdef inline void _seed(Rng* r, uint64_t seed) noexcept nogil:
-    cdef uint64_t x = seed
-    r.s0 = _splitmix(&x)
-    r.s1 = _splitmix(&x)
-    r.s2 = _splitmix(&x)
-    r.s3 = _splitmix(&x)
-
-
-cdef inline uint64_t _rotl(uint64_t x, int k) noexcept nogil:
-    return (x << k) | (x >> (64 - k))
-
-
-cdef inline uint64_t _next(Rng* r) noexcept nogil:
-    cdef uint64_t result = _rotl(r.s1 * 5, 7) * 9
-    cdef uint64_t t = r.s1 << 17
-    r.s2 = r.s2 ^ r.s0
-    r.s3 = r.s3 ^ r.s1
-    r.s1 = r.s1 ^ r.s2
-    r.s0 = r.s0 ^ r.s3
-    r.s2 = r.s2 ^ t
-    r.s3 = _rotl(r.s3, 45)
-    return result
-
-
-cdef extern from *:
-    """
-    static inline uint64_t repro_mul128(uint64_t a, uint64_t b, uint64_t* lo) {
-        unsigned __int128 m = (unsigned __int128)a * b;
-        *lo = (uint64_t)m;
-        return (uint64_t)(m >> 64);
-    }
-    """
-    uint64_t repro_mul128(uint64_t a, uint64_t b, uint64_t* lo) noexcept nogil
-
-
-cdef inline uint64_t _below(Rng* r, uint64_t m) noexcept nogil:
-    """Uniform integer in [0, m), m ≥ 1 (Lemire 2019: multiply-shift, rejecting the 2^64 mod m
-    low products that would bias it; the modulo is computed only when a product is low)."""
-    cdef uint64_t lo, t
-    cdef uint64_t hi = repro_mul128(_next(r), m, &lo)
-    if lo < m:
-        t = (<uint64_t>0 - m) % m
-        while lo < t:
-            hi = repro_mul128(_next(r), m, &lo)
-    return hi
-
-
-cdef inline double _unit(Rng* r) noexcept nogil:
-    return <double>(_next(r) >> 11) * (1.0 / 9007199254740992.0)
+from xoshiro256 cimport Rng, rng_below, rng_seed, rng_unit
 
 
 # --- the state ---------------------------------------------------------------------------------
@@ -315,7 +249,7 @@ cdef inline void _init_state(State* s, Py_ssize_t n_pos, Py_ssize_t n_neg,
 
 
 cdef inline Py_ssize_t _pick_restart(Rng* rng, const double[::1] cdf) noexcept nogil:
-    cdef double u = _unit(rng)
+    cdef double u = rng_unit(rng)
     cdef Py_ssize_t r = 0, R = cdf.shape[0]
     while r < R - 1 and u >= cdf[r]:
         r += 1
@@ -328,15 +262,15 @@ cdef inline int _attempt(State* s, Rng* rng) noexcept nogil:
     """One attempt of Fig. 2 (lines 3-11): 0 = no flip (line 10), 1 = flip rejected as invalid
     (line 11), 2 = flip accepted and applied.  idx uniform in [0, n⁺n⁻) is drawn as its two
     coordinates g, b (independent uniforms: the same distribution, no division)."""
-    cdef int32_t g = <int32_t>_below(rng, <uint64_t>s.n_pos)                 # lines 3-4
-    cdef int32_t b = <int32_t>(s.n_pos + _below(rng, <uint64_t>s.n_neg))
+    cdef int32_t g = <int32_t>rng_below(rng, <uint64_t>s.n_pos)                 # lines 3-4
+    cdef int32_t b = <int32_t>(s.n_pos + rng_below(rng, <uint64_t>s.n_neg))
     cdef int32_t kg = s.blk[g], kb = s.blk[b]                   # line 5: n_g, n_b via blocks
     cdef int64_t num
     if kg < kb:                                                 # line 6: y_gb = +1
         num = s.n_neg - s.bwin[kg] + s.bwin[kb] + 1             # line 7
     else:
         num = s.n_pos + s.bwin[kg] - s.bwin[kb] + 1             # line 9
-    if <int64_t>_below(rng, <uint64_t>(s.n + 2)) >= num:        # line 10: flip w.p. θ
+    if <int64_t>rng_below(rng, <uint64_t>(s.n + 2)) >= num:        # line 10: flip w.p. θ
         return 0
     if kg - kb != 1 and kb - kg != 1:                           # line 11: reject invalid
         return 1
@@ -367,12 +301,12 @@ cdef inline void _rf_move(State* s, Rng* rng, int64_t* weights) noexcept nogil:
     for k in range(K1):
         total += <int64_t>s.bsize[k] * s.bsize[k + 1] * _pair_num(s, k)
         weights[k] = total
-    r = <int64_t>_below(rng, <uint64_t>total)
+    r = <int64_t>rng_below(rng, <uint64_t>total)
     k = 0
     while weights[k] <= r:
         k += 1
-    _apply_move(s, k, s.bstart[k] + <Py_ssize_t>_below(rng, <uint64_t>s.bsize[k]),
-                s.bstart[k + 1] + <Py_ssize_t>_below(rng, <uint64_t>s.bsize[k + 1]))
+    _apply_move(s, k, s.bstart[k] + <Py_ssize_t>rng_below(rng, <uint64_t>s.bsize[k]),
+                s.bstart[k + 1] + <Py_ssize_t>rng_below(rng, <uint64_t>s.bsize[k + 1]))
 
 
 # --- entry points ------------------------------------------------------------------------------
@@ -400,7 +334,7 @@ cdef int64_t _walks(bint literal, Py_ssize_t n_pos, Py_ssize_t n_neg,
     for r in range(restarts.shape[0]):          # every restart state is built once
         _load(&s, &restarts[r, 0], True)
         _save(&s, &snaps[r * _snap_size(n)])
-    _seed(&rng, seed)
+    rng_seed(&rng, seed)
     while t < m:
         r = _pick_restart(&rng, restart_cdf)
         _restore(&s, &snaps[r * _snap_size(n)], literal)
@@ -516,7 +450,7 @@ def literal_chain(Py_ssize_t n_pos, Py_ssize_t n_neg, const int32_t[::1] order,
     with nogil:
         _init_state(&s, n_pos, n_neg, work)
         _load(&s, &order[0], True)
-        _seed(&rng, seed)
+        rng_seed(&rng, seed)
         for a in range(n_attempts):
             res = _attempt(&s, &rng)
             if res:
@@ -543,7 +477,7 @@ def rejection_free_chain(Py_ssize_t n_pos, Py_ssize_t n_neg, const int32_t[::1] 
     with nogil:
         _init_state(&s, n_pos, n_neg, work)
         _load(&s, &order[0], False)
-        _seed(&rng, seed)
+        rng_seed(&rng, seed)
         for a in range(n_moves):
             _rf_move(&s, &rng, &work_w[0])
     return s.K

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 import repro
-from repro.run.codekey import closure, code_key
+from repro.run.codekey import cimported_pxds, closure, code_key
 
 TASKS = "repro.papers.pahikkala2010.tasks"
 
@@ -46,6 +46,7 @@ def test_changing_a_kernel_source_changes_the_key(tree):
     assert code_key(TASKS, tree) != k0
 
 
+@pytest.mark.slow
 def test_modules_not_imported_leave_the_key_alone(tree):
     k0 = code_key(TASKS, tree)
     edit(tree / "papers" / "leelin2014" / "tasks.py")          # another paper
@@ -54,6 +55,7 @@ def test_modules_not_imported_leave_the_key_alone(tree):
     assert code_key(TASKS, tree) == k0
 
 
+@pytest.mark.slow
 def test_closure_follows_relative_and_nested_imports():
     mods = set(closure(TASKS))
     # tasks → protocol → metrics → letor_eval → its kernel; tasks → rankrls → lqo → kernel
@@ -79,6 +81,20 @@ def test_touching_a_cimported_pxd_changes_the_domination_key(tree):
     assert code_key(TASKS, tree) == k1
 
 
+def test_kernels_key_the_shared_pxd_files_they_cimport():
+    """The random generator and the sort live in one ``.pxd`` each: the keys of the kernels
+    that cimport them follow them, and only those."""
+    kernels = Path(repro.__file__).parent.parent / "kernels"
+    if not kernels.is_dir():
+        pytest.skip("no kernels/ next to the package (installed without sources)")
+    users = {"xoshiro256.pxd": {"swap_sampler", "pamir"},
+             "stable_sort.pxd": {"assignment", "pair_counting"}}
+    for pxd, stems in users.items():
+        keyed = {pyx.stem for pyx in kernels.glob("*.pyx")
+                 if kernels / pxd in cimported_pxds(pyx, kernels)}
+        assert keyed == stems, pxd
+
+
 @pytest.mark.slow
 def test_touching_an_included_header_changes_the_keys_of_its_kernels(tree):
     """``fixed_exp.h`` (included through ``fixed_exp.pxd``) holds the arithmetic of the
@@ -93,6 +109,7 @@ def test_touching_an_included_header_changes_the_keys_of_its_kernels(tree):
     assert code_key(TASKS, tree) == other
 
 
+@pytest.mark.slow
 def test_a_rebuilt_extension_changes_the_key_of_runs_that_load_it(tree):
     ext = tree / "_kernels" / "lqo.cpython-test.so"
     ext.write_bytes(b"a build")

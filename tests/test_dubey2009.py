@@ -352,6 +352,7 @@ def _outputs(recs):
             for (ds, f), rs in by.items()]
 
 
+@pytest.mark.slow
 def test_claims_on_records_made_by_hand():
     """Records without per-query tables: every claim is "not testable here" (a claim is judged
     by a paired test on the tables, never on the means; tests/test_dubey2009_claims.py), while
@@ -554,6 +555,7 @@ def test_names_are_produced(short_build):
     assert {r["statement"] for r in judged} >= set(claims.STATEMENTS_53.values())
 
 
+@pytest.mark.slow
 def test_python_peer_is_fig2():
     """The benchmark's pure-Python transcription draws the exact move distribution and keeps
     valid states (the kernel's tests, on the peer)."""

@@ -117,6 +117,7 @@ def test_outcomes_follow_the_per_query_tables():
     assert [r.get("ci95") for r in again] == [r.get("ci95") for r in recs]
 
 
+@pytest.mark.slow
 def test_pairs_are_matched_by_query_id():
     """A table whose queries come in another order is paired by query id, not by position."""
     outs = _figure3_outputs({"ConvexLoss_NDCG": 0.05}, {"ConvexLoss_NDCG": 0.01})
@@ -153,6 +154,7 @@ def test_best_of_variants_is_holm_adjusted():
     assert j.outcome == "contradicted" and j.binding.res.effect < 0
 
 
+@pytest.mark.slow
 def test_best_of_variants_on_tables():
     """Through the aggregation: every variant is tested, the record's p-value is the Holm
     adjusted one and the test names the adjustment."""
@@ -221,6 +223,7 @@ def _sens_outputs(rise: float, ds="MQ2008"):
     return out
 
 
+@pytest.mark.slow
 def test_sampler_claims():
     recs = judged(ART["claims"], _sens_outputs(0.01))
     rise = _by(recs, S["rise"], "MQ2008")

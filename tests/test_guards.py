@@ -152,6 +152,7 @@ def snapshot(out: Path) -> dict:
             for p in sorted(out.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("target", ["fakepaper.table1", "fakepaper.table4"])
 def test_quick_into_full_reports_writes_nothing(fake_paper, elsewhere, tmp_path, capsys,
                                                 target):
@@ -170,6 +171,7 @@ def test_quick_into_full_reports_writes_nothing(fake_paper, elsewhere, tmp_path,
     assert snapshot(out) == before
 
 
+@pytest.mark.slow
 def test_other_artifacts_files_are_never_rewritten(fake_paper, elsewhere, tmp_path):
     out = tmp_path / "out"
     assert main(["fakepaper", "--data-dir", str(tmp_path), "--out", str(out), "--no-pdf"]) == 0
@@ -213,6 +215,7 @@ def test_bad_user_data_fails_its_runs_and_the_command(elsewhere, tmp_path, capsy
     assert any(v.startswith("not run: failed: DataError") for v in verdicts)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ranker, jobs", [("Exits", "1"), ("Dies", "1"), ("Dies", "2")])
 def test_a_ranker_that_exits_fails_alone_and_the_command_says_so(user_set, tmp_path, ranker,
                                                                 jobs):
@@ -226,6 +229,7 @@ def test_a_ranker_that_exits_fails_alone_and_the_command_says_so(user_set, tmp_p
     assert any(r["method"] == "GRankRLS" and r["value"] is not None for r in flat)
 
 
+@pytest.mark.slow
 def test_a_ranker_changing_directory_does_not_move_a_relative_out(user_set, tmp_path):
     p = repro(*on_user(user_set, Path("rel"), "--ranker", "x=test_guards:Wanders"),
               cwd=tmp_path)
@@ -250,6 +254,7 @@ ARTIFACTS = [Artifact("guardpaper", "table1", "A run that dies", datasets=("synt
                       task="task_die_on_fold_2", folds=(1, 2, 3, 4))]
 
 
+@pytest.mark.slow
 def test_a_broken_pool_fails_only_the_run_that_broke_it(tmp_path, monkeypatch):
     from repro.run.runner import Runner
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
@@ -307,6 +312,7 @@ def test_a_cache_entry_without_a_digest_is_recomputed(fake_paper, tmp_path):
     assert len(fake_paper.CALLS) == 2 and any("has no digest" in s for s in said)
 
 
+@pytest.mark.slow
 def test_force_checks_verified_data_against_the_catalog(data_root, elsewhere, tmp_path,
                                                         capsys):
     """A partition edited in place (same size and time, so remembered digests still match)
@@ -469,6 +475,7 @@ def test_a_recomputation_with_the_same_values_keeps_runs_json(fake_paper, elsewh
     assert runs.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_pdf_is_the_same_from_any_checkout_path(fake_paper, elsewhere, tmp_path):
     pytest.importorskip("weasyprint")
     from repro.report.pdf import render_pdf

@@ -14,6 +14,8 @@ Imports are read from the source (every ``import`` statement, also inside functi
 """
 import pkgutil
 
+import pytest
+
 import repro
 from repro.run.codekey import imports_of
 
@@ -59,6 +61,7 @@ def package_modules() -> list[str]:
     return mods
 
 
+@pytest.mark.slow
 def test_every_module_imports_only_downward():
     graph = {m: imports_of(m) for m in package_modules()}
     assert len(graph) > 40
@@ -95,6 +98,7 @@ def computing_imports(graph: dict[str, set[str]]) -> list[str]:
             if any(t == c or t.startswith(c + ".") for c in COMPUTING)]
 
 
+@pytest.mark.slow
 def test_the_report_layer_imports_no_data_ranker_or_aggregation():
     graph = {m: imports_of(m) for m in package_modules()}
     assert any(m.startswith("repro.report.") for m in graph)
@@ -116,6 +120,7 @@ def paper_package_imports(graph: dict[str, set[str]]) -> list[str]:
             if t.startswith("repro.papers.")]
 
 
+@pytest.mark.slow
 def test_the_benchmarks_import_no_paper_package():
     graph = {m: imports_of(m) for m in package_modules()}
     assert paper_package_imports(graph) == []

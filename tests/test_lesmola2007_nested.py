@@ -117,6 +117,7 @@ def test_optimism_is_the_literal_mean_minus_the_nested_mean():
                 and r["metric"] == names.NDCG10 and r.get("selection")]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")
 def test_curve_nested_and_optimism_reach_the_artifact(tmp_path, monkeypatch):
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))

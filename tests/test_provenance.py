@@ -60,6 +60,7 @@ def test_describe_names_commit_date_and_machine():
     assert repro.__version__ in text and "CPUs" in text and "Python" in text
 
 
+@pytest.mark.slow
 def test_blas_names_every_library_the_same_way_in_every_process():
     """numpy and scipy load their own OpenBLAS and threadpoolctl lists them in an order that
     follows the hash seed: the provenance line must not (it is printed on every page, so a

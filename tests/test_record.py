@@ -125,6 +125,7 @@ def test_the_scan_finds_a_second_list_of_key_fields():
     assert [line for line, _ in key_lists(src)] == [1, 2, 3]
 
 
+@pytest.mark.slow
 def test_no_module_but_record_lists_key_fields():
     root = Path(repro.__file__).parent
     offenders = []

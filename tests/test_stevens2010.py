@@ -160,6 +160,7 @@ def test_gov_and_mq2007_rows_say_data_missing(tmp_path):
     assert all(r["verdict"].startswith("not run: data missing") for r in dr)
 
 
+@pytest.mark.slow
 def test_corel_shard_quick(data_root):
     params = {**paper.COREL_PARAMS, **paper.COREL_QUICK["params"], "max_queries_per_shard": 3}
     out = tasks.task_corel(ctx("task_corel", "corel5k", 1, params, data_root))
