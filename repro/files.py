@@ -5,8 +5,8 @@ Root: ``$REPRO_CACHE_DIR``, else ``./.repro-cache``.  It holds:
 
 * ``runs/``  results of experiment runs, keyed by a hash of the run's spec, the data
   checksums and the code version (see :mod:`repro.run.cache`);
-* ``digests/``  checksums of data files by path, size, time and inode, for cache keys and
-  ``repro list`` (:func:`repro.data.io.file_checksums`; loading always hashes the files again).
+* ``digests/``  checksums of data files by path, device, inode, size, modification and
+  status-change times, for cache keys and ``repro list`` (:func:`repro.data.io.file_checksums`; loading always hashes the files again).
 
 Every entry is written to a temporary file in the same directory and moved into place with
 ``os.replace`` (atomic on POSIX), so an interrupted process never leaves a half-written entry

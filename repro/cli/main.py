@@ -27,6 +27,7 @@ from ..data import user as user_data
 from ..data.fetch import fetch
 from ..data.io import printable
 from ..errors import ReproError
+from ..files import cache_root
 from ..metrics.family import CONVENTIONS
 from .pipeline import on_dataset, run_artifacts
 from ..evidence.reference import parse_ranker
@@ -201,6 +202,10 @@ def cmd_data(argv) -> int:
     p.add_argument("--mirror", metavar="URL",
                    help="with --fetch: fetch every file from URL/<dataset>/<file name> instead "
                         "(default: $REPRO_DOWNLOAD_MIRROR, else the catalog's URLs)")
+    p.add_argument("--verify", action="store_true",
+                   help="forget the checksums memoised in the cache (digests/) and hash every "
+                        "file again, your registered sets too; the next runs use the new "
+                        "checksums")
     args = p.parse_args(argv)
     root = cat.data_dir(args.data_dir)
     register_user_data(args)
@@ -217,9 +222,11 @@ def cmd_data(argv) -> int:
     print(f"data directory: {', '.join(str(r.resolve()) for r in cat.roots(root))}"
           + (" (does not exist)" if missing_dir else ""))
     names = args.names or list(cat.catalog())
+    if args.verify:
+        shutil.rmtree(cache_root() / "digests", ignore_errors=True)
     bad = 0
     for name in names:
-        st = cat.status(name, root)
+        st = cat.status(name, root, memo=args.verify)
         bad += st.state == "corrupt"
         print(f"\n{name:14s} {st.state.upper()}  — {st.info.title}")
         if st.folder:

@@ -140,13 +140,27 @@ class Checksums:
         return {k: f"{k}:{h.hexdigest()}" for k, h in self._h.items()}
 
 
-def _memo_path(path: Path, kinds) -> Path | None:
+def file_identity(path: str | Path) -> tuple | None:
+    """What changes whenever a file's content may have changed: its resolved path, device,
+    inode, size, modification time and status-change time (None if it cannot be read).  The
+    status-change time is set by the kernel on every write and cannot be set back from user
+    space, so an edit that restores the modification time (``os.utime``) still changes the
+    identity -- the rule git's index uses."""
+    path = Path(path)
     try:
         st = path.stat()
-    except OSError:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):
         return None
-    ident = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{st.st_ino}|{','.join(kinds)}"
-    return cache_root() / "digests" / (hashlib.sha256(ident.encode()).hexdigest() + ".json")
+    return (str(resolved), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _memo_path(path: Path, kinds) -> Path | None:
+    ident = file_identity(path)
+    if ident is None:
+        return None
+    text = "|".join(map(str, ident)) + "|" + ",".join(kinds)
+    return cache_root() / "digests" / (hashlib.sha256(text.encode()).hexdigest() + ".json")
 
 
 def file_checksums(path: str | Path, kinds=("sha256",), chunk_bytes: int = 1 << 24,
@@ -154,8 +168,9 @@ def file_checksums(path: str | Path, kinds=("sha256",), chunk_bytes: int = 1 << 
     """Checksums (``kind -> "kind:<hex>"``) of the uncompressed content of ``path``, read in
     chunks (memory independent of the file's size).
 
-    ``memo``: reuse the digests computed by an earlier process for the same file — same path,
-    size, modification time and inode — from the cache directory (for cache keys and the
+    ``memo``: reuse the digests computed by an earlier process for the same file — same
+    :func:`file_identity` (path, device, inode, size, modification and status-change times) —
+    from the cache directory (for cache keys and the
     ``list`` command; ``repro data`` and loading always read and hash the file again)."""
     path = Path(path)
     memo_file = _memo_path(path, kinds) if memo else None

@@ -12,11 +12,11 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import DataCorrupt, DataError
+from ..errors import DataCorrupt, DataError, DataMissing
 from . import catalog as cat
 from . import letor, user
 from .labels import first_bad_label
-from .io import file_checksums, matches_digests, read_bytes
+from .io import file_checksums, file_identity, matches_digests, read_bytes
 from .letor import LetorStream, parse_letor
 from .queries import QueryData
 
@@ -147,15 +147,17 @@ def load_letor_fold(name: str, fold: int, data_dir=None) -> dict[str, QueryData]
 
 
 @lru_cache(maxsize=256)
-def _file_digest(path: str, size: int, mtime_ns: int) -> str:
-    return file_checksums(Path(path), memo=True)["sha256"][len("sha256:"):]   # in chunks
+def _file_digest(identity: tuple) -> str:
+    return file_checksums(Path(identity[0]), memo=True)["sha256"][len("sha256:"):]  # in chunks
 
 
 def fingerprint(name: str, data_dir=None) -> str:
     """A digest of the content of every file of a dataset (part of result-cache keys).
 
     Missing files contribute "missing", so a run whose data is absent has a stable key too.
-    Hashes are memoised per process by (path, size, mtime).
+    Hashes are memoised per process and in the cache by the file's identity (path, device,
+    inode, size, modification and status-change times: :func:`repro.data.io.file_identity`),
+    read again at every call, so a file edited in place is hashed again.
     """
     info = cat.dataset(name)
     root = cat.data_dir(data_dir)
@@ -169,6 +171,8 @@ def fingerprint(name: str, data_dir=None) -> str:
         if path is None:
             parts.append(f"{rel}:missing")
         else:
-            st = path.stat()
-            parts.append(f"{rel}:{_file_digest(str(path.resolve()), st.st_size, st.st_mtime_ns)}")
+            ident = file_identity(path)
+            if ident is None:
+                raise DataMissing(f"{path}: cannot be read")
+            parts.append(f"{rel}:{_file_digest(ident)}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()

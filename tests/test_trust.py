@@ -1,0 +1,85 @@
+"""Nothing stale, nothing forged, nothing unbounded: data edited in place (its modification
+time restored) is hashed again, the committed-reports guard follows every path it writes,
+cache entries are authenticated, parsers and user rankers have limits, and no input gives a
+raw traceback.  Commands run from a directory of the test's own, several through symlinks."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from repro.cli.main import main
+from repro.data.io import file_checksums, file_identity
+from test_guards import elsewhere, on_user, reports_status, repro  # noqa: F401 (fixtures)
+from test_user_data import letor_lines, write_folds
+
+
+def edit_in_place(path: Path, old: bytes, new: bytes) -> None:
+    """Replace ``old`` by ``new`` (same length) in ``path`` through the same inode, then set
+    its access and modification times back to what they were."""
+    st = path.stat()
+    data = path.read_bytes()
+    assert len(old) == len(new) and old in data
+    with open(path, "r+b") as fh:
+        fh.write(data.replace(old, new, 1))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    after = path.stat()
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (st.st_size, st.st_mtime_ns,
+                                                                st.st_ino)
+
+
+# --- 1. data identity an edit cannot dodge ----------------------------------------------------
+
+def test_an_edit_with_its_mtime_restored_is_hashed_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
+    f = tmp_path / "d.txt"
+    f.write_bytes(b"0 qid:1 1:0.5\n1 qid:1 1:0.7\n")
+    before = file_checksums(f, memo=True)
+    ident = file_identity(f)
+    edit_in_place(f, b"0 qid", b"1 qid")
+    assert file_identity(f) != ident                  # the status-change time moved
+    assert file_checksums(f, memo=True) != before
+    assert file_checksums(f, memo=True) == file_checksums(f)
+
+
+def test_a_user_set_edited_in_place_is_recomputed_not_served(elsewhere, tmp_path, monkeypatch,
+                                                              capsys):
+    """Labels swapped 0 <-> 1 in place, same size, modification time restored: the second run
+    computes new values (the fingerprint of the set changed), never the first run's."""
+    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
+    folder = write_folds(tmp_path / "mine", letor_lines())
+    link = tmp_path / "link"
+    link.symlink_to(folder)                           # registered through a symlink
+    out = tmp_path / "out"
+    assert main(on_user(link, out)) == 0
+    first = (out / "pahikkala2010" / "table7.json").read_text()
+    for f in sorted(folder.glob("Fold*/*.txt")):
+        text = f.read_bytes()
+        swapped = bytes(text).replace(b"\n0 qid", b"\nX qid").replace(b"\n1 qid", b"\n0 qid") \
+            .replace(b"\nX qid", b"\n1 qid")
+        st = f.stat()
+        with open(f, "r+b") as fh:
+            fh.write(swapped)
+        os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))
+    capsys.readouterr()
+    assert main(on_user(link, out)) == 0
+    assert (out / "pahikkala2010" / "table7.json").read_text() != first
+
+
+def test_data_verify_forgets_a_forged_memo_and_hashes_again(elsewhere, tmp_path, monkeypatch,
+                                                            capsys):
+    monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
+    folder = write_folds(tmp_path / "mine", letor_lines(n_queries=10))
+    f = folder / "Fold1" / "train.txt"
+    true = file_checksums(f, memo=True)
+    memos = list((tmp_path / "cache" / "digests").glob("*.json"))
+    assert len(memos) == 1
+    memos[0].write_text(json.dumps({"sha256": "sha256:" + "0" * 64}))
+    assert file_checksums(f, memo=True) != true                 # the memo is believed …
+    assert main(["data", "--verify", "--data-dir", str(tmp_path), "--dataset", f"u={folder}",
+                 "u"]) == 0
+    assert "u " in capsys.readouterr().out
+    assert file_checksums(f, memo=True) == true                 # … until --verify
