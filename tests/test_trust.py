@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from repro.cli.main import main
+from repro.errors import ReproError
 from repro.data.io import file_checksums, file_identity
 from test_guards import elsewhere, on_user, reports_status, repro  # noqa: F401 (fixtures)
 from test_user_data import letor_lines, write_folds
@@ -83,3 +84,53 @@ def test_data_verify_forgets_a_forged_memo_and_hashes_again(elsewhere, tmp_path,
                  "u"]) == 0
     assert "u " in capsys.readouterr().out
     assert file_checksums(f, memo=True) == true                 # … until --verify
+
+
+# --- 2. the committed-reports guard follows every path it writes -------------------------------
+
+def test_a_symlinked_subfolder_into_the_committed_reports_is_refused(tmp_path):
+    """The probe: sub/pahikkala2010 -> <checkout>/reports/pahikkala2010, --on into sub, from
+    another working directory, in a process of its own: refused, nothing written."""
+    from test_guards import ROOT
+    from repro.cli import guards
+    before = reports_status()
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "pahikkala2010").symlink_to(guards.PACKAGE_REPORTS / "pahikkala2010")
+    folder = write_folds(tmp_path / "mine", letor_lines(n_queries=10))
+    res = repro("pahikkala2010.table7", "--quick", "--no-pdf", "--allow-downgrade",
+                "--dataset", f"mine={folder}", "--on", "mine", "--out", "sub", cwd=tmp_path,
+                REPRO_CACHE_DIR=str(tmp_path / "cache"))
+    assert res.returncode == 1, res.stderr
+    assert "sub/pahikkala2010 leads into the committed reports" in res.stderr
+    assert "nothing was run" in res.stderr
+    assert reports_status() == before
+    assert ROOT.joinpath("reports", "pahikkala2010", "table7.json").is_file()
+
+
+def test_a_hard_link_to_a_committed_file_is_refused(tmp_path, monkeypatch):
+    from repro.cli import guards
+    reports = tmp_path / "reports"
+    (reports / "p").mkdir(parents=True)
+    (reports / "p" / "t.json").write_text("{}")
+    monkeypatch.setattr(guards, "committed_reports", lambda: [reports])
+    out = tmp_path / "out"
+    (out / "p").mkdir(parents=True)
+    (out / "p" / "other.json").write_text("{}")
+    guards.refuse_committed(out, "x")                 # nothing leads there: accepted
+    os.link(reports / "p" / "t.json", out / "p" / "t.json")
+    with pytest.raises(ReproError, match=r"out/p/t\.json leads into the committed reports"):
+        guards.refuse_committed(out, "x")
+    (out / "p" / "t.json").unlink()
+    (out / "loop").symlink_to(out / "loop")          # a loop leads nowhere: accepted
+    guards.refuse_committed(out, "x")
+
+
+def test_out_inside_the_data_is_refused(elsewhere, tmp_path, capsys):
+    data = tmp_path / "data"
+    folder = write_folds(data / "mine", letor_lines(n_queries=10))
+    (tmp_path / "via").symlink_to(data)
+    for out in (data / "reports", tmp_path / "via" / "mine" / "r"):
+        assert main(on_user(folder, out, "--data-dir", str(data))) == 1
+        assert "reports are never written among the data" in capsys.readouterr().err
+        assert not out.exists()

@@ -357,6 +357,9 @@ def cmd_run(argv) -> int:
             f"Point at your data with --data-dir DIR or REPRO_DATA_DIR=DIR (see `python -m "
             f"repro data`), or run only artifacts on synthetic data.")
     out = Path(args.out or ("reports-quick" if args.quick else "reports"))
+    guards.refuse_data_dir(out, cat.roots(root), [
+        f for f in (cat.locate(info, root) for info in cat.catalog().values()
+                    if not info.single_file) if f])     # a set in one file: its folder is not
     guards.check_writable(out)
     guards.check_cache_dir()
     guards.clean_stale_staging()
