@@ -70,7 +70,7 @@ def test_a_user_set_edited_in_place_is_recomputed_not_served(elsewhere, tmp_path
     assert (out / "pahikkala2010" / "table7.json").read_text() != first
 
 
-def test_data_verify_forgets_a_forged_memo_and_hashes_again(elsewhere, tmp_path, monkeypatch,
+def test_a_forged_memo_is_ignored_and_data_verify_forgets_the_memo(elsewhere, tmp_path, monkeypatch,
                                                             capsys):
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
     folder = write_folds(tmp_path / "mine", letor_lines(n_queries=10))
@@ -78,12 +78,18 @@ def test_data_verify_forgets_a_forged_memo_and_hashes_again(elsewhere, tmp_path,
     true = file_checksums(f, memo=True)
     memos = list((tmp_path / "cache" / "digests").glob("*.json"))
     assert len(memos) == 1
-    memos[0].write_text(json.dumps({"sha256": "sha256:" + "0" * 64}))
-    assert file_checksums(f, memo=True) != true                 # the memo is believed …
+    held = json.loads(memos[0].read_text())
+    held["digests"]["sha256"] = "sha256:" + "0" * 64
+    memos[0].write_text(json.dumps(held))
+    assert file_checksums(f, memo=True) == true       # a memo that does not verify is ignored
+    with open(f, "a") as fh:
+        fh.write("\n")
+    assert file_checksums(f, memo=True) != true
     assert main(["data", "--verify", "--data-dir", str(tmp_path), "--dataset", f"u={folder}",
                  "u"]) == 0
     assert "u " in capsys.readouterr().out
-    assert file_checksums(f, memo=True) == true                 # … until --verify
+    assert not memos[0].exists()
+    assert file_checksums(f, memo=True) == file_checksums(f)
 
 
 # --- 2. the committed-reports guard follows every path it writes -------------------------------
@@ -134,3 +140,60 @@ def test_out_inside_the_data_is_refused(elsewhere, tmp_path, capsys):
         assert main(on_user(folder, out, "--data-dir", str(data))) == 1
         assert "reports are never written among the data" in capsys.readouterr().err
         assert not out.exists()
+
+
+# --- 3. authenticated cache entries (and item 10: every recomputation says why) ----------------
+
+def _cached_entry(tmp_path):
+    from repro import papers
+    from repro.run.runner import Runner
+    said = []
+    runner = Runner(tmp_path, papers.task, progress=False, log=said.append)
+    spec = papers.resolve("fakepaper.table1")[0].runs()[0]
+    first = runner.run([spec])[spec]
+    return runner, spec, first, runner.cache.entry_path(spec, runner.cache.key(spec)), said
+
+
+def test_a_forged_entry_with_its_digest_recomputed_is_not_served(fake_paper, tmp_path):
+    from repro.files import stable_hash
+    runner, spec, first, path, said = _cached_entry(tmp_path)
+    entry = json.loads(path.read_text())
+    assert entry["digest"].startswith("hmac-sha256:")
+    entry["output"]["records"][0]["value"] = 0.9999
+    entry["digest"] = stable_hash({k: v for k, v in entry.items() if k != "digest"})
+    path.write_text(json.dumps(entry))
+    again = runner.run([spec])[spec]
+    assert not again.cached and again.output == first.output
+    assert [s for s in said if str(path) in s] == [
+        f"cache entry {path} does not verify (changed after it was written, forged, or signed "
+        f"with another key): recomputing {spec.label}"]
+
+
+def test_an_entry_signed_with_another_key_is_recomputed(fake_paper, tmp_path, monkeypatch):
+    """A cache copied from another user (another key) is recomputed, not served."""
+    from repro import files
+    runner, spec, first, path, said = _cached_entry(tmp_path)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "other-user"))
+    key_file = files.cache_key_file()
+    assert not key_file.exists()
+    fake_paper.CALLS.clear()
+    again = runner.run([spec])[spec]
+    assert not again.cached and len(fake_paper.CALLS) == 1
+    assert any("does not verify" in s for s in said)
+    assert key_file.stat().st_mode & 0o777 == 0o600          # made on first use, private
+    assert not str(key_file).startswith(os.environ["REPRO_CACHE_DIR"])
+    assert runner.run([spec])[spec].cached
+
+
+@pytest.mark.parametrize("damage, says", [
+    (lambda t: t[:len(t) // 2], "is not whole JSON (truncated or broken)"),
+    (lambda t: "[1, 2]", "is not a cache entry"),
+    (lambda t: t.replace('"key": "', '"key": "0', 1), "holds another run's result")])
+def test_a_broken_truncated_or_swapped_entry_is_recomputed_saying_why(fake_paper, tmp_path,
+                                                                       damage, says):
+    runner, spec, first, path, said = _cached_entry(tmp_path)
+    path.write_text(damage(path.read_text()))
+    again = runner.run([spec])[spec]
+    assert not again.cached and again.output == first.output
+    assert any(s.startswith(f"cache entry {path} {says}") and s.endswith(spec.label)
+               for s in said), said
