@@ -197,3 +197,84 @@ def test_a_broken_truncated_or_swapped_entry_is_recomputed_saying_why(fake_paper
     assert not again.cached and again.output == first.output
     assert any(s.startswith(f"cache entry {path} {says}") and s.endswith(spec.label)
                for s in said), said
+
+
+# --- 4. bounded parsing (and item 10: a byte order mark is accepted) ----------------------------
+
+def _letor_with(index: int, n_queries: int = 6) -> str:
+    lines = letor_lines(n_queries=n_queries, n_features=5)
+    lines[3] = lines[3].replace(" #docid", f" {index}:1.0 #docid")
+    return "".join(lines)
+
+
+def _peak(args: list[str], cwd: Path) -> tuple[int, str, float]:
+    """rc, stderr and peak resident memory (MB) of ``python -m repro ARGS`` in a process of
+    its own, measured by that process itself."""
+    code = ("import resource, sys\nfrom repro.cli.main import main\n"
+            "try:\n    rc = main(sys.argv[1:])\nfinally:\n"
+            "    print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
+            "file=sys.stderr)\nsys.exit(rc)\n")
+    import subprocess
+    import sys
+    from test_guards import ROOT
+    res = subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, capture_output=True,
+                         text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=300)
+    peak = int(res.stderr.rsplit("PEAK", 1)[1].split()[0]) / 1024
+    return res.returncode, res.stderr, peak
+
+
+def test_eval_on_a_billion_wide_index_is_refused_small(tmp_path):
+    (tmp_path / "e9.txt").write_text(_letor_with(10**9))
+    n = len((tmp_path / "e9.txt").read_text().splitlines())
+    (tmp_path / "s.txt").write_text("0.5\n" * n)
+    rc, err, peak = _peak(["eval", "e9.txt", "s.txt"], tmp_path)
+    assert rc == 1
+    assert "error: e9.txt, line 4: feature index above the limit of 100000" in err
+    assert "--max-features" in err and "Traceback" not in err
+    assert peak < 400
+
+
+def test_a_user_set_with_a_million_wide_index_fails_its_runs_with_the_line(elsewhere, tmp_path,
+                                                                          capsys):
+    (tmp_path / "lf.txt").write_text(_letor_with(10**6, n_queries=12))
+    out = tmp_path / "out"
+    assert main(on_user(tmp_path / "lf.txt", out)) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'lf.txt'}, line 4: feature index above the limit of 100000" in err
+    (tmp_path / "lf150.txt").write_text(_letor_with(150, n_queries=12))
+    assert main(on_user(tmp_path / "lf150.txt", out, "--max-features", "100")) == 1
+    assert "line 4: feature index above the limit of 100 " in capsys.readouterr().err
+
+
+def test_the_limit_comes_from_the_option_the_environment_or_the_declared_width(monkeypatch):
+    from repro.data import letor
+    buf = _letor_with(150).encode()
+    monkeypatch.setenv(letor.MAX_FEATURES_ENV, "100")
+    with pytest.raises(letor.DataError, match=r"<f>, line 4: feature index above the limit of "
+                                              r"100 .*\(at '150:1.0'\)"):
+        letor.parse_letor(buf, "<f>", limit=letor.max_features())
+    monkeypatch.setenv(letor.MAX_FEATURES_ENV, "200")
+    assert letor.parse_letor(buf, "<f>", limit=letor.max_features()).n_features == 150
+    monkeypatch.setenv(letor.MAX_FEATURES_ENV, "lots")
+    with pytest.raises(letor.DataError, match="REPRO_MAX_FEATURES=lots"):
+        letor.max_features()
+    with pytest.raises(letor.DataError, match=r"line 4: feature index larger than the number of "
+                                              r"features \(46\)"):
+        letor.parse_letor(buf, "<f>", n_features=46)            # a catalogued set's width
+
+
+def test_a_dense_matrix_over_the_memory_available_is_refused_before_allocation(monkeypatch):
+    from repro.data import letor
+    monkeypatch.setattr(letor, "available_memory", lambda: 1000)
+    with pytest.raises(letor.DataError, match=r"^<f>: 24 rows × 150 features need 0 MiB as a "
+                                              r"dense matrix, more than the 0 MiB"):
+        letor.parse_letor(_letor_with(150, n_queries=4).encode(), "<f>", limit=10**5)
+
+
+def test_a_utf8_byte_order_mark_is_read_as_blank():
+    from repro.data.letor import parse_letor
+    text = "".join(letor_lines(n_queries=3, n_features=4))
+    plain = parse_letor(text.encode(), "<f>")
+    marked = parse_letor(b"\xef\xbb\xbf" + text.encode(), "<f>")
+    assert np.array_equal(plain.X, marked.X) and np.array_equal(plain.y, marked.y)
+    assert list(plain.docids) == list(marked.docids)

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..data.io import read_bytes
 from ..data.labels import check_labels
-from ..data.letor import group_queries, tokenize
+from ..data.letor import group_queries, max_features, tokenize
 from ..errors import DataError
 from ..metrics.family import average_precision, get_convention, ndcg, precision, script_mean
 from ..metrics.letor_eval import MAX_K, evaluate
@@ -69,7 +69,7 @@ def load_for_eval(buf: bytes, letor_path: Path, score_path: Path, warn=print):
     """Labels, scores, query offsets, qids and document ids (the ``#docid = …`` comment's,
     else the line's index) grouped as the official scripts group them (``buf``: the LETOR
     file's bytes)."""
-    raw = tokenize(buf, str(letor_path))
+    raw = tokenize(buf, str(letor_path), dense=False, limit=max_features())   # no matrix
     if raw["labels"].size == 0:
         raise DataError(f"{letor_path}: no document lines (the file is empty or holds only "
                         f"blank lines and comments)")

@@ -26,6 +26,7 @@ from ..data import catalog as cat
 from ..data import user as user_data
 from ..data.fetch import fetch
 from ..data.io import printable
+from ..data.letor import DEFAULT_MAX_FEATURES, MAX_FEATURES_ENV
 from ..errors import ReproError
 from ..files import cache_root
 from ..metrics.family import CONVENTIONS
@@ -48,11 +49,26 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--catalog", metavar="FILE",
                    help=f"a catalog of your own sets ([datasets.NAME] path = …; default: "
                         f"./{user_data.CATALOG_FILE} if it exists)")
+    _max_features_option(p)
+
+
+def _max_features_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-features", type=_positive, metavar="N",
+                   help=f"largest feature index accepted in a file of your own without a "
+                        f"declared n_features (default: ${MAX_FEATURES_ENV}, else "
+                        f"{DEFAULT_MAX_FEATURES:,})")
+
+
+def apply_max_features(args) -> None:
+    """``--max-features``: the limit for this command and its worker processes."""
+    if getattr(args, "max_features", None):
+        os.environ[MAX_FEATURES_ENV] = str(args.max_features)
 
 
 def register_user_data(args) -> list[str]:
     """Register the user's sets (``--catalog`` or ./repro.toml, then ``--dataset``); their
     names."""
+    apply_max_features(args)
     infos, where = {}, {}
     catalog_file = args.catalog or (user_data.CATALOG_FILE
                                     if Path(user_data.CATALOG_FILE).is_file() else None)
@@ -259,7 +275,9 @@ def cmd_eval(argv) -> int:
                    help="evaluate by a named convention of repro.metrics.family (the LETOR 3.0/"
                         "4.0 and MSLR scripts, trec_eval, the GBDT libraries, a paper's own); "
                         "default: the official LETOR output")
+    _max_features_option(p)
     args = p.parse_args(argv)
+    apply_max_features(args)
     sys.stdout.write(eval_command.run(args.letor_file, args.score_file, args.letor,
                                       args.per_query, convention=args.convention))
     return 0
@@ -424,7 +442,7 @@ def main(argv=None) -> int:
         pass
     # the user's datasets and allowances live in the environment while the command runs
     # (its worker processes inherit them); restored after, for callers in the same process
-    saved_env = {k: os.environ.get(k) for k in (cat.USER_ENV, cat.ALLOW_ENV)}
+    saved_env = {k: os.environ.get(k) for k in (cat.USER_ENV, cat.ALLOW_ENV, MAX_FEATURES_ENV)}
     try:
         if argv[0] in COMMANDS:
             return {"list": cmd_list, "data": cmd_data, "eval": cmd_eval,

@@ -76,9 +76,11 @@ def load_letor(name: str, fold: int, split: str, data_dir=None) -> QueryData:
 
 # --- user datasets (repro.data.user) -----------------------------------------------------------
 
-def _read_user(path: Path) -> QueryData:
-    """One file of a user set, its labels checked against the suite's label contract."""
-    d = parse_letor(read_bytes(path), str(path), None)
+def _read_user(path: Path, declared: int | None = None) -> QueryData:
+    """One file of a user set, its labels checked against the suite's label contract; its
+    feature indices at most the set's declared width, else :func:`repro.data.letor.max_features`."""
+    d = parse_letor(read_bytes(path), str(path), None,
+                    limit=int(declared) if declared else letor.max_features())
     bad = first_bad_label(d.y)
     if bad is not None:                 # the suite's label contract (repro.data.labels)
         i, what = bad
@@ -89,13 +91,14 @@ def _read_user(path: Path) -> QueryData:
 
 
 def _user_file(info: cat.DatasetInfo, root, rel: str) -> QueryData:
-    return _read_user(cat.require_file(info, root, rel)[0])
+    return _read_user(cat.require_file(info, root, rel)[0], info.n_features)
 
 
 @lru_cache(maxsize=256)
-def _file_width(path: str, size: int, mtime_ns: int) -> int:
-    """The feature count of one file of a user set (memoised by its size and time)."""
-    return _read_user(Path(path)).n_features
+def _file_width(identity: tuple, limit: int) -> int:
+    """The feature count of one file of a user set (memoised by its identity,
+    :func:`repro.data.io.file_identity`, and the index limit)."""
+    return _read_user(Path(identity[0]), limit).n_features
 
 
 def _user_width(info: cat.DatasetInfo, root) -> int:
@@ -108,8 +111,10 @@ def _user_width(info: cat.DatasetInfo, root) -> int:
         if path is None:
             widths.append(_user_file(info, root, rel).n_features)     # says it is missing
         else:
-            st = path.stat()
-            widths.append(_file_width(str(path.resolve()), st.st_size, st.st_mtime_ns))
+            ident = file_identity(path)
+            if ident is None:
+                raise DataMissing(f"{path}: cannot be read")
+            widths.append(_file_width(ident, letor.max_features()))
     return max(widths)
 
 
