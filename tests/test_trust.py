@@ -14,7 +14,7 @@ import pytest
 from repro.cli.main import main
 from repro.errors import ReproError
 from repro.data.io import file_checksums, file_identity
-from test_guards import elsewhere, on_user, reports_status, repro  # noqa: F401 (fixtures)
+from test_guards import elsewhere, on_user, reports_status, repro, user_set  # noqa: F401
 from test_user_data import letor_lines, write_folds
 
 
@@ -278,3 +278,54 @@ def test_a_utf8_byte_order_mark_is_read_as_blank():
     marked = parse_letor(b"\xef\xbb\xbf" + text.encode(), "<f>")
     assert np.array_equal(plain.X, marked.X) and np.array_equal(plain.y, marked.y)
     assert list(plain.docids) == list(marked.docids)
+
+
+# --- 5. user rankers with limits ----------------------------------------------------------------
+
+class Hangs:
+    def fit(self, X, y, qid):
+        import time
+        time.sleep(600)
+
+    def predict(self, X):
+        return X[:, 0]
+
+
+class CatchesTheAlarm(Hangs):
+    def fit(self, X, y, qid):
+        import signal
+        import time
+        signal.signal(signal.SIGALRM, lambda *a: None)
+        time.sleep(600)
+
+
+class Hogs(Hangs):
+    def fit(self, X, y, qid):
+        self.big = np.ones((1 << 30,))            # 8 GiB
+
+
+@pytest.mark.parametrize("ranker, limit, says", [
+    ("Hangs", ["--ranker-timeout", "3s"], "timed out after 3 s (--ranker-timeout)"),
+    ("CatchesTheAlarm", ["--ranker-timeout", "2"], "timed out after 2 s (--ranker-timeout)"),
+    ("Hogs", ["--ranker-memory", "1G"],
+     "out of memory (over the --ranker-memory limit of 1.0 GiB)")])
+def test_a_ranker_over_its_limit_fails_alone_saying_which(tmp_path, ranker, limit, says):
+    import time
+    folder = write_folds(tmp_path / "mine", letor_lines(n_queries=10))
+    (tmp_path / "link").symlink_to(folder)
+    start = time.monotonic()
+    p = repro(*on_user(Path("link"), Path("out"), "--ranker", f"x=test_trust:{ranker}", *limit),
+              cwd=tmp_path, REPRO_CACHE_DIR=str(tmp_path / "cache"))
+    assert time.monotonic() - start < 120
+    assert p.returncode == 1, p.stderr[-2000:]
+    assert "1 run(s) failed" in p.stderr and says in p.stderr, p.stderr[-2000:]
+    assert "Traceback" not in p.stderr
+    flat = json.loads((tmp_path / "out" / "pahikkala2010" / "table7.json").read_text())
+    assert any(r["method"] == "GRankRLS" and r["value"] is not None for r in flat)
+
+
+def test_bad_limits_are_one_line_errors(elsewhere, user_set, capsys):
+    assert main(on_user(user_set, Path("o"), "--ranker-timeout", "soon")) == 1
+    assert "--ranker-timeout 'soon': expected a positive duration" in capsys.readouterr().err
+    assert main(on_user(user_set, Path("o"), "--ranker-memory=-5G")) == 1
+    assert "--ranker-memory '-5G': expected a positive size" in capsys.readouterr().err

@@ -30,6 +30,7 @@ from ..data.letor import DEFAULT_MAX_FEATURES, MAX_FEATURES_ENV
 from ..errors import ReproError
 from ..files import cache_root
 from ..metrics.family import CONVENTIONS
+from ..run import limits
 from .pipeline import on_dataset, run_artifacts
 from ..evidence.reference import parse_ranker
 
@@ -146,8 +147,28 @@ def _run_parser() -> argparse.ArgumentParser:
                         "validation selection and evaluation, with paired tests against each "
                         "paper method (repeatable; LABEL alone: an installed ranker of the "
                         "entry-point group repro.rankers); needs --out DIR")
+    p.add_argument("--ranker-timeout", metavar="TIME",
+                   help="wall-clock limit of each run of a --ranker (90s, 30m, 2h; default: "
+                        f"${limits.TIMEOUT_ENV}, else 1h): a run over it fails alone, 'timed "
+                        "out after …'")
+    p.add_argument("--ranker-memory", metavar="SIZE",
+                   help="memory limit of each run of a --ranker (500M, 8G; default: "
+                        f"${limits.MEMORY_ENV}, else 80%% of the machine's memory): a run "
+                        "over it fails alone, 'out of memory'")
     p.add_argument("--version", action="version", version=f"repro-rank {__version__}")
     return p
+
+
+def apply_ranker_limits(args) -> None:
+    """``--ranker-timeout`` / ``--ranker-memory``: checked now, then handed to the rankers'
+    processes through the environment."""
+    if args.ranker_timeout is not None:
+        limits.parse_duration(args.ranker_timeout)
+        os.environ[limits.TIMEOUT_ENV] = args.ranker_timeout
+    if args.ranker_memory is not None:
+        limits.parse_size(args.ranker_memory)
+        os.environ[limits.MEMORY_ENV] = args.ranker_memory
+    limits.ranker_limits()          # a bad value in the environment: said before any run
 
 
 def cmd_list(argv) -> int:
@@ -362,6 +383,7 @@ def user_targets(args, targets: list) -> list:
 
 def cmd_run(argv) -> int:
     args = _run_parser().parse_args(argv)
+    apply_ranker_limits(args)
     targets = _resolve_targets(args.targets, args.paper)
     root = cat.data_dir(args.data_dir)
     register_user_data(args)
@@ -442,7 +464,8 @@ def main(argv=None) -> int:
         pass
     # the user's datasets and allowances live in the environment while the command runs
     # (its worker processes inherit them); restored after, for callers in the same process
-    saved_env = {k: os.environ.get(k) for k in (cat.USER_ENV, cat.ALLOW_ENV, MAX_FEATURES_ENV)}
+    saved_env = {k: os.environ.get(k) for k in (cat.USER_ENV, cat.ALLOW_ENV, MAX_FEATURES_ENV,
+                                                limits.TIMEOUT_ENV, limits.MEMORY_ENV)}
     try:
         if argv[0] in COMMANDS:
             return {"list": cmd_list, "data": cmd_data, "eval": cmd_eval,
