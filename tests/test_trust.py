@@ -329,3 +329,23 @@ def test_bad_limits_are_one_line_errors(elsewhere, user_set, capsys):
     assert "--ranker-timeout 'soon': expected a positive duration" in capsys.readouterr().err
     assert main(on_user(user_set, Path("o"), "--ranker-memory=-5G")) == 1
     assert "--ranker-memory '-5G': expected a positive size" in capsys.readouterr().err
+
+
+# --- 6. the console prints what was computed ----------------------------------------------------
+
+def test_a_kept_artifact_shows_the_computed_values_marked_not_written(fake_paper, elsewhere,
+                                                                      tmp_path, capsys):
+    out = tmp_path / "out"
+    assert main(["fakepaper", "--data-dir", str(tmp_path), "--out", str(out), "--no-pdf"]) == 0
+    table = out / "fakepaper" / "table1.json"
+    kept = table.read_text().replace('"value": 2.0', '"value": 7.5')
+    assert kept != table.read_text()
+    table.write_text(kept)                      # values this run does not compute
+    capsys.readouterr()
+    assert main(["fakepaper.table1", "--quick", "--no-pdf", "--data-dir", str(tmp_path),
+                 "--out", str(out)]) == 1
+    text = capsys.readouterr().out
+    console = text[text.index("fakepaper.table1 —"):]
+    assert "7.5" not in console and "2.0" in console
+    assert f"in {table} — not written: the files were kept)" in console
+    assert table.read_text() == kept
