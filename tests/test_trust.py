@@ -349,3 +349,49 @@ def test_a_kept_artifact_shows_the_computed_values_marked_not_written(fake_paper
     assert "7.5" not in console and "2.0" in console
     assert f"in {table} — not written: the files were kept)" in console
     assert table.read_text() == kept
+
+
+# --- 7. eval splits score lines as the LETOR reader does ----------------------------------------
+
+def _eval_files(tmp_path, n_queries=6):
+    text = "".join(letor_lines(n_queries=n_queries, n_features=3))
+    (tmp_path / "l.txt").write_text(text)
+    return text.count("\n")
+
+
+@pytest.mark.parametrize("odd", ["\f", "\x0b", "\x1c", "\x1d", "\x1e", "\x85", "\u2028"])
+def test_a_score_line_with_another_line_break_is_one_bad_line(tmp_path, odd):
+    """n-1 score lines, one of them holding a character that str.splitlines() breaks on: not
+    n lines, and the line is named."""
+    from repro.cli.eval import run
+    n = _eval_files(tmp_path)
+    scores = [f"0.{i}" for i in range(n)]
+    scores[3:5] = [scores[3] + odd + scores[4]]
+    (tmp_path / "s.txt").write_text("\n".join(scores) + "\n", encoding="utf-8")
+    with pytest.raises(ReproError, match=r"s\.txt, line 4: score .* is not a plain decimal"):
+        run(str(tmp_path / "l.txt"), str(tmp_path / "s.txt"))
+
+
+@pytest.mark.parametrize("score", ["1_000", "nan", "inf", "0x10", "1e", "--1", "١"])
+def test_only_plain_decimal_scores_are_accepted(tmp_path, score):
+    from repro.cli.eval import run
+    n = _eval_files(tmp_path)
+    lines = ["0.5"] * n
+    lines[2] = score
+    (tmp_path / "s.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(ReproError, match=r"s\.txt, line 3: score "):
+        run(str(tmp_path / "l.txt"), str(tmp_path / "s.txt"))
+
+
+def test_score_lengths_are_checked_while_streaming(tmp_path, monkeypatch):
+    from repro.cli import eval as ev
+    n = _eval_files(tmp_path)
+    monkeypatch.setattr(ev, "SCORE_CHUNK_BYTES", 64)
+    (tmp_path / "s.txt").write_text("0.25\n" * n + "junk that is never parsed\n" * 1000)
+    with pytest.raises(ReproError, match=rf"has more than {n} lines \(line {n + 1} and on\)"):
+        ev.run(str(tmp_path / "l.txt"), str(tmp_path / "s.txt"))
+    (tmp_path / "s.txt").write_text("\ufeff" + "0.25\r\n" * (n - 1) + "1e-3")   # BOM, CRLF, no
+    assert "MAP" in ev.run(str(tmp_path / "l.txt"), str(tmp_path / "s.txt"))   # final newline
+    (tmp_path / "s.txt").write_text("0.25\n" * (n - 1))
+    with pytest.raises(ReproError, match=rf"has {n - 1} lines but the LETOR file has {n}"):
+        ev.run(str(tmp_path / "l.txt"), str(tmp_path / "s.txt"))
