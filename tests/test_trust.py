@@ -395,3 +395,32 @@ def test_score_lengths_are_checked_while_streaming(tmp_path, monkeypatch):
     (tmp_path / "s.txt").write_text("0.25\n" * (n - 1))
     with pytest.raises(ReproError, match=rf"has {n - 1} lines but the LETOR file has {n}"):
         ev.run(str(tmp_path / "l.txt"), str(tmp_path / "s.txt"))
+
+
+# --- 8. no raw traceback ------------------------------------------------------------------------
+
+def test_a_query_too_long_for_lightgbm_is_refused_naming_it(capfd):
+    pytest.importorskip("lightgbm")
+    from repro.errors import DataError
+    from repro.rankers.lambdamart import MAX_QUERY_DOCS, LambdaMART
+    n = MAX_QUERY_DOCS + 1
+    X = np.random.default_rng(0).random((n + 3, 2))
+    y = np.r_[np.zeros(n // 2), np.ones(n - n // 2), [0, 1, 0]]
+    qid = np.r_[np.zeros(3), np.ones(n)]
+    with pytest.raises(DataError, match=rf"query 2 \(in order\) of the training data has {n} "
+                                        rf"documents; .* at most {MAX_QUERY_DOCS} a query"):
+        LambdaMART(n_estimators=2).fit(X, y, qid)
+    assert "[Fatal]" not in capfd.readouterr().err
+
+
+def test_a_run_out_of_memory_fails_alone_without_a_traceback(capfd):
+    from repro.run.backends import compute
+    from repro.spec import RunSpec
+    spec = RunSpec(paper="p", task="t", dataset="synthetic", fold=None, repeat=0,
+                   params_json="{}")
+
+    def task(ctx):
+        raise MemoryError("Unable to allocate 7.28 TiB")
+    res = compute(spec, task, ".", print, 1)
+    assert res.status == "failed" and res.why == "out of memory: Unable to allocate 7.28 TiB"
+    assert "Traceback" not in capfd.readouterr().err
