@@ -424,3 +424,28 @@ def test_a_run_out_of_memory_fails_alone_without_a_traceback(capfd):
     res = compute(spec, task, ".", print, 1)
     assert res.status == "failed" and res.why == "out of memory: Unable to allocate 7.28 TiB"
     assert "Traceback" not in capfd.readouterr().err
+
+
+# --- 10. the smaller ones -----------------------------------------------------------------------
+
+def test_a_symlink_loop_is_named_as_one(elsewhere, tmp_path, capsys):
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    (tmp_path / "gone").symlink_to(tmp_path / "nowhere")
+    for name, says in (("a", "is a symbolic link loop"),
+                       ("gone", f"is a symbolic link to {tmp_path / 'nowhere'}, which does not "
+                                f"exist"),
+                       ("absent", "does not exist")):
+        assert main(on_user(tmp_path / name, Path("o"))) == 1
+        assert f"{tmp_path / name} {says}" in capsys.readouterr().err
+
+
+def test_a_set_with_one_relevance_level_is_warned_about(elsewhere, tmp_path, capsys):
+    lines = ["0" + l[1:] for l in letor_lines(n_queries=10)]
+    (tmp_path / "zeros.txt").write_text("".join(lines))
+    main(on_user(tmp_path / "zeros.txt", tmp_path / "out"))
+    assert "warning: every document of u has label 0: one relevance level" in \
+        capsys.readouterr().err
+    (tmp_path / "mixed.txt").write_text("".join(letor_lines(n_queries=10)))
+    main(on_user(tmp_path / "mixed.txt", tmp_path / "out2"))
+    assert "relevance level" not in capsys.readouterr().err

@@ -25,6 +25,7 @@ from ..bench import command as bench_command
 from ..data import catalog as cat
 from ..data import user as user_data
 from ..data.fetch import fetch
+from ..data.load import label_levels
 from ..data.io import printable
 from ..data.letor import DEFAULT_MAX_FEATURES, MAX_FEATURES_ENV
 from ..errors import ReproError
@@ -396,6 +397,8 @@ def cmd_run(argv) -> int:
             f"data ({', '.join(need[:4])}{', …' if len(need) > 4 else ''}); nothing was written. "
             f"Point at your data with --data-dir DIR or REPRO_DATA_DIR=DIR (see `python -m "
             f"repro data`), or run only artifacts on synthetic data.")
+    if args.on:
+        _warn_single_level(args.on, root)
     out = Path(args.out or ("reports-quick" if args.quick else "reports"))
     guards.refuse_data_dir(out, cat.roots(root), [
         f for f in (cat.locate(info, root) for info in cat.catalog().values()
@@ -441,6 +444,21 @@ def cmd_run(argv) -> int:
 
 
 MAX_KEPT_LINES = 10
+
+
+def _warn_single_level(name: str, root) -> None:
+    """Warn when every document of a user set has the same label: every ranking is then
+    equally good, and MAP or NDCG say nothing about the method (a file that cannot be read
+    is left to its runs, which say why)."""
+    try:
+        levels = label_levels(name, root)
+    except ReproError:
+        return
+    if len(levels) == 1:
+        print(f"warning: every document of {name} has label {levels[0]:g}: one relevance "
+              f"level, so every ranking scores the same (MAP, NDCG are "
+              f"{'0' if levels[0] == 0 else '1'} for every method) and the tables compare "
+              f"nothing", file=sys.stderr)
 
 
 class Terminated(KeyboardInterrupt):

@@ -12,6 +12,8 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
+
 from ..errors import DataCorrupt, DataError, DataMissing
 from . import catalog as cat
 from . import letor, user
@@ -116,6 +118,20 @@ def _user_width(info: cat.DatasetInfo, root) -> int:
                 raise DataMissing(f"{path}: cannot be read")
             widths.append(_file_width(ident, letor.max_features()))
     return max(widths)
+
+
+def label_levels(name: str, data_dir=None) -> list[float]:
+    """The distinct labels of every file of user set ``name`` (features are not kept)."""
+    info = cat.dataset(name)
+    root = cat.data_dir(data_dir)
+    limit = int(info.n_features) if info.n_features else letor.max_features()
+    levels: set[float] = set()
+    for rel, path, _ in cat.dataset_files(info, root):
+        if path is None:
+            continue
+        raw = letor.tokenize(read_bytes(path), str(path), dense=False, limit=limit)
+        levels.update(np.unique(raw["labels"]).tolist())
+    return sorted(levels)
 
 
 def _load_user(info: cat.DatasetInfo, fold: int, split: str, root) -> QueryData:
