@@ -5,8 +5,12 @@ Root: ``$REPRO_CACHE_DIR``, else ``./.repro-cache``.  It holds:
 
 * ``runs/``  results of experiment runs, keyed by a hash of the run's spec, the data
   checksums and the code version (see :mod:`repro.run.cache`);
-* ``digests/``  checksums of data files by path, size, time and inode, for cache keys and
-  ``repro list`` (:func:`repro.data.io.file_checksums`; loading always hashes the files again).
+* ``digests/``  checksums of data files by path, device, inode, size, modification and
+  status-change times, for cache keys and ``repro list`` (:func:`repro.data.io.file_checksums`; loading always hashes the files again).
+
+Entries of both are signed with a key of the user's (:func:`keyed_hash`, key in
+``$XDG_CONFIG_HOME/repro-rank/``), so an entry edited, forged or brought from elsewhere does not
+verify and is recomputed.
 
 Every entry is written to a temporary file in the same directory and moved into place with
 ``os.replace`` (atomic on POSIX), so an interrupted process never leaves a half-written entry
@@ -17,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import hmac
 import json
 import os
 import tempfile
@@ -93,6 +98,60 @@ def write_if_changed(path: Path, data: bytes) -> bool:
 
 def atomic_write_json(path: Path, obj) -> None:
     atomic_write_bytes(path, json.dumps(obj, indent=1, sort_keys=True).encode("utf-8"))
+
+
+def cache_key_file() -> Path:
+    """Where the key that signs cache entries lives: ``$XDG_CONFIG_HOME/repro-rank/cache.key``
+    (else ``~/.config/repro-rank/cache.key``) — outside any cache directory, so a cache copied,
+    shared or edited cannot bring a key that makes its entries verify."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return Path(base) / "repro-rank" / "cache.key"
+
+
+_KEYS: dict[str, bytes] = {}
+
+
+def cache_secret() -> bytes:
+    """The key of :func:`cache_key_file`, created on first use (32 random bytes, mode 0600 in
+    a folder of mode 0700); a key file that others may read is made private again."""
+    path = cache_key_file()
+    if str(path) in _KEYS:
+        return _KEYS[str(path)]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "w") as fh:
+                fh.write(os.urandom(32).hex() + "\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        if path.stat().st_mode & 0o077:
+            os.chmod(path, 0o600)
+        text = path.read_text().strip()
+        key = bytes.fromhex(text)
+    except OSError as exc:
+        raise CacheError(f"cannot read or create the key that signs cache entries ({path}): "
+                         f"{os_reason(exc)}; point XDG_CONFIG_HOME at a writable directory of "
+                         f"your own; nothing was run") from None
+    except ValueError:
+        raise CacheError(f"the key that signs cache entries ({path}) is not 64 hex digits: "
+                         f"remove it (a new one is made; the cache is then recomputed)") from None
+    if len(key) < 16:
+        raise CacheError(f"the key that signs cache entries ({path}) is too short: remove it "
+                         f"(a new one is made; the cache is then recomputed)")
+    _KEYS[str(path)] = key
+    return key
+
+
+def keyed_hash(obj) -> str:
+    """HMAC-SHA256, under :func:`cache_secret`, of the canonical JSON form of ``obj``: only a
+    process of the user who holds the key can make a digest that verifies."""
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+    return "hmac-sha256:" + hmac.new(cache_secret(), text.encode("utf-8"),
+                                     hashlib.sha256).hexdigest()
 
 
 def stable_hash(obj) -> str:

@@ -8,14 +8,17 @@ import pytest
 
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_cache(tmp_path_factory):
-    """Every test session writes its caches to a fresh temporary directory."""
-    old = os.environ.get("REPRO_CACHE_DIR")
+    """Every test session writes its caches, and the key that signs their entries, to fresh
+    temporary directories."""
+    old = {k: os.environ.get(k) for k in ("REPRO_CACHE_DIR", "XDG_CONFIG_HOME")}
     os.environ["REPRO_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    os.environ["XDG_CONFIG_HOME"] = str(tmp_path_factory.mktemp("config"))
     yield
-    if old is None:
-        os.environ.pop("REPRO_CACHE_DIR", None)
-    else:
-        os.environ["REPRO_CACHE_DIR"] = old
+    for k, v in old.items():
+        if v is None:
+            os.environ.pop(k, None)
+        else:
+            os.environ[k] = v
 
 
 @pytest.fixture(scope="session")

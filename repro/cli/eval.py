@@ -24,37 +24,66 @@ trec_eval orders docnos).
 """
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from ..data.io import read_bytes
+from ..data.io import iter_line_chunks, printable, read_bytes
 from ..data.labels import check_labels
-from ..data.letor import group_queries, tokenize
+from ..data.letor import BOM, group_queries, max_features, tokenize
 from ..errors import DataError
 from ..metrics.family import average_precision, get_convention, ndcg, precision, script_mean
 from ..metrics.letor_eval import MAX_K, evaluate
 
 
+#: A score line: a plain decimal number (sign, digits, point, exponent), blanks around it, an
+#: optional CR before the newline.  No "1_000", "nan", "inf", "0x1p3".
+_SCORE = rb"[ \t]*[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?[ \t]*\r?"
+_SCORE_LINES = re.compile(rb"(?:" + _SCORE + rb"\n)*")
+_SCORE_LINE = re.compile(_SCORE)
+SCORE_CHUNK_BYTES = 1 << 22
+
+
 def read_scores(path: Path, n_lines: int) -> np.ndarray:
-    text = read_bytes(path).decode("utf-8", "replace")
-    lines = text.splitlines()
-    if len(lines) != n_lines:
-        raise DataError(f"{path}: has {len(lines)} lines but the LETOR file has {n_lines}; "
-                        f"give exactly one score per LETOR line")
-    try:
-        out = np.array(lines, dtype=np.float64)       # fast path: every line a number
-    except ValueError:
-        out = None
-    if out is None or not np.all(np.isfinite(out)):  # find the first bad line, and say so
-        for i, line in enumerate(lines):
-            try:
-                v = float(line)
-            except ValueError:
-                raise DataError(f"{path}, line {i + 1}: {line.strip()!r} is not a number") from None
-            if not np.isfinite(v):
-                raise DataError(f"{path}, line {i + 1}: score {line.strip()!r} is not finite")
+    """One score per line (lines end at "\\n" only, as the LETOR reader's do; a CR before it is
+    dropped), each a plain decimal number, exactly ``n_lines`` of them.  Read in chunks: a
+    file longer than the LETOR file is refused at the first line too many, and memory is the
+    scores plus a chunk."""
+    out = np.empty(n_lines, dtype=np.float64)
+    row = 0
+    first = True
+    for chunk in iter_line_chunks(path, SCORE_CHUNK_BYTES):
+        if first and chunk.startswith(BOM):
+            chunk = b"   " + chunk[3:]
+        first = False
+        if not chunk.endswith(b"\n"):               # the last line, without its newline
+            chunk += b"\n"
+        lines = chunk.count(b"\n")
+        if row + lines > n_lines:
+            raise DataError(f"{path}: has more than {n_lines} lines (line {n_lines + 1} and on), "
+                            f"but the LETOR file has {n_lines}; give exactly one score per "
+                            f"LETOR line")
+        if _SCORE_LINES.fullmatch(chunk) is None:
+            for i, line in enumerate(chunk.split(b"\n")[:-1]):
+                if _SCORE_LINE.fullmatch(line) is None:
+                    text = printable(line.decode("utf-8", "replace").strip(), 60)
+                    what = ("is not finite" if text.lower().lstrip("+-") in
+                            ("nan", "inf", "infinity") else "is not a plain decimal number")
+                    raise DataError(f"{path}, line {row + i + 1}: score {text!r} {what}")
+        parts = chunk.split(b"\n")[:-1]
+        values = np.array(parts, dtype=np.float64)
+        if not np.all(np.isfinite(values)):
+            i = int(np.flatnonzero(~np.isfinite(values))[0])
+            text = parts[i].strip().decode("ascii")
+            raise DataError(f"{path}, line {row + i + 1}: score {text!r} is not finite (too "
+                            f"large)")
+        out[row:row + lines] = values
+        row += lines
+    if row != n_lines:
+        raise DataError(f"{path}: has {row} lines but the LETOR file has {n_lines}; give exactly "
+                        f"one score per LETOR line")
     return out
 
 
@@ -69,7 +98,7 @@ def load_for_eval(buf: bytes, letor_path: Path, score_path: Path, warn=print):
     """Labels, scores, query offsets, qids and document ids (the ``#docid = …`` comment's,
     else the line's index) grouped as the official scripts group them (``buf``: the LETOR
     file's bytes)."""
-    raw = tokenize(buf, str(letor_path))
+    raw = tokenize(buf, str(letor_path), dense=False, limit=max_features())   # no matrix
     if raw["labels"].size == 0:
         raise DataError(f"{letor_path}: no document lines (the file is empty or holds only "
                         f"blank lines and comments)")

@@ -3,7 +3,7 @@
 * The committed reports are the package's own ``reports/`` (found from this file, so the
   check holds from any working directory) and ``./reports``: options that write the user's
   data or methods (``--on``, ``--ranker``, ``--allow-unverified``) and ``runs`` never write
-  there (:func:`refuse_committed`).
+  there, nor through a link below ``--out`` that leads there (:func:`refuse_committed`).
 * The report directory and the cache directory (``$REPRO_CACHE_DIR``) must take a file
   (:func:`check_writable`, :func:`check_cache_dir`): a one-line error, not a traceback, and
   nothing computed in vain.
@@ -53,11 +53,65 @@ def committed_parent(out: Path) -> Path | None:
 
 
 def refuse_committed(out: Path, why: str) -> None:
-    """Refuse ``--out`` inside the committed reports (``why``: what writes elsewhere)."""
+    """Refuse ``--out`` inside the committed reports, or with an entry below it that leads
+    there (a symbolic link to a committed folder or file, a hard link to a committed file):
+    every path the command would write is checked (``why``: what writes elsewhere)."""
     reports = committed_parent(out)
     if reports is not None:
         raise ReproError(f"--out {out} is inside the committed reports ({reports.resolve()}/); "
                          f"{why}: choose another directory; nothing was run")
+    entry = entry_into_committed(out)
+    if entry is not None:
+        path, target = entry
+        raise ReproError(f"--out {out}: {path} leads into the committed reports ({target}); "
+                         f"{why}: remove the link or choose another directory; nothing was run")
+
+
+def entry_into_committed(out: Path) -> tuple[Path, Path] | None:
+    """The first entry below ``out`` (links not followed) that is a symbolic link resolving
+    into the committed reports, or a hard link to one of their files, and where it leads."""
+    out = Path(out)
+    if not out.is_dir():
+        return None
+    roots = committed_reports()
+    committed_inodes = None
+    for top, dirs, files in os.walk(out, followlinks=False):
+        for name in sorted(dirs) + sorted(files):
+            path = Path(top) / name
+            try:
+                st = path.lstat()
+            except OSError:
+                continue
+            if path.is_symlink():
+                try:
+                    target = path.resolve()
+                except (OSError, RuntimeError):         # a loop: leads nowhere
+                    continue
+                if any(inside(target, r) for r in roots):
+                    return path, target
+            elif st.st_nlink > 1 and not os.path.isdir(path):
+                if committed_inodes is None:
+                    committed_inodes = {(q.stat().st_dev, q.stat().st_ino): q
+                                        for r in roots for q in r.rglob("*") if q.is_file()}
+                if (st.st_dev, st.st_ino) in committed_inodes:
+                    return path, committed_inodes[(st.st_dev, st.st_ino)]
+    return None
+
+
+def refuse_data_dir(out: Path, data_roots: list[Path], dataset_folders: list[Path]) -> None:
+    """Refuse ``--out`` inside a dataset's folder, or inside a data directory that holds
+    datasets (``dataset_folders``: the folders found): reports never mix with the data."""
+    for folder in dataset_folders:
+        if inside(out, folder):
+            raise ReproError(f"--out {out} is inside the data folder {folder.resolve()}; "
+                             f"reports are never written among the data: choose another "
+                             f"directory; nothing was run")
+    for root in data_roots:
+        holds = [f for f in dataset_folders if inside(f, root)]
+        if holds and inside(out, root):
+            raise ReproError(f"--out {out} is inside the data directory {root.resolve()} (which "
+                             f"holds {holds[0].name}); reports are never written among the "
+                             f"data: choose another directory; nothing was run")
 
 
 def check_writable(out: Path) -> None:

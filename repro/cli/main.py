@@ -25,9 +25,13 @@ from ..bench import command as bench_command
 from ..data import catalog as cat
 from ..data import user as user_data
 from ..data.fetch import fetch
+from ..data.load import label_levels
 from ..data.io import printable
+from ..data.letor import DEFAULT_MAX_FEATURES, MAX_FEATURES_ENV
 from ..errors import ReproError
+from ..files import cache_root
 from ..metrics.family import CONVENTIONS
+from ..run import limits
 from .pipeline import on_dataset, run_artifacts
 from ..evidence.reference import parse_ranker
 
@@ -47,11 +51,26 @@ def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--catalog", metavar="FILE",
                    help=f"a catalog of your own sets ([datasets.NAME] path = …; default: "
                         f"./{user_data.CATALOG_FILE} if it exists)")
+    _max_features_option(p)
+
+
+def _max_features_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-features", type=_positive, metavar="N",
+                   help=f"largest feature index accepted in a file of your own without a "
+                        f"declared n_features (default: ${MAX_FEATURES_ENV}, else "
+                        f"{DEFAULT_MAX_FEATURES:,})")
+
+
+def apply_max_features(args) -> None:
+    """``--max-features``: the limit for this command and its worker processes."""
+    if getattr(args, "max_features", None):
+        os.environ[MAX_FEATURES_ENV] = str(args.max_features)
 
 
 def register_user_data(args) -> list[str]:
     """Register the user's sets (``--catalog`` or ./repro.toml, then ``--dataset``); their
     names."""
+    apply_max_features(args)
     infos, where = {}, {}
     catalog_file = args.catalog or (user_data.CATALOG_FILE
                                     if Path(user_data.CATALOG_FILE).is_file() else None)
@@ -129,8 +148,28 @@ def _run_parser() -> argparse.ArgumentParser:
                         "validation selection and evaluation, with paired tests against each "
                         "paper method (repeatable; LABEL alone: an installed ranker of the "
                         "entry-point group repro.rankers); needs --out DIR")
+    p.add_argument("--ranker-timeout", metavar="TIME",
+                   help="wall-clock limit of each run of a --ranker (90s, 30m, 2h; default: "
+                        f"${limits.TIMEOUT_ENV}, else 1h): a run over it fails alone, 'timed "
+                        "out after …'")
+    p.add_argument("--ranker-memory", metavar="SIZE",
+                   help="memory limit of each run of a --ranker (500M, 8G; default: "
+                        f"${limits.MEMORY_ENV}, else 80%% of the machine's memory): a run "
+                        "over it fails alone, 'out of memory'")
     p.add_argument("--version", action="version", version=f"repro-rank {__version__}")
     return p
+
+
+def apply_ranker_limits(args) -> None:
+    """``--ranker-timeout`` / ``--ranker-memory``: checked now, then handed to the rankers'
+    processes through the environment."""
+    if args.ranker_timeout is not None:
+        limits.parse_duration(args.ranker_timeout)
+        os.environ[limits.TIMEOUT_ENV] = args.ranker_timeout
+    if args.ranker_memory is not None:
+        limits.parse_size(args.ranker_memory)
+        os.environ[limits.MEMORY_ENV] = args.ranker_memory
+    limits.ranker_limits()          # a bad value in the environment: said before any run
 
 
 def cmd_list(argv) -> int:
@@ -201,6 +240,10 @@ def cmd_data(argv) -> int:
     p.add_argument("--mirror", metavar="URL",
                    help="with --fetch: fetch every file from URL/<dataset>/<file name> instead "
                         "(default: $REPRO_DOWNLOAD_MIRROR, else the catalog's URLs)")
+    p.add_argument("--verify", action="store_true",
+                   help="forget the checksums memoised in the cache (digests/) and hash every "
+                        "file again, your registered sets too; the next runs use the new "
+                        "checksums")
     args = p.parse_args(argv)
     root = cat.data_dir(args.data_dir)
     register_user_data(args)
@@ -217,9 +260,11 @@ def cmd_data(argv) -> int:
     print(f"data directory: {', '.join(str(r.resolve()) for r in cat.roots(root))}"
           + (" (does not exist)" if missing_dir else ""))
     names = args.names or list(cat.catalog())
+    if args.verify:
+        shutil.rmtree(cache_root() / "digests", ignore_errors=True)
     bad = 0
     for name in names:
-        st = cat.status(name, root)
+        st = cat.status(name, root, memo=args.verify)
         bad += st.state == "corrupt"
         print(f"\n{name:14s} {st.state.upper()}  — {st.info.title}")
         if st.folder:
@@ -252,7 +297,9 @@ def cmd_eval(argv) -> int:
                    help="evaluate by a named convention of repro.metrics.family (the LETOR 3.0/"
                         "4.0 and MSLR scripts, trec_eval, the GBDT libraries, a paper's own); "
                         "default: the official LETOR output")
+    _max_features_option(p)
     args = p.parse_args(argv)
+    apply_max_features(args)
     sys.stdout.write(eval_command.run(args.letor_file, args.score_file, args.letor,
                                       args.per_query, convention=args.convention))
     return 0
@@ -337,6 +384,7 @@ def user_targets(args, targets: list) -> list:
 
 def cmd_run(argv) -> int:
     args = _run_parser().parse_args(argv)
+    apply_ranker_limits(args)
     targets = _resolve_targets(args.targets, args.paper)
     root = cat.data_dir(args.data_dir)
     register_user_data(args)
@@ -349,7 +397,12 @@ def cmd_run(argv) -> int:
             f"data ({', '.join(need[:4])}{', …' if len(need) > 4 else ''}); nothing was written. "
             f"Point at your data with --data-dir DIR or REPRO_DATA_DIR=DIR (see `python -m "
             f"repro data`), or run only artifacts on synthetic data.")
+    if args.on:
+        _warn_single_level(args.on, root)
     out = Path(args.out or ("reports-quick" if args.quick else "reports"))
+    guards.refuse_data_dir(out, cat.roots(root), [
+        f for f in (cat.locate(info, root) for info in cat.catalog().values()
+                    if not info.single_file) if f])     # a set in one file: its folder is not
     guards.check_writable(out)
     guards.check_cache_dir()
     guards.clean_stale_staging()
@@ -393,6 +446,21 @@ def cmd_run(argv) -> int:
 MAX_KEPT_LINES = 10
 
 
+def _warn_single_level(name: str, root) -> None:
+    """Warn when every document of a user set has the same label: every ranking is then
+    equally good, and MAP or NDCG say nothing about the method (a file that cannot be read
+    is left to its runs, which say why)."""
+    try:
+        levels = label_levels(name, root)
+    except ReproError:
+        return
+    if len(levels) == 1:
+        print(f"warning: every document of {name} has label {levels[0]:g}: one relevance "
+              f"level, so every ranking scores the same (MAP, NDCG are "
+              f"{'0' if levels[0] == 0 else '1'} for every method) and the tables compare "
+              f"nothing", file=sys.stderr)
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, turned into an exception so that the command stops its workers, removes its
     temporary files and exits (status 143) like an interrupted one."""
@@ -414,7 +482,8 @@ def main(argv=None) -> int:
         pass
     # the user's datasets and allowances live in the environment while the command runs
     # (its worker processes inherit them); restored after, for callers in the same process
-    saved_env = {k: os.environ.get(k) for k in (cat.USER_ENV, cat.ALLOW_ENV)}
+    saved_env = {k: os.environ.get(k) for k in (cat.USER_ENV, cat.ALLOW_ENV, MAX_FEATURES_ENV,
+                                                limits.TIMEOUT_ENV, limits.MEMORY_ENV)}
     try:
         if argv[0] in COMMANDS:
             return {"list": cmd_list, "data": cmd_data, "eval": cmd_eval,

@@ -256,6 +256,7 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
                 flat = build_artifact(_quick_view(art, quick), rs, published, stage, quick,
                                       unavailable, data_marks(art, data_dir, rs))
                 old = read_artifact(out_dir, art.name)
+                computed, where = flat, str(out_dir / f"{art.name}.json")
                 lost = (lost_values(old[0], flat) + quick_over_full(old[1], quick)
                         if old is not None else [])
                 if lost and not (allow_downgrade and target):
@@ -266,13 +267,15 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
                             f"{len(lost)} computed value(s) with 'not run' or a full run "
                             f"with --quick ({out_dir / (art.name + '.json')} unchanged)")
                     flat = old[0]
+                    where += " — not written: the files were kept"
                 else:
                     record_changes(out_dir, art, flat)     # before the JSON is replaced
                     _promote(stage, out_dir, art.name)
                     written = True
                 if target:
                     out[art.id] = flat
-                    log(compact_table(art.id, art.title, flat, str(out_dir / f"{art.name}.json")))
+                    # what this run computed, whether or not its files were written
+                    log(compact_table(art.id, art.title, computed, where))
                     for r in rs:
                         if user_choice(r):
                             log(f"  {r.spec.label}: chosen on validation: "

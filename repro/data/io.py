@@ -15,7 +15,7 @@ import stat
 import zlib
 from pathlib import Path
 
-from ..files import atomic_write_json, cache_root
+from ..files import atomic_write_json, cache_root, keyed_hash
 from ..errors import DataCorrupt, DataError, DataMissing
 
 COMPRESSED_SUFFIXES = (".xz", ".gz")
@@ -140,13 +140,28 @@ class Checksums:
         return {k: f"{k}:{h.hexdigest()}" for k, h in self._h.items()}
 
 
-def _memo_path(path: Path, kinds) -> Path | None:
+def file_identity(path: str | Path) -> tuple | None:
+    """What changes whenever a file's content may have changed: its resolved path, device,
+    inode, size, modification time and status-change time (None if it cannot be read).  The
+    status-change time is set by the kernel on every write and cannot be set back from user
+    space, so an edit that restores the modification time (``os.utime``) still changes the
+    identity -- the rule git's index uses."""
+    path = Path(path)
     try:
         st = path.stat()
-    except OSError:
+        resolved = path.resolve()
+    except (OSError, RuntimeError):
         return None
-    ident = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{st.st_ino}|{','.join(kinds)}"
-    return cache_root() / "digests" / (hashlib.sha256(ident.encode()).hexdigest() + ".json")
+    return (str(resolved), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+def _memo_path(path: Path, kinds) -> tuple[Path, str] | None:
+    ident = file_identity(path)
+    if ident is None:
+        return None
+    text = "|".join(map(str, ident)) + "|" + ",".join(kinds)
+    name = hashlib.sha256(text.encode()).hexdigest()
+    return cache_root() / "digests" / (name + ".json"), name
 
 
 def file_checksums(path: str | Path, kinds=("sha256",), chunk_bytes: int = 1 << 24,
@@ -154,20 +169,27 @@ def file_checksums(path: str | Path, kinds=("sha256",), chunk_bytes: int = 1 << 
     """Checksums (``kind -> "kind:<hex>"``) of the uncompressed content of ``path``, read in
     chunks (memory independent of the file's size).
 
-    ``memo``: reuse the digests computed by an earlier process for the same file — same path,
-    size, modification time and inode — from the cache directory (for cache keys and the
-    ``list`` command; ``repro data`` and loading always read and hash the file again)."""
+    ``memo``: reuse the digests computed by an earlier process for the same file — same
+    :func:`file_identity` (path, device, inode, size, modification and status-change times) —
+    from the cache directory, when the memo verifies under the user's key (a memo edited or
+    brought from elsewhere is ignored); for cache keys and the ``list`` command (``repro data``
+    and loading always read and hash the file again)."""
     path = Path(path)
-    memo_file = _memo_path(path, kinds) if memo else None
-    if memo_file is not None:
+    memo_at = _memo_path(path, kinds) if memo else None
+    if memo_at is not None:
+        memo_file, ident = memo_at
         try:
-            return json.loads(memo_file.read_text())
-        except (OSError, ValueError):
+            held = json.loads(memo_file.read_text())
+            if held["mac"] == keyed_hash({"file": ident, "digests": held["digests"]}):
+                return dict(held["digests"])
+        except (OSError, ValueError, KeyError, TypeError):
             pass
     out = _file_checksums(path, kinds, chunk_bytes)
-    if memo_file is not None:
+    if memo_at is not None:
+        memo_file, ident = memo_at
         try:
-            atomic_write_json(memo_file, out)
+            atomic_write_json(memo_file, {"digests": out,
+                                          "mac": keyed_hash({"file": ident, "digests": out})})
         except OSError:            # a memo only: an unwritable cache costs a re-hash next time
             pass
     return out

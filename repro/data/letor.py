@@ -57,6 +57,60 @@ MAX_THREADS = 8
 RANGES_PER_THREAD = 4
 #: Map plain files instead of reading them (:func:`mapped_windows`).
 USE_MMAP = True
+#: Largest feature index a user's file may have unless its set declares ``n_features`` or
+#: ``$REPRO_MAX_FEATURES`` (``--max-features``) says otherwise: a token such as
+#: ``1000000:1.0`` would otherwise make every row a million columns wide.
+DEFAULT_MAX_FEATURES = 100_000
+MAX_FEATURES_ENV = "REPRO_MAX_FEATURES"
+#: A UTF-8 byte order mark (some editors write one): read as blank.
+BOM = b"\xef\xbb\xbf"
+
+
+def max_features() -> int:
+    """The feature-index limit for files without a declared width: ``$REPRO_MAX_FEATURES``,
+    else :data:`DEFAULT_MAX_FEATURES`."""
+    text = os.environ.get(MAX_FEATURES_ENV, "").strip()
+    if not text:
+        return DEFAULT_MAX_FEATURES
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise DataError(f"{MAX_FEATURES_ENV}={printable(text, 40)} (--max-features): expected a "
+                        f"whole number of at least 1")
+    return value
+
+
+def available_memory() -> int | None:
+    """Bytes of memory this machine can give without swapping (``MemAvailable``), or None if
+    unknown."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return None
+
+
+def _gib(n: float) -> str:
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.0f} MiB"
+
+
+def check_dense(rows: int, n_features: int, source: str) -> None:
+    """Refuse, before allocating it, a dense ``rows`` × ``n_features`` matrix larger than the
+    memory available."""
+    need = rows * n_features * 8
+    avail = available_memory()
+    if avail is not None and need > avail:
+        raise DataError(f"{source}: {rows} rows × {n_features} features need {_gib(need)} as a "
+                        f"dense matrix, more than the {_gib(avail)} of memory available; use "
+                        f"fewer rows or features")
 
 _MESSAGES = {
     1: "label is not a number",
@@ -68,6 +122,7 @@ _MESSAGES = {
     7: "token is not of the form <index>:<value>",
     8: "feature index larger than the number of features",
     10: "internal error: more rows than counted",
+    11: "feature index above the limit",
 }
 
 
@@ -103,12 +158,18 @@ def _fill_error(status: int, err, buf, source: str, n_features: int) -> DataErro
 
 
 def tokenize(buf: bytes, source: str = "<bytes>", *, n_features: int | None = None,
-             numeric_label: bool = True, require_qid: bool = True, dense: bool = True):
+             numeric_label: bool = True, require_qid: bool = True, dense: bool = True,
+             limit: int | None = None):
     """Run the kernel over ``buf``; return a dict of raw arrays (rows in file order).
 
     Keys: ``X`` (dense) or ``indptr/indices/data`` (CSR), ``labels``, ``label_span``,
-    ``qid``, ``docid_span``, ``line_no``, ``n_features``.
+    ``qid``, ``docid_span``, ``line_no``, ``n_features``.  Without ``n_features`` the width
+    is the largest index, which must not exceed ``limit`` (the first line beyond it is
+    named).  A dense matrix larger than the memory available is refused before it is
+    allocated.  A leading UTF-8 byte order mark reads as blank.
     """
+    if bytes(buf[:3]) == BOM:
+        buf = b"   " + bytes(buf[3:])
     arr = np.frombuffer(buf, dtype=np.uint8)
     counts = np.zeros(6, dtype=np.int64)
     if dense and n_features is not None:          # only the rows are needed: newlines
@@ -118,8 +179,12 @@ def tokenize(buf: bytes, source: str = "<bytes>", *, n_features: int | None = No
         _kernel.scan(arr, require_qid, counts)
         rows, nnz, max_index = (int(c) for c in counts[:3])
         if n_features is None:
+            if limit is not None and max_index > limit:
+                _beyond_limit(arr, buf, source, rows, nnz, limit, numeric_label, require_qid)
             n_features = max_index
     # (an index beyond a given n_features is reported by fill, with its line)
+    if dense:
+        check_dense(rows, n_features, source)
     out = {
         "labels": np.zeros(rows, dtype=np.float64),
         "label_span": np.zeros((rows, 2), dtype=np.int64),
@@ -152,6 +217,24 @@ def tokenize(buf: bytes, source: str = "<bytes>", *, n_features: int | None = No
         out.update(indptr=indptr, indices=indices[:k].copy() if k < nnz else indices,
                    data=data[:k].copy() if k < nnz else data)
     return out
+
+
+def _beyond_limit(arr, buf, source: str, rows: int, nnz: int, limit: int, numeric_label: bool,
+                  require_qid: bool):
+    """Raise the error of the first line with a feature index above ``limit`` (or of an
+    earlier malformed line): a sparse pass with ``limit`` columns, no dense matrix."""
+    err = np.zeros(3, dtype=np.int64)
+    status = _kernel.fill(arr, numeric_label, require_qid, False, np.zeros((0, 0)),
+                          np.zeros(rows + 1, np.int64), np.zeros(nnz, np.int32),
+                          np.zeros(nnz, np.float64), np.zeros(rows), np.zeros((rows, 2), np.int64),
+                          np.zeros(rows, np.int64), np.zeros((rows, 2), np.int64),
+                          np.zeros(rows, np.int64), np.full(limit, -1, np.int64), err)
+    if status == 8:
+        raise _error(11, err, buf, source,
+                     f" of {limit} for a file without a declared width (declare "
+                     f"n_features for the set, or raise the limit with --max-features or "
+                     f"{MAX_FEATURES_ENV})")
+    raise _fill_error(status or 8, err, buf, source, limit)
 
 
 def group_queries(qid_rows: np.ndarray, line_no: np.ndarray, source: str):
@@ -208,9 +291,11 @@ def _docids(buf, spans: np.ndarray) -> np.ndarray | None:
                      for s, e in spans.tolist()], dtype=object)
 
 
-def parse_letor(buf: bytes, source: str = "<bytes>", n_features: int | None = None) -> QueryData:
-    """Parse LETOR-format bytes into :class:`QueryData` (dense X)."""
-    raw = tokenize(buf, source, n_features=n_features)
+def parse_letor(buf: bytes, source: str = "<bytes>", n_features: int | None = None,
+                limit: int | None = None) -> QueryData:
+    """Parse LETOR-format bytes into :class:`QueryData` (dense X); without ``n_features``,
+    refuse an index above ``limit`` (see :func:`tokenize`)."""
+    raw = tokenize(buf, source, n_features=n_features, limit=limit)
     check_rows(raw["labels"], raw["line_no"], source, bytes(buf[-65536:]))
     query_ptr, qids = group_queries(raw["qid"], raw["line_no"], source)
     return QueryData(X=raw["X"], y=raw["labels"], query_ptr=query_ptr, qids=qids,

@@ -12,11 +12,13 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from ..errors import DataCorrupt, DataError
+import numpy as np
+
+from ..errors import DataCorrupt, DataError, DataMissing
 from . import catalog as cat
 from . import letor, user
 from .labels import first_bad_label
-from .io import file_checksums, matches_digests, read_bytes
+from .io import file_checksums, file_identity, matches_digests, read_bytes
 from .letor import LetorStream, parse_letor
 from .queries import QueryData
 
@@ -76,9 +78,11 @@ def load_letor(name: str, fold: int, split: str, data_dir=None) -> QueryData:
 
 # --- user datasets (repro.data.user) -----------------------------------------------------------
 
-def _read_user(path: Path) -> QueryData:
-    """One file of a user set, its labels checked against the suite's label contract."""
-    d = parse_letor(read_bytes(path), str(path), None)
+def _read_user(path: Path, declared: int | None = None) -> QueryData:
+    """One file of a user set, its labels checked against the suite's label contract; its
+    feature indices at most the set's declared width, else :func:`repro.data.letor.max_features`."""
+    d = parse_letor(read_bytes(path), str(path), None,
+                    limit=int(declared) if declared else letor.max_features())
     bad = first_bad_label(d.y)
     if bad is not None:                 # the suite's label contract (repro.data.labels)
         i, what = bad
@@ -89,13 +93,14 @@ def _read_user(path: Path) -> QueryData:
 
 
 def _user_file(info: cat.DatasetInfo, root, rel: str) -> QueryData:
-    return _read_user(cat.require_file(info, root, rel)[0])
+    return _read_user(cat.require_file(info, root, rel)[0], info.n_features)
 
 
 @lru_cache(maxsize=256)
-def _file_width(path: str, size: int, mtime_ns: int) -> int:
-    """The feature count of one file of a user set (memoised by its size and time)."""
-    return _read_user(Path(path)).n_features
+def _file_width(identity: tuple, limit: int) -> int:
+    """The feature count of one file of a user set (memoised by its identity,
+    :func:`repro.data.io.file_identity`, and the index limit)."""
+    return _read_user(Path(identity[0]), limit).n_features
 
 
 def _user_width(info: cat.DatasetInfo, root) -> int:
@@ -108,9 +113,25 @@ def _user_width(info: cat.DatasetInfo, root) -> int:
         if path is None:
             widths.append(_user_file(info, root, rel).n_features)     # says it is missing
         else:
-            st = path.stat()
-            widths.append(_file_width(str(path.resolve()), st.st_size, st.st_mtime_ns))
+            ident = file_identity(path)
+            if ident is None:
+                raise DataMissing(f"{path}: cannot be read")
+            widths.append(_file_width(ident, letor.max_features()))
     return max(widths)
+
+
+def label_levels(name: str, data_dir=None) -> list[float]:
+    """The distinct labels of every file of user set ``name`` (features are not kept)."""
+    info = cat.dataset(name)
+    root = cat.data_dir(data_dir)
+    limit = int(info.n_features) if info.n_features else letor.max_features()
+    levels: set[float] = set()
+    for rel, path, _ in cat.dataset_files(info, root):
+        if path is None:
+            continue
+        raw = letor.tokenize(read_bytes(path), str(path), dense=False, limit=limit)
+        levels.update(np.unique(raw["labels"]).tolist())
+    return sorted(levels)
 
 
 def _load_user(info: cat.DatasetInfo, fold: int, split: str, root) -> QueryData:
@@ -147,15 +168,17 @@ def load_letor_fold(name: str, fold: int, data_dir=None) -> dict[str, QueryData]
 
 
 @lru_cache(maxsize=256)
-def _file_digest(path: str, size: int, mtime_ns: int) -> str:
-    return file_checksums(Path(path), memo=True)["sha256"][len("sha256:"):]   # in chunks
+def _file_digest(identity: tuple) -> str:
+    return file_checksums(Path(identity[0]), memo=True)["sha256"][len("sha256:"):]  # in chunks
 
 
 def fingerprint(name: str, data_dir=None) -> str:
     """A digest of the content of every file of a dataset (part of result-cache keys).
 
     Missing files contribute "missing", so a run whose data is absent has a stable key too.
-    Hashes are memoised per process by (path, size, mtime).
+    Hashes are memoised per process and in the cache by the file's identity (path, device,
+    inode, size, modification and status-change times: :func:`repro.data.io.file_identity`),
+    read again at every call, so a file edited in place is hashed again.
     """
     info = cat.dataset(name)
     root = cat.data_dir(data_dir)
@@ -169,6 +192,8 @@ def fingerprint(name: str, data_dir=None) -> str:
         if path is None:
             parts.append(f"{rel}:missing")
         else:
-            st = path.stat()
-            parts.append(f"{rel}:{_file_digest(str(path.resolve()), st.st_size, st.st_mtime_ns)}")
+            ident = file_identity(path)
+            if ident is None:
+                raise DataMissing(f"{path}: cannot be read")
+            parts.append(f"{rel}:{_file_digest(ident)}")
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()

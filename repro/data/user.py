@@ -29,6 +29,8 @@ Catalog file::
 """
 from __future__ import annotations
 
+import errno
+import os
 import re
 import tomllib
 from pathlib import Path
@@ -98,7 +100,25 @@ def info(name: str, path, folds: int = 5, seed: int = 0, n_features: int | None 
                            single_file=path.name, split_seed=int(seed),
                            files={path.name: []},
                            size=f"one file split into {folds} query folds (seed {int(seed)})")
-    raise DataError(f"{where}: {name}: {path} does not exist")
+    raise DataError(f"{where}: {name}: {path} {why_absent(path)}")
+
+
+def why_absent(path: Path) -> str:
+    """Why ``path`` is neither a file nor a directory: a link that leads in a circle, a link
+    to nothing, not a file or folder, or nothing there."""
+    if path.is_symlink() or any(p.is_symlink() for p in path.parents):
+        try:
+            path.resolve(strict=True)
+        except RuntimeError:
+            return "is a symbolic link loop (it leads back to itself)"
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return "is a symbolic link loop (it leads back to itself)"
+            if path.is_symlink():
+                return f"is a symbolic link to {os.readlink(path)}, which does not exist"
+    if os.path.lexists(path):
+        return "is neither a file nor a directory"
+    return "does not exist"
 
 
 def parse_option(text: str) -> tuple[str, str]:

@@ -23,6 +23,10 @@ except ImportError:                    # pragma: no cover - exercised where it i
     lightgbm = None
 
 
+#: Most documents LightGBM's lambdarank objective takes in one query.
+MAX_QUERY_DOCS = 10_000
+
+
 class LambdaMART(Ranker):
     """Gradient-boosted trees with the LambdaRank gradient (NDCG), by LightGBM."""
 
@@ -49,10 +53,19 @@ class LambdaMART(Ranker):
             raise DataError("y: LambdaMART needs non-negative integer relevance grades")
         if int(rounds) < 1:
             raise ValueError(f"n_estimators must be at least 1, got {rounds}")
+        sizes = np.diff(np.asarray(query_ptr, dtype=np.int64))
+        if sizes.size and int(sizes.max()) > MAX_QUERY_DOCS:
+            q = int(np.argmax(sizes))
+            raise DataError(f"query {q + 1} (in order) of the training data has {int(sizes[q])} "
+                            f"documents; LambdaMART (LightGBM's lambdarank) takes at most "
+                            f"{MAX_QUERY_DOCS} a query: split the query or leave it out")
         X = X.toarray() if hasattr(X, "toarray") else np.asarray(X, dtype=np.float64)
-        ds = lightgbm.Dataset(X, label=y.astype(np.int32), group=np.diff(query_ptr),
-                              params={"verbosity": -1}, free_raw_data=True)
-        return lightgbm.train(self._booster_params(), ds, num_boost_round=int(rounds))
+        try:
+            ds = lightgbm.Dataset(X, label=y.astype(np.int32), group=sizes,
+                                  params={"verbosity": -1}, free_raw_data=True)
+            return lightgbm.train(self._booster_params(), ds, num_boost_round=int(rounds))
+        except lightgbm.basic.LightGBMError as exc:     # its refusal of the input, in a line
+            raise DataError(f"LightGBM refused the training data: {exc}") from None
 
     def _fit_grouped(self, X, y, query_ptr) -> "LambdaMART":
         self.booster_ = self._train(X, y, query_ptr, self.n_estimators)

@@ -31,7 +31,10 @@ from pathlib import Path
 
 from ..errors import ConvergenceWarning, DataCorrupt, DataMissing, ReproError, Unavailable
 from ..files import CacheError, jsonable
-from ..spec import RunContext, RunSpec
+from ..spec import USER_RANKER_TASK, RunContext, RunSpec
+from . import limits as limits_module
+from .limits import Limits, ranker_limits
+from .limits import apply as apply_limits
 from .progress import RunProgress
 from .provenance import blas
 from .result import RunResult
@@ -54,6 +57,8 @@ def _single_thread_env() -> None:
 
 
 PR_SET_PDEATHSIG = 1                    # <linux/prctl.h>
+#: Seconds after a ranker's alarm when the command ends its process itself.
+LIMIT_GRACE = 5.0
 WATCH_SECONDS = 0.5
 
 
@@ -81,14 +86,17 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="repro-parent-watch", daemon=True).start()
 
 
-def _worker_init(parent: int) -> None:
+def _worker_init(parent: int, limits: Limits | None = None) -> None:
     """Initializer of a pool worker: single-threaded BLAS, the default SIGTERM action (not the
     command's handler inherited through fork), SIGINT ignored (the command stops its
-    workers: a Ctrl-C reaches the whole process group) and death with the parent."""
+    workers: a Ctrl-C reaches the whole process group), death with the parent and, for a
+    user's ranker, its time and memory limits (:mod:`.limits`)."""
     _single_thread_env()
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _die_with_parent(parent)
+    if limits is not None:
+        apply_limits(limits)
 
 
 def _stop_pool(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
@@ -107,10 +115,11 @@ def _stop_pool(pool: ProcessPoolExecutor, grace: float = 5.0) -> None:
             p.join(1.0)
 
 
-def _new_pool(workers: int) -> ProcessPoolExecutor:
-    """Forked workers with single-threaded BLAS that end with this process."""
+def _new_pool(workers: int, limits: Limits | None = None) -> ProcessPoolExecutor:
+    """Forked workers with single-threaded BLAS that end with this process (and keep to
+    ``limits``)."""
     return ProcessPoolExecutor(workers, mp_context=get_context("fork"),
-                               initializer=_worker_init, initargs=(os.getpid(),))
+                               initializer=_worker_init, initargs=(os.getpid(), limits))
 
 
 def map_in_processes(fn, items: list, workers: int) -> list:
@@ -242,6 +251,10 @@ def _compute(spec: RunSpec, ref, ctx: RunContext, start: float) -> RunResult:
                 warnings.showwarning(w.message, w.category, w.filename, w.lineno)
         if limited:
             output["fits_at_iteration_limit"] = limited
+    except MemoryError as exc:   # over --ranker-memory, or the machine's: this run fails
+        limited = limits_module.CURRENT
+        return RunResult(spec, "failed", why=(limited.describe_memory() if limited else
+                                              "out of memory") + (f": {exc}" if str(exc) else ""))
     except SystemExit as exc:    # sys.exit() in a ranker ends its run, not the command
         return RunResult(spec, "failed", why=f"the task called sys.exit({exc.code!r}) "
                                              f"instead of returning")
@@ -344,25 +357,42 @@ def run_isolated(todo, tasks, data_dir: Path, workers: int, prog: RunProgress, f
         while pending or live:
             while pending and len(live) < max(1, workers):
                 spec, key = pending.pop(0)
-                pool = _new_pool(1)
+                limits = ranker_limits() if spec.task == USER_RANKER_TASK else None
+                pool = _new_pool(1, limits)
                 ref = task_ref(tasks(spec.paper, spec.task))
                 fut = pool.submit(compute, spec, ref, str(data_dir))
-                live[fut] = (spec, key, pool, list((pool._processes or {}).values()))
+                deadline = (time.monotonic() + limits.seconds + LIMIT_GRACE
+                            if limits else float("inf"))
+                live[fut] = (spec, key, pool, list((pool._processes or {}).values()), limits,
+                             deadline)
                 if announce:
                     prog.start(spec.label)
-            done, _ = wait(list(live), return_when=FIRST_COMPLETED)
+            done, _ = wait(list(live), return_when=FIRST_COMPLETED,
+                           timeout=max(0.1, min(v[5] for v in live.values()) - time.monotonic())
+                           if any(v[5] < float("inf") for v in live.values()) else None)
+            for fut, (spec, key, pool, procs, limits, deadline) in list(live.items()):
+                if fut not in done and time.monotonic() > deadline:   # the alarm was dodged
+                    for p in procs:
+                        p.kill()
+                    done.add(fut)
             for fut in done:
-                spec, key, pool, procs = live.pop(fut)
+                spec, key, pool, procs, limits, _ = live.pop(fut)
                 try:
                     res = fut.result()
                 except BrokenProcessPool:
-                    res = RunResult(spec, "failed", why=f"its process ended abruptly "
-                                    f"({_ended(procs)}): a task must return its output (not "
-                                    f"call os._exit, crash or be killed)")
+                    how = _ended(procs)
+                    if limits and any(p.exitcode in (-signal.SIGALRM, -signal.SIGKILL)
+                                      for p in procs) and (
+                            "SIGALRM" in how or time.monotonic() >= deadline):
+                        why = limits.describe_timeout()
+                    else:
+                        why = (f"its process ended abruptly ({how}): a task must return its "
+                               f"output (not call os._exit, crash or be killed)")
+                    res = RunResult(spec, "failed", why=why)
                 pool.shutdown(wait=True)
                 out.append(finish(res, key))
     except BaseException:
-        for _, _, pool, _ in live.values():
+        for _, _, pool, *_ in live.values():
             _stop_pool(pool)
         raise
     return out

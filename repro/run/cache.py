@@ -7,8 +7,9 @@ ranker thus invalidates exactly the results it produced.
 
 Entries live in ``<cache root>/runs/<paper>/<key>.json`` (:func:`repro.files.cache_root`), are
 written atomically by the process that started the command (only ``done`` runs: failures and
-runs without data are never cached), and carry the digest of their content, so that an entry
-changed after it was written is recomputed rather than served.
+runs without data are never cached), and carry a keyed digest of their content (HMAC under a
+key of the user's, outside the cache: :func:`repro.files.cache_secret`), so that an entry
+changed or forged after it was written is recomputed rather than served.
 """
 from __future__ import annotations
 
@@ -19,7 +20,8 @@ from typing import Callable
 from .. import __version__
 from ..data.catalog import SYNTHETIC
 from ..data.load import fingerprint
-from ..files import CacheError, atomic_write_json, cache_root, os_reason, stable_hash
+from ..files import (CacheError, atomic_write_json, cache_root, keyed_hash, os_reason,
+                     stable_hash)
 from ..spec import RunSpec
 from .codekey import cached_code_key, function_file
 from .result import RunResult
@@ -28,9 +30,10 @@ TaskResolver = Callable[[str, str], Callable]
 
 
 def entry_digest(entry: dict) -> str:
-    """sha256 of a cache entry's content (every field but the digest), in the canonical form
-    the entry is read back as (NaN kept: Python's JSON round-trips it)."""
-    return stable_hash({k: v for k, v in entry.items() if k != "digest"})
+    """The keyed digest (HMAC under the user's key, :func:`repro.files.keyed_hash`) of a cache
+    entry's content (every field but the digest), in the canonical form the entry is read
+    back as (NaN kept: Python's JSON round-trips it)."""
+    return keyed_hash({k: v for k, v in entry.items() if k != "digest"})
 
 
 class RunCache:
@@ -56,27 +59,38 @@ class RunCache:
         return cache_root() / "runs" / spec.paper / f"{key}.json"
 
     def lookup(self, spec: RunSpec, key: str | None = None) -> RunResult | None:
-        """The cached result, or None if absent or unreadable (torn, not JSON, not an entry)
-        or without a digest that matches its content (changed since it was written, or
-        written before entries had digests: said, and recomputed)."""
+        """The cached result, or None if absent.  An entry that is unreadable (torn,
+        truncated, not JSON), not an entry, another run's, or without a digest that verifies
+        under the user's key (changed or forged since it was written, written under another
+        key, or before entries were signed) is recomputed, and the log says which and why."""
         key = key or self.key(spec)
         path = self.entry_path(spec, key)
         try:
-            entry = json.loads(path.read_text())
-        except (OSError, ValueError):
+            text = path.read_text()
+        except FileNotFoundError:
             return None
-        if not isinstance(entry, dict) or entry.get("key") != key \
-                or not isinstance(entry.get("output"), dict):
-            return None
+        except (OSError, UnicodeDecodeError) as exc:
+            return self._recompute(path, spec, f"cannot be read ({exc})")
+        try:
+            entry = json.loads(text)
+        except ValueError:
+            return self._recompute(path, spec, "is not whole JSON (truncated or broken)")
+        if not isinstance(entry, dict) or not isinstance(entry.get("output"), dict):
+            return self._recompute(path, spec, "is not a cache entry")
+        if entry.get("key") != key:
+            return self._recompute(path, spec, "holds another run's result (its key differs)")
+        if "digest" not in entry:
+            return self._recompute(path, spec, "has no digest")
         if entry.get("digest") != entry_digest(entry):
-            self.log(f"cache entry {path} " + ("has no digest" if "digest" not in entry else
-                                               "was changed after it was written (its digest "
-                                               "does not match)")
-                     + f": recomputing {spec.label}")
-            return None
+            return self._recompute(path, spec, "does not verify (changed after it was written, "
+                                               "forged, or signed with another key)")
         return RunResult(spec, "done", output=entry["output"], seconds=entry.get("seconds"),
                          cached=True, key=key, finished=entry.get("finished", ""),
                          blas=entry.get("blas", ""))
+
+    def _recompute(self, path: Path, spec: RunSpec, why: str) -> None:
+        self.log(f"cache entry {path} {why}: recomputing {spec.label}")
+        return None
 
     def store(self, res: RunResult) -> None:
         """Cache a finished run (only ``done`` runs are cached), with the digest of its
