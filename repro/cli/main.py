@@ -18,18 +18,15 @@ from pathlib import Path
 
 from dataclasses import replace
 
+# Only light modules here: parsing, --version, --help and the refusals answer before NumPy,
+# SciPy, matplotlib, Dask or LightGBM is imported; each command imports what it runs.
 from .. import __version__
-from . import eval as eval_command, guards, runs as runs_command, stability
-from .. import papers as registry
-from ..bench import command as bench_command
+from . import guards
+from .. import papers as registry          # light until a paper's declarations are asked for
 from ..data import catalog as cat
 from ..data import user as user_data
-from ..data.fetch import fetch
 from ..data.io import printable
 from ..errors import ReproError
-from ..metrics.family import CONVENTIONS
-from .pipeline import on_dataset, run_artifacts
-from ..evidence.reference import parse_ranker
 
 COMMANDS = ("list", "data", "eval", "bench", "runs", "stability")
 
@@ -88,7 +85,7 @@ def _run_parser() -> argparse.ArgumentParser:
                     "(each has --help).")
     p.add_argument("targets", nargs="+", help="what to run (e.g. figure4, pahikkala2010, all)")
     _common(p)
-    p.add_argument("--paper", choices=registry.paper_ids(), help="narrow a short artifact name to one paper")
+    p.add_argument("--paper", choices=registry.known_ids(), help="narrow a short artifact name to one paper")
     p.add_argument("--quick", action="store_true", help="small grids and folds, for smoke runs "
                    "(writes to reports-quick/ unless --out is given)")
     p.add_argument("--jobs", type=_positive, default=1,
@@ -205,6 +202,7 @@ def cmd_data(argv) -> int:
     root = cat.data_dir(args.data_dir)
     register_user_data(args)
     if args.fetch:
+        from ..data.fetch import fetch
         if not args.names:
             p.error("--fetch needs dataset names (see `python -m repro data`)")
         return fetch(args.names, cat.roots(root)[0], args.mirror)   # into the first directory
@@ -234,6 +232,8 @@ def cmd_data(argv) -> int:
 
 
 def cmd_eval(argv) -> int:
+    from ..metrics.family import CONVENTIONS
+    from . import eval as eval_command
     p = argparse.ArgumentParser(
         prog="python -m repro eval",
         description="Evaluate a score file against a LETOR file and print exactly what the "
@@ -259,14 +259,17 @@ def cmd_eval(argv) -> int:
 
 
 def cmd_bench(argv) -> int:
+    from ..bench import command as bench_command
     return bench_command.main(argv)
 
 
 def cmd_runs(argv) -> int:
+    from . import runs as runs_command
     return runs_command.main(argv, _resolve_targets)
 
 
 def cmd_stability(argv) -> int:
+    from . import stability
     return stability.main(argv, _resolve_targets)
 
 
@@ -277,19 +280,22 @@ def _needs_data(art) -> bool:
 def _resolve_targets(names: list[str], paper: str | None) -> list:
     targets, seen = [], set()
     for t in names:
-        if paper and (t in registry.paper_ids() or "." in t):
+        if paper and (t in registry.known_ids() or "." in t):
             raise ReproError(f"--paper {paper} narrows a short artifact name; {t!r} already "
                              f"names its paper (drop --paper)")
+    for t in names:
         try:
+            registry.refuse_unknown(t, paper)     # from the words files: before any import
             found = registry.resolve(t, paper)
         except ReproError as exc:
-            names_known = (sorted({a.name for a in registry.artifacts(paper)}) if paper else
-                           ["all"] + list(registry.paper_ids())
-                           + sorted({a.name for a in registry.artifacts()})
-                           + [a.id for a in registry.artifacts()])
+            names = registry.artifact_names()
+            names_known = (sorted(names[paper]) if paper else
+                           ["all"] + list(names)
+                           + sorted({n for ns in names.values() for n in ns})
+                           + [f"{p}.{n}" for p, ns in names.items() for n in ns])
             close = difflib.get_close_matches(t, names_known, n=3, cutoff=0.6)
             hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-            raise ReproError(f"{exc}.{hint} Papers: {', '.join(registry.paper_ids())}") from None
+            raise ReproError(f"{exc}.{hint} Papers: {', '.join(registry.known_ids())}") from None
         for art in found:
             if art.id not in seen:
                 seen.add(art.id)
@@ -319,8 +325,11 @@ def user_targets(args, targets: list) -> list:
             raise ReproError(f"--on {args.on}: not one of your datasets (register it with "
                              f"--dataset {args.on}=PATH or in {user_data.CATALOG_FILE}); the "
                              f"catalogued sets run without --on")
+    if args.on:
+        from .pipeline import on_dataset
         targets = [on_dataset(a, args.on) for a in targets]
     if args.ranker:
+        from ..evidence.reference import parse_ranker
         rankers = tuple(parse_ranker(t) for t in args.ranker)
         labels = [r.label for r in rankers]
         if len(set(labels)) < len(labels):
@@ -353,6 +362,7 @@ def cmd_run(argv) -> int:
     guards.check_writable(out)
     guards.check_cache_dir()
     guards.clean_stale_staging()
+    from .pipeline import run_artifacts
     outcome = run_artifacts(targets, root, out, quick=args.quick, jobs=args.jobs,
                             force=args.force, report_only=args.report_only,
                             pdf=not args.no_pdf, scheduler=args.scheduler,
