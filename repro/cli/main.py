@@ -245,8 +245,9 @@ def cmd_eval(argv) -> int:
                "relevant (the scripts' tables only know 0, 1, 2).")
     p.add_argument("letor_file")
     p.add_argument("score_file", help="one score per line, aligned with the LETOR file's lines")
-    p.add_argument("--letor", type=int, choices=(3, 4), help="conventions (default: 4 if the "
-                   "file's comments have LETOR 4.0's 'inc =' field, else 3)")
+    p.add_argument("--letor", type=int, choices=(3, 4), help="conventions (default: those "
+                   "recorded by `repro runs` in the file's comments, 'letor = 4'; else 4 if "
+                   "they have LETOR 4.0's 'inc =' field, else 3)")
     p.add_argument("--per-query", action="store_true", help="also per-query lines (flag 1)")
     p.add_argument("--convention", choices=sorted(CONVENTIONS),
                    help="evaluate by a named convention of repro.metrics.family (the LETOR 3.0/"
