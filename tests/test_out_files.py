@@ -63,3 +63,34 @@ def test_the_first_render_links_the_pdfs_and_a_second_run_changes_nothing(elsewh
     assert main(argv) == 0
     assert {f: (out / f).read_bytes() for f in files(out)} == before
     assert "wrote " not in capsys.readouterr().out
+
+
+def test_a_data_folder_without_the_needed_sets_exits_1_naming_them(elsewhere, tmp_path,
+                                                                   capsys):
+    empty = tmp_path / "data"
+    empty.mkdir()
+    out = tmp_path / "out"
+    assert main(["fakepaper.table2", "--data-dir", str(empty), "--out", str(out),
+                 "--no-pdf"]) == 1
+    err = capsys.readouterr().err
+    assert "holds none of the datasets" in err and "MQ2007" in err and "--allow-missing" in err
+    assert not out.exists()
+    assert main(["fakepaper.table2", "--data-dir", str(empty), "--out", str(out),
+                 "--no-pdf", "--allow-missing"]) == 0
+    assert "not run" in (out / "fakepaper" / "table2.json").read_text()
+    # an artifact on synthetic data runs from the same folder
+    assert main(["fakepaper.table4", "--data-dir", str(empty), "--out", str(out),
+                 "--no-pdf"]) == 0
+
+
+def test_jobs_above_the_cpus_is_said_in_a_fully_cached_run(elsewhere, tmp_path, capsys,
+                                                          monkeypatch):
+    argv = ["fakepaper.table4", "--data-dir", str(tmp_path), "--out", str(tmp_path / "out"),
+            "--no-pdf", "--jobs", "3"]
+    monkeypatch.setattr("os.cpu_count", lambda: 2)
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert main(argv) == 0                             # every run cached: nothing executes
+    said = capsys.readouterr()
+    assert "running" not in said.out
+    assert "--jobs 3 is more than this machine's 2 CPU(s)" in said.out + said.err

@@ -105,6 +105,10 @@ def _run_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="report directory (default: reports, or reports-quick with "
                    "--quick; give a directory of your own to keep the committed reports as "
                    "they are)")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="write the report although the data directory holds none of the "
+                        "datasets the artifacts need (their values say 'not run: data "
+                        "missing'); without it that is an error")
     p.add_argument("--allow-downgrade", action="store_true",
                    help="let this run replace values already computed in the report with 'not "
                         "run' (data missing, nothing cached, --quick); without it those "
@@ -131,9 +135,10 @@ def _run_parser() -> argparse.ArgumentParser:
 
 
 def cmd_list(argv) -> int:
-    p = argparse.ArgumentParser(prog="python -m repro list", description="Every artifact: paper, "
-                                "title, data needed, whether it is available (files present and "
-                                "verified) and whether it is implemented.")
+    p = argparse.ArgumentParser(prog="python -m repro list", description="Every artifact: its "
+                                "status here (runs / partly: some data missing / no data / "
+                                "cannot run / not implemented), title and data needed (files "
+                                "present and verified, or why not).")
     _common(p)
     args = p.parse_args(argv)
     root = cat.data_dir(args.data_dir)
@@ -156,25 +161,33 @@ def cmd_list(argv) -> int:
             ok, why = verified(ds)
             label = ds + (f" (stand-in for {art.stand_ins[ds]})" if ds in art.stand_ins else "")
             states.append((label + ("" if ok else f" [{why}]"), ok))
-        avail = ("yes" if all(ok for _, ok in states) else
-                 "partly" if any(ok for _, ok in states) else "no") if states else "n/a"
-        rows.append((art.id, avail,
-                     "yes" if art.task else ("no: cannot run here" if art.not_run else "not yet"),
-                     art.title, ", ".join(l for l, _ in states) or "—"))
+        rows.append((art.id, list_status(art, [ok for _, ok in states]), art.title,
+                     ", ".join(l for l, _ in states) or "—"))
     width = max(60, shutil.get_terminal_size((100, 24)).columns)
-    w = [max(len(r[i]) for r in rows + [LIST_HEAD]) for i in range(3)]
+    w = [max(len(r[i]) for r in rows + [LIST_HEAD]) for i in range(2)]
     _say_missing_dir(root)
     print(f"papers: {', '.join(registry.paper_ids())}")
     for i, r in enumerate([LIST_HEAD] + rows):
-        line = f"{r[0]:{w[0]}}  {r[1]:{w[1]}}  {r[2]:{w[2]}}  {r[3]}"
+        line = f"{r[0]:{w[0]}}  {r[1]:{w[1]}}  {r[2]}"
         print(line if len(line) <= width else line[:width - 1] + "…")
         if i:
-            print(textwrap.fill(r[4], width, initial_indent="    data: ",
+            print(textwrap.fill(r[3], width, initial_indent="    data: ",
                                 subsequent_indent="          ", break_on_hyphens=False))
     return 0
 
 
-LIST_HEAD = ("artifact", "available", "implemented", "title (data needed on the next line)", "")
+LIST_HEAD = ("artifact", "status", "title (data needed on the next line)", "")
+
+
+def list_status(art, usable: list[bool]) -> str:
+    """One word for what ``python -m repro ARTIFACT`` would do here: ``runs``, ``partly``
+    (some of its data is missing), ``no data``, ``cannot run`` (the paper's method or data
+    cannot be run here: the report says why) or ``not implemented``."""
+    if not art.task:
+        return "cannot run" if art.not_run else "not implemented"
+    if all(usable):
+        return "runs"
+    return "partly" if any(usable) else "no data"
 
 
 def _say_missing_dir(root: Path) -> bool:
@@ -304,6 +317,21 @@ def _resolve_targets(names: list[str], paper: str | None) -> list:
     return targets
 
 
+def refuse_without_data(targets: list, root) -> None:
+    """Refuse targets none of which can run a thing here: every run needs a dataset the data
+    directory does not hold (``--allow-missing`` writes their report of "not run" values)."""
+    runnable = [a for a in targets if a.task]
+    state = {d: cat.data_state(d, root) for a in runnable for d in a.datasets}
+    if not runnable or any(ok for ok, _ in state.values()):
+        return
+    lines = "\n".join(f"  {d}: {why}" for d, (_, why) in state.items())
+    raise ReproError(f"the data directory {root} holds none of the datasets the requested "
+                     f"artifact(s) need; nothing was run or written:\n{lines}\n`python -m repro "
+                     f"data` says where to obtain each; --data-dir DIR points elsewhere; "
+                     f"--allow-missing writes the report anyway, its values 'not run: data "
+                     f"missing'")
+
+
 def user_targets(args, targets: list) -> list:
     """The targets with the user's options applied: ``--on`` (the user's set in place of the
     paper's), ``--ranker`` (the user's rankers beside the paper's methods); checks that their
@@ -359,6 +387,8 @@ def cmd_run(argv) -> int:
             f"data ({', '.join(need[:4])}{', …' if len(need) > 4 else ''}); nothing was written. "
             f"Point at your data with --data-dir DIR or REPRO_DATA_DIR=DIR (see `python -m "
             f"repro data`), or run only artifacts on synthetic data.")
+    if not args.allow_missing:
+        refuse_without_data(targets, root)
     out = Path(args.out or ("reports-quick" if args.quick else "reports"))
     guards.check_writable(out)
     guards.check_cache_dir()

@@ -39,7 +39,7 @@ from ..report.pages import render_paper
 from ..report.pdf import PdfQueue
 from ..report.terminal import compact_table
 from ..run.runner import Runner, RunResult
-from .guards import staging_dir
+from .guards import PACKAGE_REPORTS, staging_dir
 
 
 def _drop_moved(paper_dir: Path, name: str) -> None:
@@ -223,7 +223,8 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
     out_root = Path(out_root)
     runner = Runner(data_dir, tasks, jobs=jobs, force=force, cache_only=report_only,
                     log=log, scheduler=scheduler, progress=progress, threads=threads,
-                    expected=recorded_run_seconds(out_root))
+                    expected={**recorded_run_seconds(PACKAGE_REPORTS),   # a fresh --out
+                              **recorded_run_seconds(out_root)})
     specs = [s for a in targets for s in a.runs(quick)]
     results = runner.run(specs)
     target_ids = {a.id for a in targets}
