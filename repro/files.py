@@ -24,10 +24,9 @@ import hashlib
 import hmac
 import json
 import os
+import sys
 import tempfile
 from pathlib import Path
-
-import numpy as np
 
 from .errors import ReproError
 
@@ -168,6 +167,9 @@ def jsonable(obj, keep_nan: bool = False):
         return {str(k): jsonable(v, keep_nan) for k, v in obj.items()}
     if isinstance(obj, (list, tuple)):
         return [jsonable(v, keep_nan) for v in obj]
+    np = sys.modules.get("numpy")   # not imported here: a NumPy value exists only if it was
+    if np is None:
+        return None if isinstance(obj, float) and obj != obj and not keep_nan else obj
     if isinstance(obj, np.ndarray):
         return jsonable(obj.tolist(), keep_nan)
     if isinstance(obj, np.integer):

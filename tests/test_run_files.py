@@ -228,6 +228,38 @@ def test_repro_eval_scores_the_score_files(table7):
         assert printed == {str(q): "%.4f" % v for q, v in zip(t["qids"], t["values"])}
 
 
+@pytest.mark.slow
+def test_repro_eval_reads_the_run_conventions_from_the_files(table7):
+    """Without --letor, ``eval`` applies the conventions the run was scored by (recorded in
+    fold<k>.letor): its MAP per query and its mean are the report's values."""
+    _, tables, art_dir = table7
+    for row in read_tsv(art_dir / "runs.tsv"):
+        assert f"letor = {row['letor_version']}" in (art_dir / row["letor"]).read_text()
+        text = repro_eval(str(art_dir / row["letor"]), str(art_dir / row["scores"]),
+                          per_query=True)
+        assert text == repro_eval(str(art_dir / row["letor"]), str(art_dir / row["scores"]),
+                                  version=int(row["letor_version"]), per_query=True)
+        block = text.split("\n\n")[0].splitlines()
+        printed = {line.split("\t")[0]: line.split("\t")[-1] for line in block[1:-1]}
+        t = next(t for t in tables if t["method"] == row["method"] and t["metric"] == "MAP"
+                 and str(t["fold"]) == str(row["fold"]))
+        assert printed == {str(q): "%.4f" % v for q, v in zip(t["qids"], t["values"])}
+        assert block[-1].split("\t")[-1] == "%.4f" % np.mean(t["values"])
+
+
+def test_exported_letor_files_name_their_conventions():
+    from repro.cli.eval import detect_version
+    from repro.data.queries import QueryData
+    data = QueryData(np.zeros((3, 1)), np.array([1.0, 0.0, 2.0]), np.array([0, 2, 3]),
+                     np.array([7, 9]))
+    for version in (3, 4):
+        text = "".join(run_files.letor_lines(data, ["a", "b", "c"], version))
+        assert text.splitlines()[0] == f"1 qid:7 #docid = a letor = {version}"
+        assert detect_version(text.encode()) == version
+    assert detect_version(b"1 qid:7 #docid = a inc = 1 prob = 0.5\n") == 4
+    assert detect_version(b"1 qid:7 #docid = a\n") == 3
+
+
 def _letor_docs(path: Path):
     """Labels, qids and docids of an exported ``fold<k>.letor`` (``label qid:Q #docid = D``)."""
     y, qids, docids = [], [], []
@@ -236,7 +268,7 @@ def _letor_docs(path: Path):
         label, qid = head.split()[:2]
         y.append(float(label))
         qids.append(int(qid[4:]))
-        docids.append(comment.split("=", 1)[1].strip())
+        docids.append(comment.split("=", 1)[1].split()[0])
     return np.array(y), np.array(qids), docids
 
 

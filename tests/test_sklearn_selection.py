@@ -118,3 +118,24 @@ def test_evaluate_takes_one_qid_per_document(data):
     assert by_doc.avg_ndcg == pytest.approx(grouped.avg_ndcg)
     with pytest.raises(DataError, match="query_ptr"):
         evaluate(y, s)
+
+
+@pytest.mark.parametrize("how", ["grid", "cross_val_score", "scorer"])
+def test_model_selection_without_routing_is_refused_not_nan(how, data):
+    """Without metadata routing, scikit-learn would score every candidate without query ids
+    (NaN, with warnings) and "select" the first: the search fails, saying how to pass them."""
+    X, y, qid = data
+    scorer = letor_scorer("MAP")                     # made with routing on (it asks for qid)
+    with sklearn.config_context(enable_metadata_routing=False):
+        with pytest.raises(ValueError, match="enable_metadata_routing=True") as err:
+            if how == "cross_val_score":
+                cross_val_score(repro.rankers.RankSVM(), X, y, groups=qid, cv=GroupKFold(3),
+                                params={"qid": qid})
+            else:
+                GridSearchCV(repro.rankers.RankSVM(), {"C": [0.1, 10.0]}, cv=GroupKFold(3),
+                             scoring=scorer if how == "scorer" else None
+                             ).fit(X, y, qid=qid, groups=qid)
+        assert "qid=qid" in str(err.value)
+        # outside cross-validation the ranker still fits with its own qid argument
+        model = repro.rankers.RankSVM().fit(X, y, qid)
+        assert np.isfinite(model.score(X, y, qid=qid))

@@ -116,7 +116,7 @@ def test_corrupt_file_refuses_its_runs_only(corrupt_mq2008, tmp_path, capsys, mo
     listing = capsys.readouterr().out
     lines = listing.splitlines()
     i = next(i for i, l in enumerate(lines) if l.startswith("pahikkala2010.table2 "))
-    assert lines[i].split()[1] == "no"                      # available
+    assert lines[i].split()[1:3] == ["no", "data"]          # status
     assert lines[i + 1].startswith("    data: ") and "MQ2008 [corrupt]" in lines[i + 1]
 
 
@@ -161,9 +161,12 @@ def test_list_names_papers_and_says_what_is_implemented(capsys):
     assert main(["list", "--data-dir", "/nonexistent"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("papers: stevens2010, dubey2009, leelin2014, lesmola2007, pahikkala2010")
-    assert "implemented" in out.splitlines()[1]
+    assert out.splitlines()[1].split()[:2] == ["artifact", "status"]
     line = next(l for l in out.splitlines() if l.startswith("pahikkala2010.table7 "))
-    assert line.split()[1:3] == ["no", "yes"]               # available, implemented
+    assert line.split()[1:3] == ["no", "data"]              # one status per artifact
+    statuses = {l.split("  ")[0].strip(): l for l in out.splitlines()}
+    assert [l for l in out.splitlines() if l.startswith("stevens2010.figure10 ")][0].split(
+        )[1:3] == ["cannot", "run"]                         # not "available" beside it
 
 
 def test_terminal_table_of_a_figure_without_published_values_has_rows():

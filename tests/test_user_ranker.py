@@ -88,3 +88,43 @@ def test_user_ranker_beside_table7_with_fold_values_and_paired_tests(clean_env, 
         assert rec["ci95"][0] <= rec["effect"] <= rec["ci95"][1]
     html = (out / "pahikkala2010" / "index.html").read_text()
     assert "user method" in html
+
+
+RIDGE_FILE = '''
+import numpy as np
+
+
+class Ridge:
+    param_grid = {"alpha": [1.0]}
+
+    def __init__(self, alpha=1.0):
+        self.alpha = alpha
+
+    def fit(self, X, y, qid):
+        X = np.asarray(X)
+        self.w_ = np.linalg.solve(X.T @ X + self.alpha * np.eye(X.shape[1]), X.T @ y)
+        return self
+
+    def predict(self, X):
+        return np.asarray(X) @ self.w_
+'''
+
+
+def test_ranker_from_a_file_or_the_working_directory(tmp_path, monkeypatch):
+    """``--ranker ridge=./myranker.py:Ridge`` and ``ridge=myranker:Ridge`` (a module of the
+    working directory, not on sys.path) load the class; its runs find it again by the file's
+    absolute path, from any directory."""
+    (tmp_path / "myranker.py").write_text(RIDGE_FILE)
+    monkeypatch.chdir(tmp_path)
+    for text in ("ridge=./myranker.py:Ridge", f"ridge={tmp_path}/myranker.py:Ridge",
+                 "ridge=myranker:Ridge"):
+        rr = reference.parse_ranker(text)
+        assert rr.params["class"] == f"{tmp_path / 'myranker.py'}:Ridge", text
+        assert rr.params["param_grid"] == {"alpha": [1.0]}
+    monkeypatch.chdir("/")
+    cls = reference.load_class(rr.params["class"])
+    assert cls.__name__ == "Ridge" and cls().fit(np.eye(2), [1.0, 0.0], [1, 1]).w_.shape == (2,)
+    with pytest.raises(Exception, match="path/to/nosuch.py:Ridge"):
+        reference.parse_ranker("ridge=nosuch:Ridge")
+    with pytest.raises(Exception, match="no such Python file"):
+        reference.parse_ranker(f"ridge={tmp_path}/missing.py:Ridge")

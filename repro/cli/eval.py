@@ -88,9 +88,13 @@ def read_scores(path: Path, n_lines: int) -> np.ndarray:
 
 
 def detect_version(buf: bytes) -> int:
-    """4 if the first document's comment has LETOR 4.0's ``inc =`` field, else 3."""
+    """The conventions recorded in the first document's comment by ``python -m repro runs``
+    (``letor = 3`` / ``letor = 4``); else 4 if it has LETOR 4.0's ``inc =`` field, else 3."""
     first = buf[:buf.find(b"\n")] if b"\n" in buf else buf
     comment = first.split(b"#", 1)[1] if b"#" in first else b""
+    recorded = re.search(rb"(?:^|\s)letor = ([34])(?:\s|$)", comment)
+    if recorded:
+        return int(recorded.group(1))
     return 4 if b"inc =" in comment else 3
 
 

@@ -18,22 +18,16 @@ from pathlib import Path
 
 from dataclasses import replace
 
+# Only light modules here: parsing, --version, --help and the refusals answer before NumPy,
+# SciPy, matplotlib, Dask or LightGBM is imported; each command imports what it runs.
 from .. import __version__
-from . import eval as eval_command, guards, runs as runs_command, stability
-from .. import papers as registry
-from ..bench import command as bench_command
+from . import guards
+from .. import papers as registry          # light until a paper's declarations are asked for
 from ..data import catalog as cat
 from ..data import user as user_data
-from ..data.fetch import fetch
-from ..data.load import label_levels
-from ..data.io import printable
-from ..data.letor import DEFAULT_MAX_FEATURES, MAX_FEATURES_ENV
+from ..data.io import DEFAULT_MAX_FEATURES, MAX_FEATURES_ENV, printable
 from ..errors import ReproError
-from ..files import cache_root
-from ..metrics.family import CONVENTIONS
 from ..run import limits
-from .pipeline import on_dataset, run_artifacts
-from ..evidence.reference import parse_ranker
 
 COMMANDS = ("list", "data", "eval", "bench", "runs", "stability")
 
@@ -107,7 +101,7 @@ def _run_parser() -> argparse.ArgumentParser:
                     "(each has --help).")
     p.add_argument("targets", nargs="+", help="what to run (e.g. figure4, pahikkala2010, all)")
     _common(p)
-    p.add_argument("--paper", choices=registry.paper_ids(), help="narrow a short artifact name to one paper")
+    p.add_argument("--paper", choices=registry.known_ids(), help="narrow a short artifact name to one paper")
     p.add_argument("--quick", action="store_true", help="small grids and folds, for smoke runs "
                    "(writes to reports-quick/ unless --out is given)")
     p.add_argument("--jobs", type=_positive, default=1,
@@ -127,6 +121,10 @@ def _run_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", help="report directory (default: reports, or reports-quick with "
                    "--quick; give a directory of your own to keep the committed reports as "
                    "they are)")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="write the report although the data directory holds none of the "
+                        "datasets the artifacts need (their values say 'not run: data "
+                        "missing'); without it that is an error")
     p.add_argument("--allow-downgrade", action="store_true",
                    help="let this run replace values already computed in the report with 'not "
                         "run' (data missing, nothing cached, --quick); without it those "
@@ -173,9 +171,10 @@ def apply_ranker_limits(args) -> None:
 
 
 def cmd_list(argv) -> int:
-    p = argparse.ArgumentParser(prog="python -m repro list", description="Every artifact: paper, "
-                                "title, data needed, whether it is available (files present and "
-                                "verified) and whether it is implemented.")
+    p = argparse.ArgumentParser(prog="python -m repro list", description="Every artifact: its "
+                                "status here (runs / partly: some data missing / no data / "
+                                "cannot run / not implemented), title and data needed (files "
+                                "present and verified, or why not).")
     _common(p)
     args = p.parse_args(argv)
     root = cat.data_dir(args.data_dir)
@@ -198,25 +197,33 @@ def cmd_list(argv) -> int:
             ok, why = verified(ds)
             label = ds + (f" (stand-in for {art.stand_ins[ds]})" if ds in art.stand_ins else "")
             states.append((label + ("" if ok else f" [{why}]"), ok))
-        avail = ("yes" if all(ok for _, ok in states) else
-                 "partly" if any(ok for _, ok in states) else "no") if states else "n/a"
-        rows.append((art.id, avail,
-                     "yes" if art.task else ("no: cannot run here" if art.not_run else "not yet"),
-                     art.title, ", ".join(l for l, _ in states) or "—"))
+        rows.append((art.id, list_status(art, [ok for _, ok in states]), art.title,
+                     ", ".join(l for l, _ in states) or "—"))
     width = max(60, shutil.get_terminal_size((100, 24)).columns)
-    w = [max(len(r[i]) for r in rows + [LIST_HEAD]) for i in range(3)]
+    w = [max(len(r[i]) for r in rows + [LIST_HEAD]) for i in range(2)]
     _say_missing_dir(root)
     print(f"papers: {', '.join(registry.paper_ids())}")
     for i, r in enumerate([LIST_HEAD] + rows):
-        line = f"{r[0]:{w[0]}}  {r[1]:{w[1]}}  {r[2]:{w[2]}}  {r[3]}"
+        line = f"{r[0]:{w[0]}}  {r[1]:{w[1]}}  {r[2]}"
         print(line if len(line) <= width else line[:width - 1] + "…")
         if i:
-            print(textwrap.fill(r[4], width, initial_indent="    data: ",
+            print(textwrap.fill(r[3], width, initial_indent="    data: ",
                                 subsequent_indent="          ", break_on_hyphens=False))
     return 0
 
 
-LIST_HEAD = ("artifact", "available", "implemented", "title (data needed on the next line)", "")
+LIST_HEAD = ("artifact", "status", "title (data needed on the next line)", "")
+
+
+def list_status(art, usable: list[bool]) -> str:
+    """One word for what ``python -m repro ARTIFACT`` would do here: ``runs``, ``partly``
+    (some of its data is missing), ``no data``, ``cannot run`` (the paper's method or data
+    cannot be run here: the report says why) or ``not implemented``."""
+    if not art.task:
+        return "cannot run" if art.not_run else "not implemented"
+    if all(usable):
+        return "runs"
+    return "partly" if any(usable) else "no data"
 
 
 def _say_missing_dir(root: Path) -> bool:
@@ -248,6 +255,7 @@ def cmd_data(argv) -> int:
     root = cat.data_dir(args.data_dir)
     register_user_data(args)
     if args.fetch:
+        from ..data.fetch import fetch
         if not args.names:
             p.error("--fetch needs dataset names (see `python -m repro data`)")
         return fetch(args.names, cat.roots(root)[0], args.mirror)   # into the first directory
@@ -261,6 +269,7 @@ def cmd_data(argv) -> int:
           + (" (does not exist)" if missing_dir else ""))
     names = args.names or list(cat.catalog())
     if args.verify:
+        from ..files import cache_root
         shutil.rmtree(cache_root() / "digests", ignore_errors=True)
     bad = 0
     for name in names:
@@ -279,6 +288,8 @@ def cmd_data(argv) -> int:
 
 
 def cmd_eval(argv) -> int:
+    from ..metrics.family import CONVENTIONS
+    from . import eval as eval_command
     p = argparse.ArgumentParser(
         prog="python -m repro eval",
         description="Evaluate a score file against a LETOR file and print exactly what the "
@@ -290,8 +301,9 @@ def cmd_eval(argv) -> int:
                "relevant (the scripts' tables only know 0, 1, 2).")
     p.add_argument("letor_file")
     p.add_argument("score_file", help="one score per line, aligned with the LETOR file's lines")
-    p.add_argument("--letor", type=int, choices=(3, 4), help="conventions (default: 4 if the "
-                   "file's comments have LETOR 4.0's 'inc =' field, else 3)")
+    p.add_argument("--letor", type=int, choices=(3, 4), help="conventions (default: those "
+                   "recorded by `repro runs` in the file's comments, 'letor = 4'; else 4 if "
+                   "they have LETOR 4.0's 'inc =' field, else 3)")
     p.add_argument("--per-query", action="store_true", help="also per-query lines (flag 1)")
     p.add_argument("--convention", choices=sorted(CONVENTIONS),
                    help="evaluate by a named convention of repro.metrics.family (the LETOR 3.0/"
@@ -306,14 +318,17 @@ def cmd_eval(argv) -> int:
 
 
 def cmd_bench(argv) -> int:
+    from ..bench import command as bench_command
     return bench_command.main(argv)
 
 
 def cmd_runs(argv) -> int:
+    from . import runs as runs_command
     return runs_command.main(argv, _resolve_targets)
 
 
 def cmd_stability(argv) -> int:
+    from . import stability
     return stability.main(argv, _resolve_targets)
 
 
@@ -324,24 +339,42 @@ def _needs_data(art) -> bool:
 def _resolve_targets(names: list[str], paper: str | None) -> list:
     targets, seen = [], set()
     for t in names:
-        if paper and (t in registry.paper_ids() or "." in t):
+        if paper and (t in registry.known_ids() or "." in t):
             raise ReproError(f"--paper {paper} narrows a short artifact name; {t!r} already "
                              f"names its paper (drop --paper)")
+    for t in names:
         try:
+            registry.refuse_unknown(t, paper)     # from the words files: before any import
             found = registry.resolve(t, paper)
         except ReproError as exc:
-            names_known = (sorted({a.name for a in registry.artifacts(paper)}) if paper else
-                           ["all"] + list(registry.paper_ids())
-                           + sorted({a.name for a in registry.artifacts()})
-                           + [a.id for a in registry.artifacts()])
+            names = registry.artifact_names()
+            names_known = (sorted(names[paper]) if paper else
+                           ["all"] + list(names)
+                           + sorted({n for ns in names.values() for n in ns})
+                           + [f"{p}.{n}" for p, ns in names.items() for n in ns])
             close = difflib.get_close_matches(t, names_known, n=3, cutoff=0.6)
             hint = f" Did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-            raise ReproError(f"{exc}.{hint} Papers: {', '.join(registry.paper_ids())}") from None
+            raise ReproError(f"{exc}.{hint} Papers: {', '.join(registry.known_ids())}") from None
         for art in found:
             if art.id not in seen:
                 seen.add(art.id)
                 targets.append(art)
     return targets
+
+
+def refuse_without_data(targets: list, root) -> None:
+    """Refuse targets none of which can run a thing here: every run needs a dataset the data
+    directory does not hold (``--allow-missing`` writes their report of "not run" values)."""
+    runnable = [a for a in targets if a.task]
+    state = {d: cat.data_state(d, root) for a in runnable for d in a.datasets}
+    if not runnable or any(ok for ok, _ in state.values()):
+        return
+    lines = "\n".join(f"  {d}: {why}" for d, (_, why) in state.items())
+    raise ReproError(f"the data directory {root} holds none of the datasets the requested "
+                     f"artifact(s) need; nothing was run or written:\n{lines}\n`python -m repro "
+                     f"data` says where to obtain each; --data-dir DIR points elsewhere; "
+                     f"--allow-missing writes the report anyway, its values 'not run: data "
+                     f"missing'")
 
 
 def user_targets(args, targets: list) -> list:
@@ -366,8 +399,11 @@ def user_targets(args, targets: list) -> list:
             raise ReproError(f"--on {args.on}: not one of your datasets (register it with "
                              f"--dataset {args.on}=PATH or in {user_data.CATALOG_FILE}); the "
                              f"catalogued sets run without --on")
+    if args.on:
+        from .pipeline import on_dataset
         targets = [on_dataset(a, args.on) for a in targets]
     if args.ranker:
+        from ..evidence.reference import parse_ranker
         rankers = tuple(parse_ranker(t) for t in args.ranker)
         labels = [r.label for r in rankers]
         if len(set(labels)) < len(labels):
@@ -399,6 +435,8 @@ def cmd_run(argv) -> int:
             f"repro data`), or run only artifacts on synthetic data.")
     if args.on:
         _warn_single_level(args.on, root)
+    if not args.allow_missing:
+        refuse_without_data(targets, root)
     out = Path(args.out or ("reports-quick" if args.quick else "reports"))
     guards.refuse_data_dir(out, cat.roots(root), [
         f for f in (cat.locate(info, root) for info in cat.catalog().values()
@@ -406,6 +444,7 @@ def cmd_run(argv) -> int:
     guards.check_writable(out)
     guards.check_cache_dir()
     guards.clean_stale_staging()
+    from .pipeline import run_artifacts
     outcome = run_artifacts(targets, root, out, quick=args.quick, jobs=args.jobs,
                             force=args.force, report_only=args.report_only,
                             pdf=not args.no_pdf, scheduler=args.scheduler,
@@ -451,6 +490,7 @@ def _warn_single_level(name: str, root) -> None:
     equally good, and MAP or NDCG say nothing about the method (a file that cannot be read
     is left to its runs, which say why)."""
     try:
+        from ..data.load import label_levels
         levels = label_levels(name, root)
     except ReproError:
         return

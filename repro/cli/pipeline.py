@@ -1,8 +1,9 @@
 """Run artifacts end to end: execute their runs, build their JSON and figures, render pages.
 
-A command writes only the artifacts it was asked for.  The other artifacts of a touched paper
-are built (from the cache only) where the report directory has no files for them yet, so that
-a new report's page is complete; files already there are never rewritten or removed.
+A command writes only the artifacts it was asked for, their papers' pages, the index and their
+PDFs; the other artifacts' files are never written, rewritten or removed (a paper's page
+shows the artifacts whose files the directory holds).  It lists every file it wrote and every
+one it left unchanged.
 
 An artifact is built into a temporary staging directory and moved into place only
 when it keeps every value the report already had: a run that would replace a computed value
@@ -38,7 +39,7 @@ from ..report.pages import render_paper
 from ..report.pdf import PdfQueue
 from ..report.terminal import compact_table
 from ..run.runner import Runner, RunResult
-from .guards import staging_dir
+from .guards import PACKAGE_REPORTS, staging_dir
 
 
 def _drop_moved(paper_dir: Path, name: str) -> None:
@@ -100,13 +101,15 @@ def _runs_of(path: Path) -> list | None:
         return None
 
 
-def _promote(stage: Path, out_dir: Path, name: str) -> None:
+def _promote(stage: Path, out_dir: Path, name: str) -> list[tuple[Path, bool]]:
     """Move a staged artifact into place: changed files rewritten (atomically), unchanged
     ones untouched, files of the artifact the new build no longer writes removed.  Where the
     records are unchanged and the same runs finished, ``<name>.runs.json`` keeps the times of
     the runs that produced them (a recomputation on another checkout or cache, which gives
-    the same values, does not rewrite a committed file for its clock alone)."""
+    the same values, does not rewrite a committed file for its clock alone).  ``(file,
+    whether it was written)`` of each of the artifact's files."""
     out_dir.mkdir(parents=True, exist_ok=True)
+    files = []
     new = {p.name: p for p in owned_files(stage, name)}
     records, runs = f"{name}.json", f"{name}.runs.json"
     same_values = records in new and (out_dir / records).is_file() and \
@@ -114,11 +117,24 @@ def _promote(stage: Path, out_dir: Path, name: str) -> None:
     for fname, src in new.items():
         if fname == runs and same_values and _runs_of(out_dir / fname) is not None \
                 and _runs_of(out_dir / fname) == _runs_of(src):
+            files.append((out_dir / fname, False))
             continue
-        write_if_changed(out_dir / fname, src.read_bytes())
+        files.append((out_dir / fname, write_if_changed(out_dir / fname, src.read_bytes())))
     for old in owned_files(out_dir, name):
         if old.name not in new:
             old.unlink()
+    return files
+
+
+def file_lines(files: list[tuple[Path, bool]], out_root: Path) -> list[str]:
+    """What the command did to each report file, one line per folder and outcome:
+    ``wrote DIR/: a, b`` and ``unchanged DIR/: c`` (bytes as they were)."""
+    groups: dict[tuple[str, Path], list[str]] = {}
+    for path, changed in dict(files).items():
+        groups.setdefault(("wrote" if changed else "unchanged", path.parent), []).append(path.name)
+    return [f"{what:9s} {folder}/: {', '.join(names)}"
+            for (what, folder), names in sorted(groups.items(), key=lambda kv: (kv[0][0] != "wrote",
+                                                                                str(kv[0][1])))]
 
 
 def tasks(paper: str, name: str):
@@ -200,17 +216,17 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
                   pdf: bool = True, log=print, scheduler: str | None = None,
                   progress: bool | None = None, allow_downgrade: bool = False,
                   only_targets: bool = False, threads: int | None = None) -> Outcome:
-    """Run ``targets`` and write their reports (and re-render the other artifacts of their
-    papers from the cache).  ``only_targets``: build the targets alone — a run on a user's
+    """Run ``targets`` and write their reports, their papers' pages and the index (the other
+    artifacts' files are left as they are, or absent).  ``only_targets``: build the targets alone — a run on a user's
     data (``--on``), whose targets replace the paper's datasets and have no published values
     to compare with."""
     out_root = Path(out_root)
     runner = Runner(data_dir, tasks, jobs=jobs, force=force, cache_only=report_only,
                     log=log, scheduler=scheduler, progress=progress, threads=threads,
-                    expected=recorded_run_seconds(out_root))
+                    expected={**recorded_run_seconds(PACKAGE_REPORTS),   # a fresh --out
+                              **recorded_run_seconds(out_root)})
     specs = [s for a in targets for s in a.runs(quick)]
     results = runner.run(specs)
-    cache_runner = Runner(data_dir, tasks, cache_only=True, log=lambda *a, **k: None)
     target_ids = {a.id for a in targets}
     by_id = {a.id: a for a in targets}
     out = Outcome()
@@ -225,6 +241,7 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
     # (weasyprint takes most of a rendering)
     pdfs = PdfQueue(jobs if not scheduler else 1)
     pages = 0
+    files: list[tuple[Path, bool]] = []       # (report file, whether it was written)
     try:
         for paper in dict.fromkeys(a.paper for a in targets):
             written = False                  # an artifact of the paper was written
@@ -237,18 +254,13 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
             for art in arts:
                 art = by_id.get(art.id, art)         # a target as given (--ranker, --on)
                 out_dir = artifact_dir(out_root, art)
-                target = art.id in target_ids
-                if not target and (out_dir / f"{art.name}.json").exists():
+                if art.id not in target_ids:
                     continue                         # not asked for: its files stay as they are
-                if target and art.timing:
+                if art.timing:
                     _drop_moved(out_root / paper, art.name)
-                art_specs = art.runs(quick)
-                rs = ([results[s] for s in art_specs] if target else
-                      list(cache_runner.run(art_specs).values()))
-                if target:
-                    out.refused.update({r.spec.label: r.why for r in rs if r.refused})
-                    out.failed.update({r.spec.label: r.why for r in rs
-                                       if r.status == "failed"})
+                rs = [results[s] for s in art.runs(quick)]
+                out.refused.update({r.spec.label: r.why for r in rs if r.refused})
+                out.failed.update({r.spec.label: r.why for r in rs if r.status == "failed"})
                 unavailable = {} if art.task else {
                     ds: why for ds in art.datasets for ok, why in [data_state(ds, data_dir)]
                     if not ok}
@@ -259,38 +271,35 @@ def run_artifacts(targets: list[Artifact], data_dir: Path, out_root: Path, quick
                 computed, where = flat, str(out_dir / f"{art.name}.json")
                 lost = (lost_values(old[0], flat) + quick_over_full(old[1], quick)
                         if old is not None else [])
-                if lost and not (allow_downgrade and target):
-                    # an artifact only rendered for its page is never degraded
-                    if target:
-                        out.kept[art.id] = lost
-                        log(f"{art.id}: kept the report's files: this run would replace "
-                            f"{len(lost)} computed value(s) with 'not run' or a full run "
-                            f"with --quick ({out_dir / (art.name + '.json')} unchanged)")
+                if lost and not allow_downgrade:
+                    out.kept[art.id] = lost
+                    log(f"{art.id}: kept the report's files: this run would replace "
+                        f"{len(lost)} computed value(s) with 'not run' or a full run "
+                        f"with --quick ({out_dir / (art.name + '.json')} unchanged)")
                     flat = old[0]
                     where += " — not written: the files were kept"
                 else:
                     record_changes(out_dir, art, flat)     # before the JSON is replaced
-                    _promote(stage, out_dir, art.name)
+                    files += _promote(stage, out_dir, art.name)
                     written = True
-                if target:
-                    out[art.id] = flat
-                    # what this run computed, whether or not its files were written
-                    log(compact_table(art.id, art.title, computed, where))
-                    for r in rs:
-                        if user_choice(r):
-                            log(f"  {r.spec.label}: chosen on validation: "
-                                f"{user_choice(r)['chosen']}")
+                out[art.id] = flat
+                # what this run computed, whether or not its files were written
+                log(compact_table(art.id, art.title, computed, where))
+                for r in rs:
+                    if user_choice(r):
+                        log(f"  {r.spec.label}: chosen on validation: "
+                            f"{user_choice(r)['chosen']}")
             if not written and (out_root / paper / "index.html").is_file():
                 continue          # every target kept its files: the page, its PDF stay too
-            page = render_paper(mod, out_root, list(getattr(mod, "NOTES", ())), pdf=pdf, log=log,
-                                pdf_later=pdfs)
+            render_paper(mod, out_root, list(getattr(mod, "NOTES", ())), pdf=pdf, log=log,
+                         pdf_later=pdfs, written=files)
             pages += 1
-            log(f"wrote {page}")
         if pages or not (out_root / "index.html").is_file():
             render_index([registry.module(p) for p in registry.paper_ids()], out_root,
-                         pdf=pdf, log=log, pdf_later=pdfs)
-        for pdf_path in pdfs.finish(log):
-            log(f"wrote {pdf_path}")
+                         pdf=pdf, log=log, pdf_later=pdfs, written=files)
+        files += pdfs.finish(log)
+        for line in file_lines(files, out_root):
+            log(line)
     except OSError as exc:
         raise _write_error(exc, out_root) from None
     finally:

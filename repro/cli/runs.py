@@ -275,7 +275,7 @@ def export(art: Artifact, specs: list[RunSpec], root: Path, stage: Path, cache: 
 
 
 def write_runs(ex: Export, by_key: dict, groups: dict, stage: Path) -> None:
-    qrels_of: dict[Path, object] = {}          # qrels path -> the data it was written from
+    qrels_of: dict[Path, tuple] = {}   # qrels path -> (data, LETOR version) it was written from
     used: dict[Path, str] = {}
     for k in sorted(by_key, key=lambda k: [str(v) for v in json.loads(k).values()]):
         spec, s = by_key[k]
@@ -292,12 +292,14 @@ def write_runs(ex: Export, by_key: dict, groups: dict, stage: Path) -> None:
         used[run_path] = k
         ids, id_source = run_files.docids(s.data)
         qrels = Path(run_files.slug(ds)) / f"{stem}.qrels"
-        if qrels in qrels_of and not _same_data(qrels_of[qrels], s.data):
-            qrels = mdir / f"{stem}.qrels"     # this method scored other documents
+        if qrels in qrels_of and (not _same_data(qrels_of[qrels][0], s.data)
+                                  or qrels_of[qrels][1] != s.version):
+            qrels = mdir / f"{stem}.qrels"     # other documents, or other LETOR conventions
         if qrels not in qrels_of:
-            qrels_of[qrels] = s.data
+            qrels_of[qrels] = (s.data, s.version)
             _write(stage / qrels, run_files.qrels_lines(s.data, ids))
-            _write(stage / qrels.with_suffix(".letor"), run_files.letor_lines(s.data, ids))
+            _write(stage / qrels.with_suffix(".letor"),
+                   run_files.letor_lines(s.data, ids, s.version))
         tag = run_files.slug("_".join([method] + [f"{n}-{fields[n]}" for n in sorted(fields)]))
         _write(stage / run_path, run_files.run_lines(s.data, s.scores, tag, ids))
         _write(stage / run_path.with_suffix(".scores"), run_files.score_lines(s.scores))
@@ -442,8 +444,9 @@ Re-scoring (from inside an artifact directory)
   trec_eval:
     trec_eval -q -m map -m P.10 -m ndcg_cut.10 MQ2008/fold1.qrels MQ2008/GRankRLS/fold1.run
   the LETOR evaluation (what the official Eval-Score-4.0.pl / 3.0.pl print, per query):
-    python -m repro eval MQ2008/fold1.letor MQ2008/GRankRLS/fold1.scores --letor 4 --per-query
-    (--letor: the run's conventions, runs.tsv column letor_version). This prints the values
+    python -m repro eval MQ2008/fold1.letor MQ2008/GRankRLS/fold1.scores --per-query
+    (the run's LETOR conventions are recorded in fold<k>.letor, "letor = 4", and in runs.tsv,
+    column letor_version; eval applies them unless --letor says otherwise). This prints the values
     of per-query.tsv to the scripts' 4 decimals; re-scoring the run file with the suite's
     LETOR evaluation (repro.evidence.protocol.measured) gives them to the last bit.
   other conventions on the same scores (repro.metrics.family):

@@ -18,6 +18,13 @@ from pathlib import Path
 from ..files import atomic_write_json, cache_root, keyed_hash
 from ..errors import DataCorrupt, DataError, DataMissing
 
+#: Largest feature index (the LETOR reader's bound, here where the command line reads it
+#: without importing the reader) a user's file may have unless its set declares ``n_features`` or
+#: ``$REPRO_MAX_FEATURES`` (``--max-features``) says otherwise: a token such as
+#: ``1000000:1.0`` would otherwise make every row a million columns wide.
+DEFAULT_MAX_FEATURES = 100_000
+MAX_FEATURES_ENV = "REPRO_MAX_FEATURES"
+
 COMPRESSED_SUFFIXES = (".xz", ".gz")
 #: What reading a damaged plain or compressed file raises (a corrupt .gz stream raises
 #: zlib.error, a truncated one EOFError): mapped to DataCorrupt naming the file.

@@ -41,7 +41,7 @@ import numpy as np
 from .._kernels import letor as _kernel
 from .labels import check_labels
 from ..errors import DataCorrupt, DataError, DataMissing
-from .io import COMPRESSED_SUFFIXES, READ_ERRORS, Checksums, iter_line_chunks, open_binary, \
+from .io import DEFAULT_MAX_FEATURES, MAX_FEATURES_ENV, COMPRESSED_SUFFIXES, READ_ERRORS, Checksums, iter_line_chunks, open_binary, \
     printable, read_bytes, uncompressed_size
 from .queries import QueryData
 
@@ -57,11 +57,6 @@ MAX_THREADS = 8
 RANGES_PER_THREAD = 4
 #: Map plain files instead of reading them (:func:`mapped_windows`).
 USE_MMAP = True
-#: Largest feature index a user's file may have unless its set declares ``n_features`` or
-#: ``$REPRO_MAX_FEATURES`` (``--max-features``) says otherwise: a token such as
-#: ``1000000:1.0`` would otherwise make every row a million columns wide.
-DEFAULT_MAX_FEATURES = 100_000
-MAX_FEATURES_ENV = "REPRO_MAX_FEATURES"
 #: A UTF-8 byte order mark (some editors write one): read as blank.
 BOM = b"\xef\xbb\xbf"
 

@@ -35,8 +35,6 @@ import re
 import tomllib
 from pathlib import Path
 
-import numpy as np
-
 from ..errors import DataError
 from .catalog import SPLITS, DatasetInfo
 
@@ -173,6 +171,7 @@ CATALOG_TYPES = (("path", str, 'a path in quotes (path = "data/mine")'),
 
 def fold_parts(n_queries: int, n_folds: int, seed: int) -> list[np.ndarray]:
     """The query indices of parts S1..Sn of the seeded split (each in file order)."""
+    import numpy as np               # here: the command line imports this module to parse
     perm = np.random.default_rng(seed).permutation(n_queries)
     return [np.sort(p) for p in np.array_split(perm, n_folds)]
 
@@ -189,4 +188,5 @@ def split_queries(n_queries: int, n_folds: int, seed: int, fold: int, split: str
         use = [(f + n_folds - 2) % n_folds]
     else:
         use = [(f + j) % n_folds for j in range(n_folds - 2)]
+    import numpy as np
     return np.sort(np.concatenate([parts[i] for i in use]))

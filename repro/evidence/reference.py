@@ -23,6 +23,9 @@ fewer leaves.
 """
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from ..data.load import load_letor_fold
 from ..errors import ReproError
 from . import Evidence
@@ -106,17 +109,27 @@ class _UserGrid:
 
 
 def load_class(target: str):
-    """The class named ``module:Class`` (or ``module.Class``), imported."""
+    """The class named ``module:Class`` (or ``module.Class``), imported; the module may also
+    be a file (``./myranker.py:Ridge``, ``/abs/path/myranker.py:Ridge``) or a module of the
+    working directory that is not on ``sys.path`` (``myranker:Ridge``)."""
     import importlib
     mod, sep, name = target.partition(":")
     if not sep:
         mod, _, name = target.rpartition(".")
     if not mod or not name:
-        raise ReproError(f"--ranker: {target!r}: expected module:Class")
-    try:
-        obj = importlib.import_module(mod)
-    except ImportError as exc:
-        raise ReproError(f"--ranker: cannot import module {mod!r} ({exc})") from None
+        raise ReproError(f"--ranker: {target!r}: expected module:Class or path/to/file.py:Class")
+    local = Path(mod.replace(".", "/") + ".py")
+    if mod.endswith(".py") or "/" in mod:
+        obj = _module_from_file(Path(mod))
+    else:
+        try:
+            obj = importlib.import_module(mod)
+        except ImportError as exc:
+            if not local.is_file():
+                raise ReproError(f"--ranker: cannot import module {mod!r} ({exc}); give a "
+                                 f"module on the Python path, or the file: "
+                                 f"--ranker LABEL=path/to/{mod.split('.')[-1]}.py:{name}") from None
+            obj = _module_from_file(local)
     for part in name.split("."):
         try:
             obj = getattr(obj, part)
@@ -125,6 +138,39 @@ def load_class(target: str):
     if not callable(getattr(obj, "fit", None)) or not callable(getattr(obj, "predict", None)):
         raise ReproError(f"--ranker: {target} has no fit(X, y, qid) / predict(X)")
     return obj
+
+
+_FROM_FILE = "_repro_user_ranker_"
+
+
+def _module_from_file(path: Path):
+    """The module of the Python file ``path``, imported once per process under a name made
+    from its absolute path (so that its classes pickle in this process)."""
+    import hashlib
+    import importlib.util
+    path = path.resolve()
+    if not path.is_file():
+        raise ReproError(f"--ranker: {path}: no such Python file")
+    name = _FROM_FILE + hashlib.sha256(str(path).encode()).hexdigest()[:16]
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except Exception as exc:
+            del sys.modules[name]
+            raise ReproError(f"--ranker: {path}: cannot import it ({type(exc).__name__}: "
+                             f"{exc})") from None
+    return sys.modules[name]
+
+
+def class_target(cls) -> str:
+    """How a worker process finds ``cls`` again: ``module:Class``, or ``/abs/file.py:Class``
+    for a class loaded from a file."""
+    if cls.__module__.startswith(_FROM_FILE):
+        return f"{sys.modules[cls.__module__].__file__}:{cls.__qualname__}"
+    return f"{cls.__module__}:{cls.__qualname__}"
 
 
 def _source_digest(cls) -> str:
@@ -185,7 +231,7 @@ def parse_ranker(text: str):
         raise ReproError(f"--ranker {label}: param_grid must map parameter names to lists of "
                          f"values, got {grid!r}")
     return ReferenceRanker(label=user_method(label), params={
-        "label": label, "class": f"{cls.__module__}:{cls.__qualname__}", "params": params,
+        "label": label, "class": class_target(cls), "params": params,
         "param_grid": {k: list(v) for k, v in grid.items()}, "source": _source_digest(cls)})
 
 

@@ -180,13 +180,20 @@ def qrels_lines(data, ids: list[str] | None = None):
         yield f"{qid} 0 {d} {fmt_label(y)}\n"
 
 
-def letor_lines(data, ids: list[str] | None = None):
+def letor_lines(data, ids: list[str] | None = None, version: int | None = None):
     """A LETOR file without features — ``label qid:Q #docid = D`` in data order — for
-    ``python -m repro eval`` with :func:`score_lines` (features play no part there)."""
+    ``python -m repro eval`` with :func:`score_lines` (features play no part there);
+    ``version``: the LETOR conventions (3 or 4) the run was scored by, recorded in each
+    comment (``#docid = D letor = 4``) so that ``eval`` applies them by default."""
     ids = docids(data)[0] if ids is None else ids
+    mark = f" {LETOR_MARK} {version}" if version else ""
     qid_doc = np.repeat(np.asarray(data.qids), np.diff(data.query_ptr)).tolist()
     for qid, d, y in zip(qid_doc, ids, np.asarray(data.y).tolist()):
-        yield f"{fmt_label(y)} qid:{qid} #docid = {d}\n"
+        yield f"{fmt_label(y)} qid:{qid} #docid = {d}{mark}\n"
+
+
+#: the comment field of an exported LETOR file that names its conventions (3 or 4)
+LETOR_MARK = "letor ="
 
 
 def score_lines(scores):

@@ -25,9 +25,8 @@ import pkgutil
 from functools import lru_cache
 from pathlib import Path
 
-from ..evidence import reference
 from ..errors import ReproError
-from ..spec import REFERENCE_TASK, USER_RANKER_TASK
+from . import prose
 
 ENTRY_POINTS = "repro.papers"
 _HERE = Path(__file__).resolve().parent
@@ -85,6 +84,47 @@ def paper_ids() -> tuple[str, ...]:
     return ids + tuple(p for p in _REGISTERED if p not in ids)
 
 
+def known_ids() -> tuple[str, ...]:
+    """Every paper id, sorted, without importing a paper (the package scan, the entry points'
+    names and the registered papers): what the command line checks its arguments against."""
+    return tuple(sorted({*_scanned(), *_entry_points(), *_REGISTERED}))
+
+
+def artifact_names() -> dict[str, tuple[str, ...]]:
+    """``{paper id: its artifact names}`` without importing the papers of this package: read
+    from the sections of each one's ``prose.md`` (every artifact has one: :mod:`.prose`);
+    a paper from elsewhere (entry point, :func:`register`) is imported for its names."""
+    scanned = set(_scanned())
+    out = {}
+    for pid in known_ids():
+        words = _HERE / pid / prose.FILE
+        if pid in scanned and pid not in _REGISTERED and words.is_file():
+            out[pid] = tuple(prose.parse(words.read_text(encoding="utf-8"), str(words)).artifacts)
+        else:
+            out[pid] = tuple(a.name for a in module(pid).ARTIFACTS)
+    return out
+
+
+def refuse_unknown(target: str, paper: str | None = None) -> None:
+    """Raise the error of :func:`resolve` for a ``target`` that names no paper or artifact,
+    from :func:`artifact_names` alone (so that a misspelled name is refused at once)."""
+    names = artifact_names()
+    for p in ([paper] if paper else []) + ([target.split(".", 1)[0]] if "." in target else []):
+        if p not in names:
+            raise ReproError(f"unknown paper {p!r}; papers: {', '.join(known_ids())}")
+    if target == "all" or target in names:
+        return
+    if "." in target:
+        p, name = target.split(".", 1)
+        if name in names[p]:
+            return
+    elif target in (names[paper] if paper else {n for ns in names.values() for n in ns}):
+        return
+    known = sorted(set(names[paper] if paper else (n for ns in names.values() for n in ns)))
+    raise ReproError(f"no artifact {target!r}" + (f" in {paper}" if paper else "")
+                     + f"; artifacts: {', '.join(known)} (see `python -m repro list`)")
+
+
 def module(paper: str):
     if paper in _REGISTERED:
         return _REGISTERED[paper]
@@ -114,10 +154,11 @@ def _function(paper: str, part: str, name: str):
 def task(paper: str, name: str):
     """The task function ``name`` of ``paper`` (module-level, so process pools can call it);
     the modern reference's and a user's ranker's tasks are shared by every paper."""
-    if name == REFERENCE_TASK:
-        return reference.task_modern_reference
-    if name == USER_RANKER_TASK:
-        return reference.task_user_ranker
+    from ..spec import REFERENCE_TASK, USER_RANKER_TASK
+    if name in (REFERENCE_TASK, USER_RANKER_TASK):
+        from ..evidence import reference      # LightGBM: imported by the runs that use it
+        return (reference.task_modern_reference if name == REFERENCE_TASK
+                else reference.task_user_ranker)
     return _function(paper, "tasks", name)
 
 

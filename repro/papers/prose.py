@@ -40,7 +40,10 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import ReproError
-from ..spec import Artifact
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:                   # annotations only: reading the words imports no declarations
+    from ..spec import Artifact
 
 FILE = "prose.md"
 #: the artifact fields a section may give, by their ``###`` heading

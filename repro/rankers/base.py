@@ -31,7 +31,7 @@ import numpy as np
 from ..data.labels import check_labels
 from ..errors import DataError
 from ..metrics.letor_eval import group_documents
-from .sklearn_compat import SklearnRanker
+from .sklearn_compat import SklearnRanker, refuse_unrouted_selection
 
 
 def group_by_query(qid) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -144,6 +144,7 @@ class Ranker(SklearnRanker):
 
     @classmethod
     def check_Xy(cls, X, y, qid):
+        refuse_unrouted_selection()
         n = X.shape[0]
         y = np.asarray(y, dtype=np.float64)
         qid = np.asarray(qid)

@@ -21,14 +21,41 @@ at run time (it is imported only when scikit-learn itself asks):
                                                                         groups=qid)
 
   Without routing, ``fit(X, y, qid=…)`` (and a Pipeline's ``fit(X, y, ranker__qid=…)``)
-  still works, and ``score`` without ``qid`` is refused with that advice.
+  still works, and ``score`` without ``qid`` is refused with that advice.  scikit-learn's
+  cross-validation turns a refused score into NaN with a warning, so a fit that it runs
+  without routing (every score would be NaN, the "best" candidate the first) is refused
+  instead (:func:`refuse_unrouted_selection`): the search then fails with that advice.
 """
 from __future__ import annotations
+
+import sys
 
 from ..errors import DataError
 from ..metrics.scorer import letor_measure
 
 ROUTED = ("fit", "score")
+
+
+QID_ADVICE = ("enable metadata routing (sklearn.set_config(enable_metadata_routing=True)) "
+              "and pass the query ids: GridSearchCV(...).fit(X, y, qid=qid, groups=qid), "
+              "cross_val_score(..., params={'qid': qid, 'groups': qid}); or score a fitted "
+              "ranker yourself with its own qid argument: model.score(X, y, qid=qid)")
+
+
+def refuse_unrouted_selection() -> None:
+    """Refuse a fit that scikit-learn's cross-validation (``_fit_and_score``: GridSearchCV,
+    cross_val_score, cross_validate, …) runs with metadata routing off: the scores that
+    follow would get no query ids, and the search would select on NaN."""
+    sk = sys.modules.get("sklearn")
+    if sk is None or sk.get_config().get("enable_metadata_routing"):
+        return
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame.f_code.co_name == "_fit_and_score" and str(
+                frame.f_globals.get("__name__", "")).startswith("sklearn.model_selection"):
+            raise DataError("scikit-learn's cross-validation would score this ranker without "
+                            "query ids (every score NaN): " + QID_ADVICE)
+        frame = frame.f_back
 
 
 class QidRequest(dict):
@@ -60,11 +87,8 @@ class SklearnRanker:
         predicted scores over the queries given by ``qid`` (one id per document; documents of
         a query need not be contiguous)."""
         if qid is None:
-            raise DataError(
-                f"{type(self).__name__}.score: qid is required (one query id per document). "
-                "In scikit-learn model selection, enable metadata routing "
-                "(sklearn.set_config(enable_metadata_routing=True)) and pass "
-                "params={'qid': qid} (cross_val_score) or fit(X, y, qid=qid) (GridSearchCV).")
+            raise DataError(f"{type(self).__name__}.score: qid is required (one query id per "
+                            f"document). In scikit-learn model selection, " + QID_ADVICE)
         return letor_measure(y, self.predict(X), self.score_measure, qid=qid,
                              version=self.score_version)
 

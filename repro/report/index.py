@@ -10,7 +10,7 @@ from pathlib import Path
 from .build import TIMING_DIR, read_artifact
 from .legend import bucket_meanings, glossary, legend
 from .overview import OVERVIEW_FILE
-from .pdf import write_page
+from .pdf import can_render, pending_pdfs, write_page
 from .render import common, footer_css, template
 from .scoreboard import (REPRODUCED_MEANS, claim_outcome, claim_row, claims_of,
                          counts_in_words, declared_order, scoreboard)
@@ -34,7 +34,9 @@ def answer(total: Tally, claims: list[dict]) -> list[str]:
     return lines
 
 
-def index_context(paper_mods, out_root: Path) -> dict:
+def index_context(paper_mods, out_root: Path, pending=()) -> dict:
+    """The index's context; ``pending``: the PDFs being rendered beside their pages (linked
+    already, so that the first render of the index is its final one)."""
     out_root = Path(out_root)
     papers, total, every_claim, classes = [], Tally(), [], set()
     for mod in paper_mods:
@@ -63,7 +65,8 @@ def index_context(paper_mods, out_root: Path) -> dict:
         order = [pat for art in mod.ARTIFACTS for pat in declared_order(art)]
         papers.append({"id": pid, "title": mod.PAPER.title,
                        "page": f"{pid}/index.html" if page else None,
-                       "pdf": f"{pid}/{pid}.pdf" if (out_dir / f"{pid}.pdf").is_file() else None,
+                       "pdf": f"{pid}/{pid}.pdf" if (out_dir / f"{pid}.pdf").is_file() or (
+                           out_dir / f"{pid}.pdf" in set(pending) and can_render()) else None,
                        "timing": f"{pid}/{TIMING_DIR}/index.html"
                        if (out_dir / TIMING_DIR / "index.html").is_file() else None,
                        "overview": f"{pid}/{OVERVIEW_FILE}"
@@ -88,12 +91,14 @@ def index_context(paper_mods, out_root: Path) -> dict:
 
 
 def render_index(paper_mods, out_root: Path, pdf: bool = False, log=print,
-                 pdf_later: "list | PdfQueue | None" = None) -> Path:
+                 pdf_later: "list | PdfQueue | None" = None,
+                 written: list | None = None) -> Path:
     """The index page and, with ``pdf``, its PDF ``index.pdf`` (rendered here, or its
     ``(page, pdf)`` appended to ``pdf_later``, a list or a :class:`.pdf.PdfQueue`); without, an
     index PDF that no longer matches the page is removed (said)."""
-    html = template("index.html.j2").render(**index_context(paper_mods, out_root), **common(),
+    html = template("index.html.j2").render(**index_context(paper_mods, out_root, pending_pdfs(pdf_later)),
+                                            **common(),
                                             footer=footer_css("repro-rank reports"))
     path = Path(out_root) / "index.html"
-    write_page(html, path, Path(out_root) / INDEX_PDF, pdf, log, pdf_later)
+    write_page(html, path, Path(out_root) / INDEX_PDF, pdf, log, pdf_later, written)
     return path

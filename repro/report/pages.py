@@ -25,7 +25,7 @@ from ..judge.published import load as load_published
 from . import changes
 from .build import TIMING_DIR, read_artifact
 from .commands import commands, page_options
-from .format import fmt_published, fmt_value, where
+from .format import fmt_value, where
 from .legend import glossary, legend
 from .overview import OVERVIEW_FILE, write_overview
 from .pdf import write_page
@@ -210,32 +210,36 @@ COLLAPSE_AFTER = 12
 
 
 def _write_page(ctx: dict, path: Path, pdf_path: Path, pdf: bool, log,
-                pdf_later: "list | PdfQueue | None" = None) -> Path:
+                pdf_later: "list | PdfQueue | None" = None,
+                written: list | None = None) -> Path:
     """The page, written only if it changed, and its PDF: rendered with ``pdf`` (or, if
     ``pdf_later`` is given, its ``(page, pdf)`` appended to it: :func:`.pdf.write_page`);
     without, a PDF left from an earlier render that no longer matches the page is removed
     (said)."""
     label = ctx["paper"].id + (" timing" if ctx["timing"] else "")
     html = template("paper.html.j2").render(**ctx, **common(), footer=footer_css(label))
-    write_page(html, path, pdf_path, pdf, log, pdf_later)
+    write_page(html, path, pdf_path, pdf, log, pdf_later, written)
     return path
 
 
 def render_paper(paper_mod, out_root: Path, notes: list[str], pdf: bool = True, log=print,
-                 pdf_later: "list | PdfQueue | None" = None) -> Path:
+                 pdf_later: "list | PdfQueue | None" = None,
+                 written: list | None = None) -> Path:
     """The paper's main page (and PDF), and its timing page when timing artifacts were
     written; returns the main page's path.  ``pdf_later``: a list or a
     :class:`.pdf.PdfQueue` that receives the pages' ``(page, pdf)`` pairs instead of
-    rendering the PDFs here."""
+    rendering the PDFs here.  ``written``: receives ``(file, whether its bytes changed)`` of
+    each page (:func:`.pdf.write_page`)."""
     pid = paper_mod.PAPER.id
     out_dir = Path(out_root) / pid
     write_overview(paper_mod, out_root)
     ctx = paper_context(paper_mod, out_root, notes)
-    path = _write_page(ctx, out_dir / "index.html", out_dir / f"{pid}.pdf", pdf, log, pdf_later)
+    path = _write_page(ctx, out_dir / "index.html", out_dir / f"{pid}.pdf", pdf, log, pdf_later,
+                       written)
     tctx = paper_context(paper_mod, out_root, notes, timing=True)
     if tctx["artifacts"]:
         tdir = out_dir / TIMING_DIR
         _write_page(tctx, tdir / "index.html", tdir / f"{pid}-timing.pdf", pdf, log,
-                    pdf_later)
+                    pdf_later, written)
     return path
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+from functools import lru_cache
 import os
 import re
 from pathlib import Path
@@ -26,19 +27,35 @@ def _fixed_dates():
             os.environ.pop("SOURCE_DATE_EPOCH", None)
 
 
-def render_pdf(html_path: Path, pdf_path: Path, log=print) -> bool:
+def render_pdf(html_path: Path, pdf_path: Path, log=print) -> bool | None:
     """The PDF of a written page (reproducible: fixed dates); written only if its bytes
-    changed."""
+    changed.  Whether they changed; None when no PDF could be rendered."""
     try:
         from weasyprint import HTML
     except Exception as exc:   # ImportError or a missing system library (pango)
         log(f"PDF not written: weasyprint is not importable ({exc}); the HTML is complete")
-        return False
+        return None
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)
     with _fixed_dates():
         data = HTML(string=pdf_source(html_path), base_url=None).write_pdf()
-    write_if_changed(pdf_path, data)
+    return write_if_changed(pdf_path, data)
+
+
+def pending_pdfs(pdf_later) -> set[Path]:
+    """The PDFs a :class:`PdfQueue` (or a list of ``(page, pdf)``) will render."""
+    pairs = pdf_later.pairs if isinstance(pdf_later, PdfQueue) else (pdf_later or [])
+    return {Path(p) for _, p in pairs}
+
+
+@lru_cache(maxsize=1)
+def can_render() -> bool:
+    """Whether this installation renders PDFs (weasyprint and its libraries import): a page
+    links the PDF that is being rendered beside it."""
+    try:
+        import weasyprint  # noqa: F401
+    except Exception:      # ImportError or a missing system library (pango)
+        return False
     return True
 
 
@@ -53,18 +70,24 @@ def pdf_source(html_path: Path) -> str:
 
 
 def write_page(html: str, path: Path, pdf_path: Path, pdf: bool, log=print,
-               pdf_later: "list | PdfQueue | None" = None) -> bool:
+               pdf_later: "list | PdfQueue | None" = None,
+               written: list | None = None) -> bool:
     """A page, written only if it changed, and its PDF: rendered with ``pdf`` (or, if
     ``pdf_later`` is given, its ``(page, pdf)`` appended to it: a :class:`PdfQueue`, which
     starts rendering it, or a list that collects the pairs); without,
     a PDF left from an earlier render that no longer matches the page is removed (said).
-    Whether the page changed."""
+    ``written``: a list that receives ``(file, whether its bytes changed)`` of the page (and
+    of its PDF when rendered here).  Whether the page changed."""
     path.parent.mkdir(parents=True, exist_ok=True)
     changed = write_if_changed(path, html.encode("utf-8"))
+    if written is not None:
+        written.append((path, changed))
     if pdf and pdf_later is not None:
         pdf_later.append((path, pdf_path))
     elif pdf:
-        render_pdf(path, pdf_path, log)
+        done = render_pdf(path, pdf_path, log)
+        if written is not None and done is not None:
+            written.append((pdf_path, done))
     elif changed and pdf_path.is_file():
         pdf_path.unlink()
         log(f"removed {pdf_path}: it no longer matched {path.name} (--no-pdf); run without "
@@ -72,8 +95,9 @@ def write_page(html: str, path: Path, pdf_path: Path, pdf: bool, log=print,
     return changed
 
 
-def _pdf_job(paths: tuple[str, str]) -> tuple[bool, str]:
-    """:func:`render_pdf` of ``(html, pdf)`` in any process: (written, what it would log)."""
+def _pdf_job(paths: tuple[str, str]) -> tuple[bool | None, str]:
+    """:func:`render_pdf` of ``(html, pdf)`` in any process: (changed, or None: not
+    rendered; what it would log)."""
     said: list[str] = []
     written = render_pdf(Path(paths[0]), Path(paths[1]), log=said.append)
     return written, "; ".join(said)
@@ -95,12 +119,19 @@ class PdfQueue:
     def __len__(self) -> int:
         return len(self._queue)
 
-    def finish(self, log=print) -> list[Path]:
-        """Wait for every PDF; what their rendering said, logged once; the PDFs written."""
+    @property
+    def pairs(self) -> list[tuple[str, str]]:
+        """The ``(page, pdf)`` pairs appended so far."""
+        return list(self._queue.items)
+
+    def finish(self, log=print) -> list[tuple[Path, bool]]:
+        """Wait for every PDF; what their rendering said, logged once; ``(pdf, whether its
+        bytes changed)`` of each PDF rendered."""
         done = self._queue.results()
         for text in dict.fromkeys(s for _, s in done if s):
             log(text)
-        return [Path(p) for (_, p), (ok, _) in zip(self._queue.items, done) if ok]
+        return [(Path(p), changed) for (_, p), (changed, _) in zip(self._queue.items, done)
+                if changed is not None]
 
     def stop(self) -> None:
         """End the rendering processes now (the command failed or was interrupted)."""

@@ -81,6 +81,12 @@ class Runner:
         return None, key
 
     def run(self, specs: list[RunSpec]) -> dict[RunSpec, RunResult]:
+        cpus = os.cpu_count() or 1
+        if not self.scheduler and self.jobs > cpus:      # said whether or not anything runs
+            self.log(f"warning: --jobs {self.jobs} is more than this machine's {cpus} "
+                     f"CPU(s): the pool starts at most {MAX_JOBS_PER_CPU} worker processes "
+                     f"per CPU and no more than the runs to pool; workers beyond the CPUs "
+                     f"compete for them")
         results: dict[RunSpec, RunResult] = {}
         todo: list[tuple[RunSpec, str]] = []
         same_key: dict[str, list[RunSpec]] = {}    # specs sharing a cache key run once
@@ -110,16 +116,11 @@ class Runner:
         users = [] if self.scheduler else [sk for sk in pooled if sk[0].task == USER_RANKER_TASK]
         pooled = [sk for sk in pooled if sk not in users]
         workers = pool_size(self.jobs, len(pooled)) if pooled else 1
-        cpus = os.cpu_count() or 1
-        if not self.scheduler and self.jobs > cpus:
-            self.log(f"warning: --jobs {self.jobs} is more than this machine's {cpus} "
-                     f"CPU(s); using {workers} worker process(es) for {len(pooled)} "
-                     f"pooled run(s) (at most the runs, and {MAX_JOBS_PER_CPU} per CPU)"
-                     + ("; they compete for the CPUs" if workers > cpus else ""))
         where = (f" on the Dask cluster {self.scheduler}" if self.scheduler else
                  f" on {workers} processes" if self.jobs > 1 and workers > 1 else "")
         self.log(f"running {len(todo)} run(s){where}")
-        with RunProgress(len(todo), workers, live=self.progress) as prog:
+        with RunProgress(len(todo), workers, live=self.progress, expected=self.expected,
+                         labels=[s.label for s, _ in todo]) as prog:
             def finish(res: RunResult, key: str) -> RunResult:
                 res.key = key
                 self.cache.store(res)
