@@ -132,9 +132,20 @@ def matches(select: dict, rec: dict) -> bool:
 
 # --- the key -----------------------------------------------------------------------------------
 
+#: fields that a later stage writes (the judge's tests beside a user's method, say) and
+#: declares where it writes them (:func:`declare_fields`): never key fields
+DECLARED: set[str] = set()
+
+
+def declare_fields(*names: str) -> None:
+    """Declare fields that are no key (a stage's own description of a record it writes)."""
+    DECLARED.update(names)
+
+
 def is_key(name: str, value=None) -> bool:
     """Whether a field is a key field: a scalar in no other category."""
-    return name not in NOT_KEY and not isinstance(value, (dict, list))
+    return (name not in NOT_KEY and name not in DECLARED
+            and not isinstance(value, (dict, list)))
 
 
 def declare_key_fields(*names: str) -> None:
@@ -146,11 +157,12 @@ def check_fields(rec: dict, where: str = "record") -> None:
     """ValueError naming every field of ``rec`` that no category declares (the closed
     schema: a misspelt or undeclared field fails instead of silently becoming a key)."""
     bad = sorted(k for k in rec if k not in NOT_KEY and k not in KEY_FIELDS
-                 and k not in CELL)
+                 and k not in CELL and k not in DECLARED)
     if bad:
         raise ValueError(f"{where}: undeclared field(s) {', '.join(map(repr, bad))} "
                          f"(declare a key field with repro.evidence.record."
-                         f"declare_key_fields, or add a description field to its category)")
+                         f"declare_key_fields, any other with declare_fields, or add it to "
+                         f"its category here)")
 
 
 def key(rec: dict) -> dict:

@@ -11,7 +11,7 @@ from . import claims, columns, kinds as aggregate, intervals, replicates
 from ..evidence import query_blocks, reference
 from ..data import catalog as cat
 from ..spec import REFERENCE_TASK, REFERENCE_TASKS, Artifact
-from ..evidence.record import cell, check_fields, key, matches, natural_key
+from ..evidence.record import cell, check_fields, declare_fields, key, matches, natural_key
 from .published import PublishedSet
 from .verdicts import Verdict, compare
 from .verdicts import not_run as not_run_fields
@@ -20,6 +20,9 @@ from ..files import jsonable
 from ..run.result import RunResult
 from .stats import paired, seed_from
 
+
+#: the fields of the paired tests of a user's method (:func:`paired_records`)
+declare_fields("paired", "measure")
 
 #: how the data mark of a value on an unverified copy of a catalogued set begins
 #: (:func:`repro.data.catalog.data_mark`)
