@@ -164,7 +164,6 @@ def test_list_names_papers_and_says_what_is_implemented(capsys):
     assert out.splitlines()[1].split()[:2] == ["artifact", "status"]
     line = next(l for l in out.splitlines() if l.startswith("pahikkala2010.table7 "))
     assert line.split()[1:3] == ["no", "data"]              # one status per artifact
-    statuses = {l.split("  ")[0].strip(): l for l in out.splitlines()}
     assert [l for l in out.splitlines() if l.startswith("stevens2010.figure10 ")][0].split(
         )[1:3] == ["cannot", "run"]                         # not "available" beside it
 

@@ -21,7 +21,7 @@ import shlex
 from pathlib import Path
 
 from .. import papers as registry
-from ..files import atomic_write_bytes, atomic_write_json
+from ..files import atomic_write_bytes, atomic_write_json, write_if_changed
 from ..run.provenance import source_state
 from ..evidence import SIDECAR_SUFFIX, encode_sidecar
 from ..spec import Artifact
@@ -51,15 +51,16 @@ def shows_published(fig) -> bool:
                for a in [*ax.lines, *ax.collections, *ax.patches, *ax.texts])
 
 
-def save_figure(fig, path: Path, tight: bool = True) -> None:
+def save_figure(fig, path: Path, tight: bool = True) -> bool:
     """Deterministic SVG (fixed hash salt, no creation date), in the suite's style; cut to
-    what is drawn (``tight``) or at the figure's own size."""
+    what is drawn (``tight``) or at the figure's own size; written only if its bytes changed
+    (whether they did)."""
     buf = io.BytesIO()
     with style():
         fig.savefig(buf, format="svg", metadata={"Date": None},
                     bbox_inches="tight" if tight else None)
-    atomic_write_bytes(path, buf.getvalue())
     plt.close(fig)
+    return write_if_changed(path, buf.getvalue())
 
 
 def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets: list[dict],

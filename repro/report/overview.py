@@ -244,9 +244,9 @@ def _strip(ax, claims: list[dict]) -> None:
     ax.set_ylabel("")
 
 
-def write_overview(paper_mod, out_root: Path) -> Path | None:
+def write_overview(paper_mod, out_root: Path, written: list | None = None) -> Path | None:
     """``<out>/<paper>/overview.svg`` from the paper's rendered artifacts (None, and no file,
-    when none is rendered there)."""
+    when none is rendered there); ``written`` receives ``(path, whether its bytes changed)``."""
     pid = paper_mod.PAPER.id
     base = Path(out_root) / pid
     if not any((base / f"{a.name}.json").is_file() or
@@ -256,5 +256,7 @@ def write_overview(paper_mod, out_root: Path) -> Path | None:
     fig = draw(f"{pid}: every value compared with a published one, and the claims", pts,
                claims)
     path = base / OVERVIEW_FILE
-    save_figure(fig, path, tight=False)
+    changed = save_figure(fig, path, tight=False)
+    if written is not None:
+        written.append((path, changed))
     return path

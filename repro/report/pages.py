@@ -232,7 +232,7 @@ def render_paper(paper_mod, out_root: Path, notes: list[str], pdf: bool = True, 
     each page (:func:`.pdf.write_page`)."""
     pid = paper_mod.PAPER.id
     out_dir = Path(out_root) / pid
-    write_overview(paper_mod, out_root)
+    write_overview(paper_mod, out_root, written)
     ctx = paper_context(paper_mod, out_root, notes)
     path = _write_page(ctx, out_dir / "index.html", out_dir / f"{pid}.pdf", pdf, log, pdf_later,
                        written)
