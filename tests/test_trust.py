@@ -449,3 +449,17 @@ def test_a_set_with_one_relevance_level_is_warned_about(elsewhere, tmp_path, cap
     (tmp_path / "mixed.txt").write_text("".join(letor_lines(n_queries=10)))
     main(on_user(tmp_path / "mixed.txt", tmp_path / "out2"))
     assert "relevance level" not in capsys.readouterr().err
+
+
+def test_any_run_into_a_folder_of_its_own_refuses_a_link_into_the_committed_reports(
+        fake_paper, elsewhere, tmp_path, capsys):
+    from repro.cli import guards
+    before = reports_status()
+    out = tmp_path / "mine"
+    (out / "fakepaper").mkdir(parents=True)
+    (out / "fakepaper" / "x").symlink_to(guards.PACKAGE_REPORTS / "index.html")
+    assert main(["fakepaper.table1", "--no-pdf", "--data-dir", str(tmp_path), "--out",
+                 str(out)]) == 1
+    err = capsys.readouterr().err
+    assert f"{out / 'fakepaper' / 'x'} leads into the committed reports" in err
+    assert not (out / "fakepaper" / "table1.json").exists() and reports_status() == before

@@ -60,6 +60,13 @@ def refuse_committed(out: Path, why: str) -> None:
     if reports is not None:
         raise ReproError(f"--out {out} is inside the committed reports ({reports.resolve()}/); "
                          f"{why}: choose another directory; nothing was run")
+    refuse_links_into_committed(out, why)
+
+
+def refuse_links_into_committed(out: Path, why: str = "a report directory of your own is "
+                                "written alone") -> None:
+    """Refuse ``--out`` when an entry below it leads into the committed reports (see
+    :func:`entry_into_committed`)."""
     entry = entry_into_committed(out)
     if entry is not None:
         path, target = entry

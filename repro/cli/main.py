@@ -441,6 +441,8 @@ def cmd_run(argv) -> int:
     guards.refuse_data_dir(out, cat.roots(root), [
         f for f in (cat.locate(info, root) for info in cat.catalog().values()
                     if not info.single_file) if f])     # a set in one file: its folder is not
+    if guards.committed_parent(out) is None:        # a directory of the user's own
+        guards.refuse_links_into_committed(out)
     guards.check_writable(out)
     guards.check_cache_dir()
     guards.clean_stale_staging()
