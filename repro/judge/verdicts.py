@@ -89,20 +89,6 @@ _BY_EQUIVALENCE = {eq.REPRODUCED: Verdict.REPRODUCED, eq.INCONCLUSIVE: Verdict.I
                    eq.DEVIATES: Verdict.DEVIATES}
 
 
-def code(rec: dict) -> Verdict:
-    """A record's verdict (ValueError for a record whose verdict is no code)."""
-    return Verdict(rec["verdict"])
-
-
-def outcome(rec: dict) -> Outcome | None:
-    """A claim record's outcome, or None."""
-    o = rec.get("outcome")
-    return Outcome(o) if isinstance(o, str) and o in _OUTCOMES else None
-
-
-_OUTCOMES = {o.value for o in Outcome}
-
-
 def not_run(why: str) -> dict:
     """The verdict fields of a value that was not run, with its reason."""
     return {"verdict": Verdict.NOT_RUN.value, "reason": why}

@@ -55,7 +55,6 @@ HEADERS = {b: v[1] for b, v in _BUCKETS.items()}
 ALWAYS = ("reproduced", "inconclusive", "deviates", "not run")
 #: the buckets of values rerun on the paper's verified data (the equivalence rule's)
 RERUN = ("reproduced", "inconclusive", "deviates")
-REPRODUCED_BUCKETS = ("reproduced",)
 
 _BUCKET_OF = {Verdict.REPRODUCED: "reproduced", Verdict.INCONCLUSIVE: "inconclusive",
               Verdict.DEVIATES: "deviates", Verdict.STAND_IN: "stand-in",
