@@ -175,7 +175,8 @@ _number = number           # the one definedness rule (repro.evidence.record)
 
 def _scale(rec: dict) -> tuple[float | None, str]:
     """The run-to-run size a move is measured against: the sd over replicates (``spread``)
-    when the record has replicates, else the half-width of its 95% interval."""
+    when the record has replicates, else the half-width of the 95% interval of its d (or of
+    its own interval: a paired test)."""
     if rec.get("deterministic"):
         n = rec.get("replicates") or 1
         return None, ("computed once (deterministic)" if n <= 1
@@ -183,7 +184,7 @@ def _scale(rec: dict) -> tuple[float | None, str]:
     sd = _number(rec.get("spread"))
     if sd is not None and (rec.get("replicates") or 0) > 1:
         return sd, f"sd over {rec['replicates']} replicates"
-    ci = rec.get("ci95")
+    ci = rec.get("d_ci95") or rec.get("ci95")
     if isinstance(ci, (list, tuple)) and len(ci) == 2 and all(_number(c) is not None for c in ci):
         return (ci[1] - ci[0]) / 2, "95% half-width"
     return None, ""
