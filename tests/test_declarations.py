@@ -50,7 +50,8 @@ import json
 from pathlib import Path
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
-NO_VALUE = "not run: no reproduced value"
+#: a published cell no task produced a value for: its verdict and reason
+NO_VALUE = {"verdict": "not run", "reason": "no reproduced value"}
 
 
 def _records(art):
@@ -92,7 +93,7 @@ def silent_cells(recs) -> list[str]:
     method or metric no task produces (a typo gives an empty cell, not an error).  The
     transcription's unresolved rows are named as such and excused."""
     return [f"{r['artifact']}: {r['dataset']} / {r['method']} / {r['metric']} / {r['fold']}"
-            for r in recs if r.get("verdict") == NO_VALUE
+            for r in recs if all(r.get(k) == v for k, v in NO_VALUE.items())
             and not str(r.get("method", "")).startswith("unresolved-row")]
 
 
@@ -111,9 +112,11 @@ def test_the_name_check_catches_a_typo():
     from repro.spec import Artifact
     art = Artifact("p", "t", "T", select={"method": ["RankRSL"]})
     recs = [{"artifact": "t", "dataset": "d", "method": "RankRLS", "metric": "MAP",
-             "fold": "1", "value": 0.4, "verdict": "no published value"},
+             "fold": "1", "value": 0.4, "verdict": "ours only"},
             {"artifact": "t", "dataset": "d", "method": "RankSMV", "metric": "MAP",
-             "fold": "1", "value": None, "verdict": NO_VALUE}]
+             "fold": "1", "value": None, **NO_VALUE},
+            {"artifact": "t", "dataset": "d", "method": "RankRLS", "metric": "MAP",
+             "fold": "2", "value": None, "verdict": "not run", "reason": "data missing: d"}]
     assert unproduced_names(art, recs) == [
         "p.t: select names method ['RankRSL'] but no value of the artifact has one of them"]
     assert silent_cells(recs) == ["t: d / RankSMV / MAP / 1"]
