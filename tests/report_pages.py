@@ -14,9 +14,10 @@ REPORTS = Path(os.environ.get("REPRO_CHECK_REPORTS")
 
 
 def rendered_by_issue26(html: str) -> bool:
-    """Whether a page was rendered by the report code of issue 26 (its stylesheet has the
-    palette's legend swatches): pages rendered before are not held to its checks."""
-    return ".sw.agrees" in html
+    """Whether a page was rendered by the current report code (its stylesheet has the
+    palette's legend swatches of the equivalence verdicts): pages rendered before are not held
+    to its checks."""
+    return ".sw.reproduced" in html
 
 
 def committed_pages() -> list[Path]:
@@ -128,28 +129,37 @@ def claims_paper(tmp: Path) -> types.ModuleType:
     return mod
 
 
-def _value(method, dataset, value, published, verdict, ci, n=784):
+def _value(method, dataset, value, published, seeds_var=0.0, n=784, margin=0.005):
+    """A value record judged by the equivalence rule (deterministic unless ``seeds_var``: the
+    variance of our mean over 5 seeds)."""
+    from repro.judge.equivalence import Margin, Part, Uncertainty, tost
+    parts = (Part(seeds_var, 4, "seeds", "the standard error of our mean over 5 seeds"),) \
+        if seeds_var else ()
+    e = tost(value - float(published), Uncertainty(parts),
+             Margin(margin, "resolution", "one standard error of the value over the paper's "
+                                          "test queries"))
     return {"paper": CLAIMS_PAPER, "artifact": "table1", "dataset": dataset, "method": method,
             "metric": "NDCG@10", "fold": "avg", "value": value, "published": published,
-            "diff": value - float(published), "verdict": verdict, "source": "Table 1",
-            "ci95": ci, "n_queries": n, "n_folds": 5,
-            "ci_basis": f"bootstrap over {n} test queries, stratified by 5 folds, "
-                        f"2000 resamples"}
+            "diff": e.d, "source": "Table 1", **e.fields(), "verdict": e.outcome,
+            "uncertainty": [{"source": p.source, "var": p.var, "df": p.df, "what": p.what}
+                            for p in parts],
+            "se_queries": margin, "noise": "same queries",
+            "noise_words": "our mean over 5 seeds" if seeds_var else "none: d exact",
+            "query_ci95": [value - 0.011, value + 0.011], "n_queries": n, "n_folds": 5,
+            "query_ci_basis": f"bootstrap over {n} test queries, stratified by 5 folds, "
+                              f"10000 resamples"}
 
 
 def table1_records(second: bool = False) -> list[dict]:
-    """The values of table1; ``second``: a later rendering in which one value moved (and its
-    verdict with it) and one moved below the 10th significant digit (not a change)."""
-    from repro.judge.verdicts import Verdict
-    AGREES, DEVIATES, WITHIN_NOISE = (Verdict.AGREES.value, Verdict.DEVIATES.value,
-                                      Verdict.WITHIN_NOISE.value)
+    """The values of table1 (reproduced, inconclusive, reproduced, reproduced); ``second``: a
+    later rendering in which one value moved (and its verdict with it: deviates) and one moved
+    below the 10th significant digit (not a change)."""
     beta07 = 0.4191 if second else 0.4302
-    return [_value("alpha", "MQ2007", 0.44104, "0.4410", AGREES, [0.4301, 0.4522]),
+    return [_value("alpha", "MQ2007", 0.44104, "0.4410"),
             _value("alpha", "MQ2008", 0.46912 + (1e-13 if second else 0.0), "0.4720",
-                   WITHIN_NOISE, [0.4581, 0.4799]),
-            _value("beta", "MQ2007", beta07, "0.4300", DEVIATES if second else AGREES,
-                   [beta07 - 0.0085, beta07 + 0.0081]),
-            _value("beta", "MQ2008", 0.4651, "0.4650", AGREES, [0.4540, 0.4760])]
+                   seeds_var=0.003 ** 2),
+            _value("beta", "MQ2007", beta07, "0.4300"),
+            _value("beta", "MQ2008", 0.4651, "0.4650")]
 
 
 def table1_tables() -> list[dict]:
@@ -160,38 +170,55 @@ def table1_tables() -> list[dict]:
             for m in ("alpha", "beta") for ds in ("MQ2007", "MQ2008")]
 
 
+#: the outcomes of :func:`claim_records`, in order, and those of the key claims
+CLAIM_OUTCOMES = ["replicated", "reversed", "inconclusive", "replicated", "not testable"]
+KEY_OUTCOMES = ["replicated", "reversed", "replicated"]
+
+
 def claim_records() -> list[dict]:
+    """Claims judged as replications: two key claims in two cells (replicated, reversed), a
+    secondary trend (inconclusive), a key claim on stand-in data (replicated) and one not
+    testable here."""
     base = {"paper": CLAIMS_PAPER, "artifact": "claims", "fold": None, "published": None,
-            "diff": None, "source": None, "claim": True}
+            "diff": None, "source": None, "claim": True, "verdict": "claim"}
+    holm = "Holm across the 3 distinct tests of the paper's key claims (claimpaper.claims)"
     return [
         {**base, "dataset": "MQ2007", "method": "alpha", "metric": "NDCG@10: alpha - beta",
-         "statement": "alpha beats beta in NDCG@10", "outcome": "holds", "verdict": "holds",
-         "value": 0.0213, "effect": 0.0213, "ci95": [0.0071, 0.0352], "p_value": 0.0031,
+         "statement": "alpha beats beta in NDCG@10", "outcome": "replicated",
+         "value": 0.0213, "effect": 0.0213, "effect_ci95": [0.0071, 0.0352], "p_value": 0.0031,
+         "p_adjusted": 0.0093, "adjustment": holm, "family": "key", "p_direction": 1,
          "n_queries": 1692, "test": "paired t-test over 1692 test queries pooled over 5 folds "
          "(scipy.stats.ttest_rel); 95% bootstrap interval of the mean difference",
-         "numbers": {"alpha": 0.4410, "beta": 0.4197}, "effect_ratio": 0.83, "delta_ri": 0.004,
-         "key": True},
+         "decided_by": "paired t-test", "compared": "alpha − beta",
+         "numbers": {"alpha": 0.4410, "beta": 0.4197}, "published_effect": 0.011,
+         "effect_ratio": 1.94, "effect_ratio_ci95": [0.65, 3.2], "key": True},
         {**base, "dataset": "MQ2008", "method": "alpha", "metric": "NDCG@10: alpha - beta",
-         "statement": "alpha beats beta in NDCG@10", "outcome": "contradicted",
-         "verdict": "contradicted", "value": -0.0120, "effect": -0.0120,
-         "ci95": [-0.0201, -0.0042], "p_value": 0.004, "n_queries": 784,
+         "statement": "alpha beats beta in NDCG@10", "outcome": "reversed",
+         "value": -0.0120, "effect": -0.0120, "effect_ci95": [-0.0201, -0.0042],
+         "p_value": 0.004, "p_adjusted": 0.0093, "adjustment": holm, "family": "key",
+         "p_direction": -1, "n_queries": 784, "decided_by": "paired t-test",
+         "compared": "alpha − beta",
          "test": "paired t-test over 784 test queries pooled over 5 folds", "key": True,
          "numbers": {"alpha": 0.4691, "beta": 0.4811}},
         {**base, "dataset": "MQ2008", "method": "gamma", "metric": "MAP trend",
-         "statement": "MAP rises with the number of features", "outcome": "not significant here",
-         "verdict": "not significant here", "value": 0.12, "effect": 0.12,
-         "ci95": [-0.05, 0.29], "p_value": 0.21, "n_folds": 5,
+         "statement": "MAP rises with the number of features", "outcome": "inconclusive",
+         "value": 0.12, "effect": 0.12, "effect_ci95": [-0.05, 0.29], "p_value": 0.21,
+         "p_adjusted": 0.21, "family": "secondary", "p_direction": 1,
+         "adjustment": "Benjamini–Hochberg across the 1 distinct tests of the paper's other "
+                       "claims (claimpaper.claims)", "n_folds": 5,
          "test": "Spearman ρ over fold values (scipy.stats.spearmanr)"},
         {**base, "dataset": "web", "data_used": "MQ2008", "stand_in": True,
          "method": "alpha", "metric": "NDCG@10", "statement": "alpha beats beta on web data",
-         "outcome": "holds", "verdict": "holds", "value": 0.0301, "effect": 0.0301,
-         "ci95": [0.011, 0.049], "p_value": 0.002, "n_queries": 784, "compared": "alpha − beta",
+         "outcome": "replicated", "value": 0.0301, "effect": 0.0301,
+         "effect_ci95": [0.011, 0.049], "p_value": 0.002, "p_adjusted": 0.006,
+         "adjustment": holm, "family": "key", "p_direction": 1, "n_queries": 784,
+         "compared": "alpha − beta", "decided_by": "paired t-test",
          "test": "paired t-test over 784 test queries pooled over 5 folds", "key": True,
          "numbers": {"alpha": 0.4811, "beta": 0.4510}},
         {**base, "dataset": "Yahoo-set2", "method": "gamma", "metric": "MAP",
-         "statement": "gamma beats alpha on Yahoo", "outcome": "not testable here",
-         "verdict": "not testable here", "value": float("nan"), "effect": float("nan"),
-         "ci95": None, "p_value": None, "n_queries": None,
+         "statement": "gamma beats alpha on Yahoo", "outcome": "not testable",
+         "family": "secondary", "value": float("nan"), "effect": float("nan"),
+         "effect_ci95": None, "p_value": None, "n_queries": None,
          "test": "paired t-test", "why": "data missing: Yahoo-set2"}]
 
 

@@ -354,7 +354,7 @@ def _outputs(recs):
 
 @pytest.mark.slow
 def test_claims_on_records_made_by_hand():
-    """Records without per-query tables: every claim is "not testable here" (a claim is judged
+    """Records without per-query tables: every claim is "not testable" (a claim is judged
     by a paired test on the tables, never on the means; tests/test_dubey2009_claims.py), while
     the context rows of the OHSUMED gap are computed from the records' fold means."""
     vals = {m: 0.40 for m in names.METHODS}
@@ -362,7 +362,7 @@ def test_claims_on_records_made_by_hand():
     art = dataclasses.replace(ART["claims"], folds=(1,))
     got = judged(art, _outputs(_fold_records((1,), vals)))
     made = [r for r in got if r.get("claim")]
-    assert made and all(r["outcome"] == "not testable here" and np.isnan(r["value"])
+    assert made and all(r["outcome"] == "not testable" and np.isnan(r["value"])
                         for r in made)
     assert {r["statement"] for r in made} >= {s for _, s, *_ in claims.CLAIMS_52}
     cl = {r["method"]: r for r in got if not r.get("claim")}

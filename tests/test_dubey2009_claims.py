@@ -20,16 +20,18 @@ from repro.papers.dubey2009.claims import STATEMENTS_53 as S
 ART = {a.name: a for a in paper.ARTIFACTS}
 FOLDS = (1, 2, 3, 4, 5)
 N_PER_FOLD = 21
-CONTRACT = ("claim", "statement", "outcome", "value", "effect", "ci95", "p_value", "test",
-            "numbers", "method", "metric", "dataset", "fold")
+CONTRACT = ("claim", "statement", "outcome", "value", "effect", "effect_ci95", "p_value",
+            "p_adjusted", "family", "test", "numbers", "method", "metric", "dataset", "fold")
 
 
 def judged(art, outputs) -> list[dict]:
     """The claims artifact's declared aggregations applied to run outputs, their tables keyed
-    as the assembly keys them (the data set as run, the run's fold)."""
+    as the assembly keys them (the data set as run, the run's fold), then its claims judged as
+    families (:func:`repro.judge.claims.finish`: the outcomes)."""
     tables = [{**t, "dataset": spec.dataset, "fold": str(spec.fold)}
               for spec, o in outputs for t in o.get("per_query", [])]
     recs, _ = aggregate.apply(art, [], outputs, papers.aggregation, tables)
+    engine.finish(art, recs, tables)
     return recs
 
 
@@ -71,14 +73,15 @@ def _by(recs, statement, dataset="OHSUMED"):
 
 @pytest.mark.slow
 def test_outcomes_follow_the_per_query_tables():
-    """Better on every query → holds; equal on average (noise) → not significant, even where
-    the means differ a little in the claimed direction; reversed → contradicted."""
+    """Better on every query → replicated; equal on average (noise) → inconclusive, even where
+    the means differ a little in the claimed direction; reversed → reversed.  These claims are
+    stated as counts ("30 of 32"): their cells are the count's evidence, tested alone."""
     shift = {"ConvexLoss_NDCG": 0.05, "ConvexLoss_MAP": 0.002, "ExpGain_AUC": -0.05}
     recs = judged(ART["claims"], _figure3_outputs(
         shift, {"ConvexLoss_NDCG": 0.01, "ConvexLoss_MAP": 0.2, "ExpGain_AUC": 0.01}))
-    expect = {"ConvexLoss_NDCG beats ExpGain_NDCG": "holds",
-              "ConvexLoss_MAP beats SVMmap": "not significant here",
-              "ExpGain_AUC beats RankSVM": "contradicted"}
+    expect = {"ConvexLoss_NDCG beats ExpGain_NDCG": "replicated",
+              "ConvexLoss_MAP beats SVMmap": "inconclusive",
+              "ExpGain_AUC beats RankSVM": "reversed"}
     for statement, outcome in expect.items():
         cells = _by(recs, statement)
         assert set(cells) == set(names.METRICS)
@@ -87,7 +90,8 @@ def test_outcomes_follow_the_per_query_tables():
             assert all(k in r for k in CONTRACT) and r["claim"] is True and r["fold"] is None
             assert r["value"] == r["effect"] and r["n_queries"] == N_PER_FOLD * len(FOLDS)
             assert "ttest_rel" in r["test"] and "Holm" not in r["test"]
-            assert r["ci95"][0] <= r["effect"] <= r["ci95"][1]
+            assert r["effect_ci95"][0] <= r["effect"] <= r["effect_ci95"][1]
+            assert r["family"] == "cell" and r["p_adjusted"] == r["p_value"]
     # the means behind the not-significant cell favour the claim; the test does not
     r = _by(recs, "ConvexLoss_MAP beats SVMmap")["MAP"]
     assert r["numbers"]["ConvexLoss_MAP"] > r["numbers"]["SVMmap"]
@@ -106,15 +110,17 @@ def test_outcomes_follow_the_per_query_tables():
                                     h["numbers"]["ExpGain_NDCG"], p_cl, p_eg)
     assert h["effect_ratio"] == pytest.approx(want["effect_ratio"], abs=1e-3)  # numbers: 4 dp
     assert h["delta_ri"] == pytest.approx(want["delta_ri"], abs=1e-3)
-    # a summary row per claim counts the cells of each outcome
+    # the claim the paper states as a count is tested as a count: 0 of 4 cells favour it
     summ = next(r for r in recs if r["method"] == "ExpGain_AUC beats RankSVM"
                 and r["dataset"] == "all")
-    assert summ["counts"]["contradicted"] == 4 and summ["value"] == 0.0
-    assert not summ.get("claim")
+    assert summ["counts"] == {"favour": 0, "against": 4} and summ["value"] == 0.0
+    assert summ["claim"] is True and summ["count"] is True and summ["paper_count"] == "30 of 32"
+    assert summ["p_value"] == pytest.approx(0.125) and summ["outcome"] == "inconclusive"
+    assert summ["family"] in ("key", "secondary")
     # the same evidence gives the same intervals (seeds from the claim's identity)
     again = judged(ART["claims"], _figure3_outputs(
         shift, {"ConvexLoss_NDCG": 0.01, "ConvexLoss_MAP": 0.2, "ExpGain_AUC": 0.01}))
-    assert [r.get("ci95") for r in again] == [r.get("ci95") for r in recs]
+    assert [r.get("effect_ci95") for r in again] == [r.get("effect_ci95") for r in recs]
 
 
 @pytest.mark.slow
@@ -126,62 +132,63 @@ def test_pairs_are_matched_by_query_id():
             if t["method"] == "ExpGain_NDCG":
                 t["qids"], t["values"] = t["qids"][::-1], t["values"][::-1]
     r = _by(judged(ART["claims"], outs), "ConvexLoss_NDCG beats ExpGain_NDCG")["MAP"]
-    assert r["outcome"] == "holds" and r["effect"] == pytest.approx(0.05)
-    assert r["ci95"][1] - r["ci95"][0] < 0.01         # by position: a spread of ~0.3
+    assert r["outcome"] == "replicated" and r["effect"] == pytest.approx(0.05)
+    assert r["effect_ci95"][1] - r["effect_ci95"][0] < 0.01   # by position: a spread of ~0.3
 
 
 def _cmp(name, p, effect=0.01):
     return engine.Comparison(name, "MLE", st.Paired(effect, (effect, effect), p, 50, "t"))
 
 
-def test_best_of_variants_is_holm_adjusted():
-    """One variant at raw p = 0.02 among three: after Holm (× 3) it is not significant, so the
-    claim on "its best variant" does not hold; at p = 0.001 it does."""
+def test_best_of_variants_is_a_union_over_variants():
+    """One variant at raw p = 0.02 among three: the claim on "its best variant" has p = 0.02 ×
+    3 = 0.06 (the union over variants, its own test) and is not replicated at 5 %; at
+    p = 0.001 it is (0.003)."""
     j = engine.judge_variants({"A": [_cmp("A", 0.02)], "B": [_cmp("B", 0.5)],
-                           "C": [_cmp("C", 0.9)]})
-    assert j.adjusted and j.outcome == "not significant here"
-    assert [c.p_adj for c in j.comparisons] == pytest.approx(st.holm([0.02, 0.5, 0.9]))
-    assert j.comparisons[0].p_adj == pytest.approx(0.06)
+                               "C": [_cmp("C", 0.9)]})
+    assert j.p_value == pytest.approx(0.06) and j.direction == 1
+    assert engine.decide({"p_adjusted": j.p_value, "p_direction": j.direction}) \
+        == "inconclusive"
     j = engine.judge_variants({"A": [_cmp("A", 0.001)], "B": [_cmp("B", 0.5)],
-                           "C": [_cmp("C", 0.9, effect=-0.01)]})
-    assert j.outcome == "holds" and j.binding.a == "A"
-    assert j.binding.p_adj == pytest.approx(0.003)
+                               "C": [_cmp("C", 0.9, effect=-0.01)]})
+    assert j.binding.a == "A" and j.p_value == pytest.approx(0.003) and j.direction == 1
     # "every variant must" (the worse of two): one variant short of significance fails it
     j = engine.judge_variants({"A": [_cmp("A", 0.001)], "B": [_cmp("B", 0.3)]}, every=True)
-    assert j.outcome == "not significant here" and j.binding.a == "B"
-    # "beats every X" with some X significantly better: contradicted
+    assert j.p_value == pytest.approx(0.3)
+    # "beats every X" with some X significantly better: against the claim
     j = engine.judge_variants({"A": [_cmp("A", 0.001), _cmp("A", 0.001, effect=-0.02)]})
-    assert j.outcome == "contradicted" and j.binding.res.effect < 0
+    assert j.direction == -1 and j.binding.res.effect < 0 and j.p_value == pytest.approx(0.002)
+    assert engine.decide({"p_adjusted": j.p_value, "p_direction": j.direction}) == "reversed"
 
 
 @pytest.mark.slow
 def test_best_of_variants_on_tables():
-    """Through the aggregation: every variant is tested, the record's p-value is the Holm
-    adjusted one and the test names the adjustment."""
+    """Through the aggregation: every variant is tested, the record's p-value is the union's
+    (the best variant's × the number of variants) and the test says so."""
     recs = judged(ART["claims"], _figure3_outputs(
         {"ExpGain_AUC": 0.04, "ConvexLoss_NDCG": 0.04},
         {"ExpGain_AUC": 0.01, "ConvexLoss_NDCG": 0.01}))
     r = _by(recs, "ExpGain (its best variant) beats MLE")["MAP"]
-    assert r["outcome"] == "holds" and r["compared"] == "ExpGain_AUC − MLE"
-    assert len(r["comparisons"]) == 3 and "Holm" in r["test"]
-    assert all(c["p_holm"] >= c["p_value"] for c in r["comparisons"])
-    assert r["p_value"] >= r["p_unadjusted"]
+    assert r["outcome"] == "replicated" and r["compared"] == "ExpGain_AUC − MLE"
+    assert len(r["comparisons"]) == 3 and "3 variant(s)" in r["test"]
+    assert "the best variant's × 3" in r["test"]
+    assert r["p_value"] == pytest.approx(3 * r["p_unadjusted"])
     # ConvexLoss_NDCG is better than every method but ExpGain_AUC (equal on average): the
-    # "best method" claim is not established, nor contradicted
+    # "best method" claim is not established, nor reversed
     best = _by(recs, "ConvexLoss_NDCG is the best method")["MAP"]
-    assert best["outcome"] == "not significant here"
+    assert best["outcome"] == "inconclusive" and best["family"] == "key"
     assert best["compared"] == "ConvexLoss_NDCG − ExpGain_AUC"
     assert len(best["comparisons"]) == len(names.METHODS) - 1
     # the worse of ConvexLoss_MAP and ConvexLoss_NDCG: ConvexLoss_MAP is no better
     assert _by(recs, "the worse of ConvexLoss_MAP and ConvexLoss_NDCG beats the best "
-                     "baseline")["MAP"]["outcome"] == "not significant here"
+                     "baseline")["MAP"]["outcome"] == "inconclusive"
 
 
 def test_not_testable_without_every_fold():
     outs = [o for o in _figure3_outputs({}) if o[0].fold != 5]
     recs = judged(ART["claims"], outs)
     cl = [r for r in recs if r.get("claim")]
-    assert cl and all(r["outcome"] == "not testable here" and r.get("why") for r in cl)
+    assert cl and all(r["outcome"] == "not testable" and r.get("why") for r in cl)
     assert all(math.isnan(r["value"]) for r in cl)
     # the combined (microaveraged) claims need all seven LETOR 3.0 sets
     comb = [r for r in recs if r.get("claim") and r["dataset"] == "microaverage"]
@@ -227,36 +234,47 @@ def _sens_outputs(rise: float, ds="MQ2008"):
 def test_sampler_claims():
     recs = judged(ART["claims"], _sens_outputs(0.01))
     rise = _by(recs, S["rise"], "MQ2008")
-    assert {m: r["outcome"] for m, r in rise.items()} == {"MAP": "holds", "NDCG@10": "holds"}
+    assert {m: r["outcome"] for m, r in rise.items()} == {"MAP": "replicated",
+                                                           "NDCG@10": "replicated"}
     assert rise["MAP"]["trend"]["rho"] > 0 and "Spearman" in rise["MAP"]["test"]
     n = len(ART["claims"].params["sensitivity"]["sizes"])
     assert rise["MAP"]["effect"] == pytest.approx(0.01 * (1 - 0.5 ** (n - 1)))
     # halving gains: the last step gains less than the first
-    assert _by(recs, S["saturation"], "MQ2008")["MAP"]["outcome"] == "holds"
+    assert _by(recs, S["saturation"], "MQ2008")["MAP"]["outcome"] == "replicated"
     skew = _by(recs, S["skew"], "MQ2008")["MAP"]
-    assert skew["outcome"] == "holds" and len(skew["comparisons"]) == 2 and "Holm" in skew["test"]
-    assert _by(recs, S["k"], "MQ2008")["MAP"]["outcome"] == "holds"
-    # Figures 7-8: tested over the five folds, and say so
+    assert skew["outcome"] == "replicated" and len(skew["comparisons"]) == 2
+    assert "1 variant(s) × 2 opponent(s)" in skew["test"]       # intersection–union over 2
+    assert skew["p_value"] == pytest.approx(max(c["p_value"] for c in skew["comparisons"]))
+    assert _by(recs, S["k"], "MQ2008")["MAP"]["outcome"] == "replicated"
+    # Figures 7-8: over the five folds, decided by the exact sign-flip test, which five folds
+    # cannot bring below 0.0625: never replicated, and the test says so
     smear = _by(recs, S["smear"], "MQ2008")
     assert set(smear) == {"sd of Δ_AUC", "sd of Δ_MAP", "sd of Δ_NDCG"}
     for r in smear.values():
-        assert r["outcome"] == "holds" and r["n_folds"] == 5 and "n_queries" not in r
-        assert "folds" in r["test"] and r["effect"] == pytest.approx(0.04, abs=0.002)
+        assert r["outcome"] == "inconclusive" and r["n_folds"] == 5 and "n_queries" not in r
+        assert r["decided_by"] == "exact sign-flip test"
+        assert r["p_value"] == pytest.approx(0.0625) and "5 folds cannot decide" in r["test"]
+        assert r["effect"] == pytest.approx(0.04, abs=0.002)
     dom = _by(recs, S["dominance"], "MQ2008")
-    assert [r["outcome"] for r in dom.values()] == ["holds"]
-    # reversed accuracy: the rise is contradicted
+    assert [(r["outcome"], r["decided_by"]) for r in dom.values()] == [
+        ("inconclusive", "exact sign-flip test")]
+    # reversed accuracy: the rise is reversed
     down = _by(judged(ART["claims"], _sens_outputs(-0.01)), S["rise"], "MQ2008")
-    assert down["MAP"]["outcome"] == "contradicted"
-    # no per-query change at all: not significant
+    assert down["MAP"]["outcome"] == "reversed"
+    # no per-query change at all: inconclusive
     flat = _by(judged(ART["claims"], _sens_outputs(0.0)), S["rise"], "MQ2008")
-    assert flat["MAP"]["outcome"] == "not significant here"
+    assert flat["MAP"]["outcome"] == "inconclusive"
 
 
 def test_key_claims():
     recs = judged(ART["claims"], _figure3_outputs({}) + _sens_outputs(0.01, "OHSUMED"))
     key = [r for r in recs if r.get("key")]
-    assert 1 <= len(key) <= 5 and all(r["metric"] == "MAP" and r.get("claim") for r in key)
+    # the key family: only the key claims, each a MAP cell or a count over its cells
+    assert 1 <= len(key) <= 5 and all(r.get("claim") and r["family"] == "key" and (
+        r["metric"] == "MAP" or r.get("count")) for r in key)
     assert {r["statement"] for r in key} <= set(claims.KEY_CLAIMS)
+    assert all(r["family"] != "key" for r in recs if r.get("claim") and not r.get("key"))
+    assert len({r["statement"] for r in key}) == len(key)        # each key claim once
 
 
 # --- Figure 3: the distance to the published cell ----------------------------------------------

@@ -210,9 +210,9 @@ def test_bad_user_data_fails_its_runs_and_the_command(elsewhere, tmp_path, capsy
     assert main(on_user(folder, out)) == 1
     err = capsys.readouterr().err
     assert "run(s) failed" in err and "train.txt" in err
-    verdicts = [r["verdict"] for r in json.loads((out / "pahikkala2010" / "table7.json")
-                                                  .read_text())]
-    assert any(v.startswith("not run: failed: DataError") for v in verdicts)
+    recs = json.loads((out / "pahikkala2010" / "table7.json").read_text())
+    assert any(r["verdict"] == "not run" and r.get("reason", "").startswith("failed: DataError")
+               for r in recs)
 
 
 @pytest.mark.slow
@@ -437,28 +437,37 @@ def test_a_user_rankers_chosen_parameters_are_recorded(elsewhere, user_set, tmp_
 
 
 def test_values_over_several_sets_carry_the_mark_of_an_unverified_copy():
-    from repro.judge.assemble import apply_marks
+    from repro.judge.assemble import UNVERIFIED_COPY, data_marks_of
+    from repro.judge.published import PublishedSet, PublishedValue
+    from repro.judge.verdicts import compare
     from repro.report.verdicts import verdict_class
     art = Artifact("p", "figure5", "Average ranks", datasets=("MQ2008", "OHSUMED"))
-    flat = [{"dataset": "MQ2008", "value": 1.0, "verdict": "agrees (paper's rounding)"},
-            {"dataset": "OHSUMED", "value": 2.0, "verdict": "agrees (paper's rounding)"},
-            {"dataset": "LETOR-8", "value": 3.0,
-             "verdict": "derived value: agrees (paper's rounding)"}]
+    recs = [{"artifact": "figure5", "dataset": ds, "method": "m", "metric": "rank",
+             "fold": None, "value": v} for ds, v in (("MQ2008", 1.0), ("OHSUMED", 2.0),
+                                                     ("LETOR-8", 3.0))]
+    pub = PublishedSet("p", [PublishedValue("figure5", ds, "m", "rank", None, t, "Fig. 5")
+                             for ds, t in (("MQ2008", "1.0"), ("OHSUMED", "2.0"),
+                                           ("LETOR-8", "3.0"))])
     mark = "unverified copy: MQ2008 (its files do not match the catalog's checksums)"
-    apply_marks(art, flat, {"MQ2008": mark, "OHSUMED": ""})
-    assert [r.get("data_mark") for r in flat] == [mark, None, mark]
-    assert [verdict_class(r["verdict"]) for r in flat] == ["unverified", "agrees", "unverified"]
+    marked = data_marks_of(art, {"MQ2008": mark, "OHSUMED": ""})
+    # a value over several sets (LETOR-8) carries the marks of every marked set
+    assert [marked(r) for r in recs] == [mark, "", mark]
+    flat = compare("p", "figure5", recs, pub, {},
+                   unverified=lambda r: marked(r).startswith(UNVERIFIED_COPY))
+    assert [r["verdict"] for r in flat] == ["unverified", "reproduced", "unverified"]
+    assert [r["equivalence"] for r in flat] == ["reproduced"] * 3     # kept beside it
+    assert [verdict_class(r) for r in flat] == ["unverified", "reproduced", "unverified"]
 
 
 def test_the_console_names_values_on_an_unverified_copy():
     from repro.report.terminal import compact_table
     mark = "unverified copy: MQ2008 (its files do not match the catalog's checksums)"
     flat = [{"dataset": "MQ2008", "method": "m", "metric": "MAP", "fold": str(f), "value": 0.4,
-             "published": "0.40", "diff": 0.0, "data_mark": mark,
-             "verdict": "unverified copy: agrees (paper's rounding)"} for f in range(1, 4)]
+             "published": "0.40", "diff": 0.0, "data_mark": mark, "verdict": "unverified",
+             "equivalence": "reproduced"} for f in range(1, 4)]
     text = compact_table("p.t", "T", flat, "t.json")
-    assert text.count("unverified copy: agrees") == 3
-    assert "3 computed on an unverified copy" in text and f"3 value(s) say: {mark}" in text
+    assert text.count("unverified copy (within ±δ of the published value)") == 3
+    assert "3 on an unverified copy" in text and f"3 value(s) say: {mark}" in text
 
 
 # --- 8. the README's command from another checkout path ---------------------------------------

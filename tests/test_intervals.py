@@ -1,21 +1,20 @@
-"""Intervals on every reproduced value, the verdict rule that uses them, and claims judged by
-paired tests (repro.judge.intervals, repro.judge.published.judge, repro.judge.kinds.Claim)."""
+"""The evidence behind every reproduced value (repro.judge.intervals): the query bootstrap
+shown beside it, the standard error over its test queries (the default margin), the
+uncertainty of d the verdict uses; the equivalence rule on it (repro.judge.verdicts.judge);
+and claims judged by paired tests (repro.judge.kinds.Claim, decided by
+repro.judge.claims.finish)."""
+import math
+
 import numpy as np
 import pytest
 from scipy import stats
 
 from repro.judge import intervals
+from repro.judge.claims import finish
 from repro.judge.kinds import Claim, claim
 from repro.spec import SAMPLE, Artifact, Noise
-from repro.judge.published import PublishedValue
-from repro.judge.verdicts import STAND_IN_DIFFERS, Verdict, judge
-
-AGREES, DEVIATES, WITHIN_NOISE = Verdict.AGREES, Verdict.DEVIATES, Verdict.WITHIN_NOISE
-
-
-def said(*args, **kw) -> str:
-    """The verdict :func:`judge` writes."""
-    return judge(*args, **kw)[1].text
+from repro.judge.published import PublishedSet, PublishedValue
+from repro.judge.verdicts import Verdict, compare, judge
 from repro.report.verdicts import Tally, bucket
 
 
@@ -61,9 +60,13 @@ def test_a_fold_mean_gets_a_stratified_bootstrap_interval_that_covers_it():
     again = _fold_records(tables) + [_mean_record(tables)]
     intervals.attach(_art(), again, tables)
     assert again[-1]["query_ci95"] == mean["query_ci95"]         # seeded by identity
-    # on the paper's own queries, one run allows no noise: the verdict's interval is a point
-    assert mean["ci95"] == [mean["value"]] * 2 and mean["noise"] == "same queries"
+    # on the paper's own queries, one run has d exactly: no part of uncertainty
+    assert mean["uncertainty"] == [] and mean["noise"] == "same queries"
     assert mean["noise_words"].startswith("none: one run")
+    assert "ci95" not in mean and "ci_margin" not in mean
+    # its standard error over the 90 queries, stratified by fold, sizes the margin
+    w2 = sum(np.var(t["values"], ddof=1) / 30 for t in tables) / 9
+    assert mean["se_queries"] == pytest.approx(math.sqrt(w2))
 
 
 def test_an_interval_of_the_wrong_statistic_is_never_attached():
@@ -78,7 +81,9 @@ def test_an_interval_of_the_wrong_statistic_is_never_attached():
     sample.noise = Noise(SAMPLE)
     got = dict(fields)
     intervals.attach(sample, [got], tables, exact_ok=lambda r: False)
-    assert got["ci95"] is None and got["ci_basis"].startswith("no interval")
+    assert "query_ci95" not in got and got["se_queries"] is None
+    assert got["noise_words"].startswith("unknown")
+    assert math.isinf(got["uncertainty"][0]["var"])
 
 
 def test_values_that_are_not_query_means_get_a_fold_level_or_exact_interval():
@@ -92,40 +97,60 @@ def test_values_that_are_not_query_means_get_a_fold_level_or_exact_interval():
     assert mean["n_folds"] == 4 and mean["n_queries"] is None
     assert mean["query_ci95"][0] <= 4.5 <= mean["query_ci95"][1]
     assert "fold values" in mean["query_ci_basis"]
-    # the sampling interval: ±t(3)·√(2·s²/4)
-    h = stats.t.ppf(0.975, 3) * np.sqrt(2 * np.var([3, 5, 4, 6], ddof=1) / 4)
-    assert mean["ci95"] == pytest.approx([4.5 - h, 4.5 + h])
+    # on a sample: our fold values' s²/4 and the paper's sample of the same size — one
+    # estimate, 2w² with 3 degrees of freedom
+    w2 = np.var([3, 5, 4, 6], ddof=1) / 4
+    assert [(p["source"], p["var"], p["df"]) for p in mean["uncertainty"]] == [
+        ("our query sample and the paper's", pytest.approx(2 * w2), 3)]
     assert "4 fold values" in mean["noise_words"]
-    assert recs[0]["ci95"] == [3.0, 3.0] and recs[0]["ci_basis"].startswith("exact")
+    assert mean["se_queries"] == pytest.approx(math.sqrt(w2))
+    # a fold's own value: one deterministic result, nothing to resample (d exact)
+    assert recs[0]["uncertainty"] == [] and recs[0]["noise_words"].startswith("none")
 
 
 def _pv(text):
     return PublishedValue("t", "D", "A", "MAP", "avg", text, "Table 1")
 
 
-def test_the_verdict_rule_is_rounding_then_interval_then_deviates():
-    assert said(0.47224, _pv("0.4722"), 0.0, ci95=[0.40, 0.50]) == AGREES
-    assert said(0.45, _pv("0.4722"), 0.0, ci95=[0.40, 0.50]) == WITHIN_NOISE
-    assert said(0.45, _pv("0.4722"), 0.0, ci95=[0.40, 0.46]) == DEVIATES
-    assert said(0.45, _pv("0.4722"), 0.0) == DEVIATES                  # no interval
-    # the published value is known to its rounding: 0.47 covers [0.465, 0.475]
-    assert said(0.45, _pv("0.47"), 0.0, ci95=[0.40, 0.466]) == WITHIN_NOISE
-    # stand-in data: never "deviates"
-    v = said(0.45, _pv("0.4722"), 0.0, stand_in=True, ci95=[0.40, 0.46])
-    assert v == "stand-in data: published value outside our 95% interval"
-    assert said(0.45, _pv("0.4722"), 0.0, stand_in=True) == "stand-in data: " + STAND_IN_DIFFERS
-    assert bucket({"verdict": WITHIN_NOISE, "published": "0.47"}) == "noise"
+def test_the_verdict_rule_is_equivalence_within_the_margin():
+    """δ: one standard error over the test queries, never below half a unit of the published
+    value's last digit; reproduced when the 90 % interval of d lies inside ±δ, deviates when
+    the 95 % interval lies beyond, inconclusive otherwise."""
+    seeds = [{"source": "seeds", "var": 0.0001, "df": 4}]
+    base = {"se_queries": 0.02}
+    assert judge({**base, "value": 0.47224}, _pv("0.4722")).outcome == "reproduced"
+    assert judge({**base, "value": 0.45}, _pv("0.4722")).outcome == "deviates"     # exact d
+    assert judge({**base, "value": 0.46}, _pv("0.4722")).outcome == "reproduced"
+    # a noisy value with the same d is inconclusive: noise never makes reproduction easier
+    assert judge({**base, "value": 0.46, "uncertainty": seeds}, _pv("0.4722")).outcome \
+        == "inconclusive"
+    h95 = stats.t.ppf(0.975, 4) * 0.01
+    e = judge({**base, "value": 0.40, "uncertainty": seeds}, _pv("0.4722"))
+    assert e.outcome == "deviates" and e.ci95 == pytest.approx((-0.0722 - h95, -0.0722 + h95))
+    # the rounding floor: "0.47" is known to ±0.005
+    e = judge({"value": 0.4740, "se_queries": 0.001}, _pv("0.47"))
+    assert e.margin.value == pytest.approx(0.005) and e.margin.basis == "rounding"
+    assert e.outcome == "reproduced"
+    # stand-in data: never reproduced nor deviating, the rule's outcome kept beside
+    pub = PublishedSet("fakepaper", [_pv("0.4722")])
+    (r,) = compare("fakepaper", "t", [{"artifact": "t", "dataset": "D", "method": "A",
+                                        "metric": "MAP", "fold": "avg", "value": 0.40,
+                                        "se_queries": 0.02, "stand_in": True}], pub, {})
+    assert r["verdict"] == Verdict.STAND_IN.value and r["equivalence"] == "deviates"
+    assert bucket(r) == "stand-in"
 
 
 def test_derived_and_unstated_values_never_count_as_reproduced():
-    flat = [{"verdict": AGREES, "published": "1"},
-            {"verdict": "derived value: " + AGREES, "published": "1"},
-            {"verdict": "shown, not compared: ± of unknown meaning", "published": "6",
-             "kind": "shown"},
-            {"verdict": WITHIN_NOISE, "published": "2"}]
+    flat = [{"verdict": "reproduced", "published": "1"},
+            {"verdict": "derived", "equivalence": "reproduced", "published": "1"},
+            {"verdict": "not compared", "published": "6", "kind": "shown"},
+            {"verdict": "reproduced", "published": "2"}]
+    for r in (flat[0], flat[3]):
+        r.update(equivalence_bound=0.001, deviation_bound=0.0, margin=0.01)
     t = Tally().add(flat)
-    assert t.agreeing == 2 and t.buckets["derived"] == 1 and t.buckets["not compared"] == 1
+    assert t.reproduced == 2 and t.buckets["derived"] == 1 and t.buckets["not compared"] == 1
     assert t.comparable == 3                       # the "±" is shown, not comparable
+    assert t.rerun == 2
 
 
 def _claim_setup(shift_b, rng_seed=3, n=40):
@@ -144,15 +169,23 @@ def _claim_setup(shift_b, rng_seed=3, n=40):
 
 def test_a_claim_is_a_paired_test_over_the_queries_behind_both_values():
     rec, ta, tb = _claim_setup(0.05)                    # A above B on most queries
-    assert rec["outcome"] == "holds" and rec["claim"] is True
+    assert rec["claim"] is True
     a = np.concatenate([t["values"] for t in ta])
     b = np.concatenate([t["values"] for t in tb])
     assert rec["p_value"] == pytest.approx(stats.ttest_rel(a, b).pvalue)
     assert rec["effect"] == pytest.approx(float(np.mean(a - b)))
-    assert rec["n_queries"] == 120 and rec["ci95"][0] < rec["effect"] < rec["ci95"][1]
-    assert rec["value"] == rec["effect"]
-    assert _claim_setup(-0.05)[0]["outcome"] == "contradicted"
-    assert _claim_setup(0.0)[0]["outcome"] == "not significant here"
+    assert rec["n_queries"] == 120
+    assert rec["effect_ci95"][0] < rec["effect"] < rec["effect_ci95"][1]
+    assert rec["value"] == rec["effect"] and rec["decided_by"] == "paired t-test"
+    assert _decided(rec) == "replicated"
+    assert _decided(_claim_setup(-0.05)[0]) == "reversed"
+    assert _decided(_claim_setup(0.0)[0]) == "inconclusive"
+
+
+def _decided(rec):
+    """The claim's outcome once its family is judged (here a family of one)."""
+    finish(_art(), [rec], [])
+    return rec["outcome"]
 
 
 def test_a_claim_on_means_without_paired_evidence_is_not_testable():
@@ -160,4 +193,5 @@ def test_a_claim_on_means_without_paired_evidence_is_not_testable():
             {"method": "B", "metric": "MAP", "fold": "avg", "dataset": "D", "value": 0.5}]
     decl = Claim("Sec. 1", "A beats B", subject={"method": "A"}, others={"method": "B"})
     (rec,) = claim(_art(), recs, decl, tables=[])
-    assert rec["outcome"] == "not testable here" and "no per-query" in rec["why"]
+    assert rec["outcome"] == "not testable" and "no per-query" in rec["why"]
+    assert _decided(rec) == "not testable"

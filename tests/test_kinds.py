@@ -8,6 +8,7 @@ import pytest
 from scipy import stats
 
 from repro.judge import kinds
+from repro.judge.claims import finish
 from repro.judge.kinds import (FIRST, LAST, Best, CellClaim, Cells, CellsWithGap, Claim,
                                Difference, FoldClaim, FoldMean, FoldSpread, Grid, MicroAverage,
                                NotCheckable, PairedTest, Ranks, RanksWithPublished,
@@ -181,9 +182,16 @@ def test_difference_of_two_records_without_tables_has_no_interval():
     assert math.isnan(r["value"]) and r["why"]
 
 
+def _decided(recs, a):
+    """The outcomes once the artifact's claims are judged as families (claims.finish)."""
+    finish(a, recs, [])
+    return [r["outcome"] for r in recs]
+
+
 def test_claim_over_fold_values():
-    """Without per-query tables a claim pairs the records' fold values (a paired t-test over
-    folds): every comparison significant with the claimed sign → holds."""
+    """Without per-query tables a claim pairs the records' fold values, decided by the exact
+    sign-flip test: five folds all favouring the claim give p = 2/2⁵ = 0.0625 — five folds
+    cannot decide it (a t-test over them would say p < 1e-4)."""
     a = art(folds=(1, 2, 3, 4, 5))
     recs = []
     noise = (0.003, -0.002, 0.001, -0.004, 0.002)             # mean 0
@@ -195,9 +203,16 @@ def test_claim_over_fold_values():
     decl = Claim("C1", "S beats every other", subject={"method": "S", "fold": None},
                  others={"method": ["X", "Y"], "fold": None})
     (r,) = run(decl, recs, a, tables=[])[0]
-    assert r["outcome"] == "holds" and r["claim"] is True and r["versus"] == "Y"
+    assert r["claim"] is True and r["compared"] == "S − Y"
     assert r["n_folds"] == 5 and "fold values" in r["test"]
+    assert "5 folds cannot decide" in r["test"]
+    assert r["decided_by"] == "exact sign-flip test"
+    assert r["p_value"] == pytest.approx(0.0625)
     assert r["effect"] == pytest.approx(0.15)
+    s_, y = [np.array([x["value"] for x in recs if x["method"] == m and x["fold"] is not None])
+             for m in ("S", "Y")]
+    assert stats.ttest_rel(s_, y).pvalue < 1e-4
+    assert _decided([r], a) == ["inconclusive"]
 
 
 def _tables(datasets, methods: dict, folds=("1", "2"), n=15, part="p"):
@@ -222,15 +237,22 @@ def test_cell_claim_variants_with_holm_pooled_cells_and_a_summary_row():
     decl = CellClaim("v beats o", "1", "2 of 3", {"part": "p"}, ("MAP",), variants=("v1", "v2"),
                      opponents=("o",), fields={"part": "claims"}, key="MAP")
     *cells, summary = run(decl, [], a, tables=tables)[0]
-    assert [(r["dataset"], r["outcome"]) for r in cells] == [("A", "holds"), ("B", "holds")]
+    # a claim the paper states as a count ("2 of 3"): the count is the (key) claim, its
+    # cells its evidence (family "cell", unadjusted)
+    assert _decided(cells + [summary], a) == ["replicated", "replicated", "inconclusive"]
+    assert [r["family"] for r in cells] == ["cell", "cell"] and summary["family"] == "key"
+    assert all(r["p_adjusted"] == r["p_value"] for r in cells)
     r = cells[0]
-    assert r["method"] == "v beats o" and r["compared"] == "v1 − o" and r["key"] is True
-    assert "key" not in cells[1] and r["part"] == "claims" and r["n_queries"] == 30
-    assert len(r["comparisons"]) == 2 and "Holm" in r["test"] and "Holm" in r["note"]
+    assert r["method"] == "v beats o" and r["compared"] == "v1 − o" and summary["key"] is True
+    assert not r.get("key") and r["part"] == "claims" and r["n_queries"] == 30
+    # some variant beats the opponent: the best variant's p × 2 variants, said in the test
+    assert len(r["comparisons"]) == 2 and "2 variant(s)" in r["test"]
+    assert "the best variant's × 2" in r["test"] and r["note"].startswith("§1; paper: 2 of 3")
     assert r["numbers"] == {m: pytest.approx(np.mean([
         np.mean(t["values"]) for t in tables if t["dataset"] == "A" and t["method"] == m]),
         abs=1e-4) for m in ("v1", "v2", "o")}
-    assert summary["counts"]["holds"] == 2 and summary["dataset"] == "all"
+    assert summary["counts"] == {"favour": 2, "against": 0} and summary["dataset"] == "all"
+    assert summary["p_value"] == pytest.approx(0.5) and "2 cells cannot decide" in summary["test"]
     # the sets pooled into one cell; a set missing: not testable, said once per metric
     (pooled,) = run(CellClaim("v beats o", "1", "n", {"part": "p"}, ("MAP",), ("v1",), ("o",),
                               pooled=("A", "B"), label="both", summary=False), [], a,
@@ -240,13 +262,17 @@ def test_cell_claim_variants_with_holm_pooled_cells_and_a_summary_row():
     (missing,) = run(CellClaim("v beats o", "1", "n", {"part": "p"}, ("MAP",), ("v1",), ("o",),
                                pooled=("A", "C"), label="both", summary=False, why="needs C"),
                      [], a, tables=tables)[0]
-    assert missing["outcome"] == "not testable here" and missing["why"].endswith("needs C")
+    assert missing["outcome"] == "not testable" and missing["why"].endswith("needs C")
     # no cell at all: the fallback says why
-    none = run(CellClaim("v beats o", "1", "n", {"part": "q"}, ("MAP",), ("v1",), ("o",),
+    (none,) = run(CellClaim("v beats o", "1", "n", {"part": "q"}, ("MAP",), ("v1",), ("o",),
+                            fallback="all", why="no part q"), [], a, tables=tables)[0]
+    assert none["dataset"] == "all" and none["outcome"] == "not testable"
+    assert none["why"] == "not testable: no part q" and none["metric"] is None
+    # a count with no testable cell: its record says so
+    none = run(CellClaim("v beats o", "1", "3 of 4", {"part": "q"}, ("MAP",), ("v1",), ("o",),
                          fallback="all", why="no part q"), [], a, tables=tables)[0]
-    assert none[0]["dataset"] == "all" and none[0]["outcome"] == "not testable here"
-    assert none[0]["why"] == "not testable here: no part q" and none[0]["metric"] is None
-    assert none[1]["testable_cells"] == 0 and math.isnan(none[1]["value"])
+    assert none[-1]["count"] is True and none[-1]["testable_cells"] == 0
+    assert math.isnan(none[-1]["value"]) and none[-1]["outcome"] == "not testable"
 
 
 def test_cell_claim_on_a_grid_with_a_trend_and_steps():
@@ -257,19 +283,19 @@ def test_cell_claim_on_a_grid_with_a_trend_and_steps():
                      opponents=FIRST, trend="the sizes", what="t of {last} against {first}",
                      note="difference", summary=False)
     (r,) = run(rise, [], a, tables=tables)[0]
-    assert r["outcome"] == "holds" and r["compared"] == "s=4 − s=1"
+    assert _decided([r], a) == ["replicated"] and r["compared"] == "s=4 − s=1"
     assert r["test"].startswith("t of 4 against 1, over 30 test queries")
     assert "Spearman" in r["test"] and r["trend"]["rho"] > 0 and r["trend"]["n"] == 90
     assert set(r["numbers"]) == {"size 1", "size 2", "size 4"}
-    assert r["note"].startswith("§1; paper: Fig. 1. s=4 − s=1: mean difference +0.0")
+    assert r["note"].startswith("§1; paper: Fig. 1. s=4 − s=1: advantage +0.0")
     steps = CellClaim("saturates", "1", "Fig. 1", {"part": "p"}, ("MAP",), grid=grid, steps=True,
                       note="difference", summary=False)
     (r,) = run(steps, [], a, tables=tables)[0]
-    assert r["outcome"] == "holds" and r["compared"] == "gain 1 → 2 − gain 2 → 4"
+    assert _decided([r], a) == ["replicated"] and r["compared"] == "gain 1 → 2 − gain 2 → 4"
     assert r["effect"] == pytest.approx(0.03, abs=0.005)
     a2 = art(folds=(1, 2), params={"g": [1, 4]})
     (r,) = run(steps, [], a2, tables=tables)[0]
-    assert r["outcome"] == "not testable here" and "three values" in r["why"]
+    assert r["outcome"] == "not testable" and "three values" in r["why"]
 
 
 def test_fold_claim_is_a_test_over_folds_one_sample_against_a_constant():
@@ -279,19 +305,23 @@ def test_fold_claim_is_a_test_over_folds_one_sample_against_a_constant():
     decl = FoldClaim("x above 0", "2", "Fig. 2", ("x", "zero"), lambda o: {
         "m": {"a": o["stat"], "b": 0.0, "what": "x against 0", "shown": {"mean x": o["stat"]}}},
         caveat="Folds overlap", fallback="A")
-    r, summary = run(decl, [], a, outputs=outputs)[0]
-    assert r["outcome"] == "holds" and r["n_folds"] == 4 and "n_queries" not in r
-    assert r["p_value"] == pytest.approx(stats.ttest_1samp(list(xs.values()), 0.0).pvalue)
-    assert r["test"] == ("paired t-test over 4 folds (scipy.stats.ttest_rel) of x against 0, "
-                         "beside it the exact sign-flip permutation test "
-                         "(scipy.stats.permutation_test; with 4 folds its smallest two-sided p "
-                         "is 0.12); 95% bootstrap interval of the mean difference over folds. "
+    (r,) = run(decl, [], a, outputs=outputs)[0]
+    assert r["n_folds"] == 4 and "n_queries" not in r
+    # the exact sign-flip test decides: 4 positive differences, the most extreme of 16
+    # patterns (p = 2/16), where the t-test would say p ≈ 0.002
+    assert r["decided_by"] == "exact sign-flip test"
+    assert r["p_value"] == r["p_permutation"] == pytest.approx(2 / 16)
+    assert stats.ttest_1samp(list(xs.values()), 0.0).pvalue < 0.01
+    ci = stats.ttest_1samp(list(xs.values()), 0.0).confidence_interval(0.95)
+    assert r["effect_ci95"] == pytest.approx([ci.low, ci.high])
+    assert r["test"] == ("exact sign-flip permutation test over 4 folds of x against 0 "
+                         "(scipy.stats.permutation_test; its smallest two-sided p is 0.12: 4 "
+                         "folds cannot decide at 5 %); 95% t-interval of the mean difference. "
                          "Folds overlap")
-    # 4 positive differences: every sign pattern, the observed one the most extreme of 16
-    assert r["p_permutation"] == pytest.approx(2 / 16)
-    assert r["numbers"] == {"mean x": pytest.approx(1.15)} and summary["testable_cells"] == 1
-    (r, _) = run(decl, [], a, outputs=outputs[:3])[0]                  # a fold missing
-    assert r["outcome"] == "not testable here" and r["dataset"] == "A" and r["metric"] is None
+    assert r["numbers"] == {"mean x": pytest.approx(1.15)}
+    assert _decided([r], a) == ["inconclusive"]
+    (r,) = run(decl, [], a, outputs=outputs[:3])[0]                    # a fold missing
+    assert r["outcome"] == "not testable" and r["dataset"] == "A" and r["metric"] is None
 
 
 TESTED = {CellClaim, FoldClaim, FoldMean, FoldSpread, SettingMeans, PairedTest, Cells, CellsWithGap, NotCheckable,

@@ -81,10 +81,10 @@ def test_quick_protocol_reproduces_mq2008_fold1(data_root):
     for art in targets[:-1]:
         for r in _compare(art, results, quick=True):
             if r["fold"] == "1" and r["published"] is not None and r["method"] != "RankSVM":
-                assert r["verdict"] == verdicts.Verdict.AGREES, r
+                assert r["verdict"] == verdicts.Verdict.REPRODUCED, r
                 agrees += 1
             elif r["fold"] == "avg" and r["method"] != "RankSVM":
-                assert r["verdict"].startswith("not run")     # one fold: no average
+                assert r["verdict"] == verdicts.Verdict.NOT_RUN     # one fold: no average
     assert agrees == 3 + 8            # λ, k, first feature; 4 metrics × 2 methods
     fig = figures.figure_validation(targets[-1], results, [], PUB)[""]
     assert len(fig.axes[0].lines) == 2 * 4                     # λ = 2^0..2^3: curve + best
@@ -111,7 +111,7 @@ def test_full_protocol_reproduces_tables_2_and_7_to_10(data_root):
             if r["method"] == "RankSVM":
                 assert r["verdict"] == verdicts.Verdict.BASELINE
             else:
-                assert r["verdict"] == verdicts.Verdict.AGREES, r
+                assert r["verdict"] == verdicts.Verdict.REPRODUCED, r
                 n += 1
     assert n == 27 + 4 * 12
 
@@ -120,8 +120,9 @@ def test_mq2007_missing_is_reported_not_run(tmp_path):
     art = arts("table3")[0]
     results = _run([art], tmp_path, quick=True)
     rows = _compare(art, results, quick=True)
-    assert {r["verdict"] for r in rows if r["method"] != "RankSVM"} == \
-        {"not run: data missing: MQ2007 (see `python -m repro data`)"}
+    assert {r["verdict"] for r in rows if r["method"] != "RankSVM"} == {"not run"}
+    assert {r["reason"] for r in rows if r["method"] != "RankSVM"} == \
+        {"data missing: MQ2007 (see `python -m repro data`)"}
     assert {r["verdict"] for r in rows if r["method"] == "RankSVM"} == {verdicts.Verdict.BASELINE}
 
 

@@ -27,7 +27,7 @@ def test_categories_are_disjoint_and_the_cell_is_key():
 def test_the_key_is_every_scalar_field_in_no_other_category():
     rec = {"artifact": "t1", "dataset": "D", "method": "m", "metric": "MAP", "fold": "1",
            "value": 0.5, "why": "", "note": "n", "weight": 3, "queries": 10, "paper": "p",
-           "stand_in": True, "data_used": "X", "published": "0.5", "verdict": "agrees",
+           "stand_in": True, "data_used": "X", "published": "0.5", "verdict": "reproduced",
            "ci95": [0.4, 0.6], "n_queries": 10, "size": 50, "criterion": "MAP",
            "numbers": {"a": 1}, "values": [1, 2]}
     assert R.key(rec) == {"artifact": "t1", "dataset": "D", "method": "m", "metric": "MAP",

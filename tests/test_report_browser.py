@@ -189,12 +189,12 @@ def test_rendered_claims_page_reads_well(browser, tmp_path):
     assert check_page(browser, out / "index.html") == []
     got = new_parts(browser, page)
     assert check_new_parts(got) == []
-    assert [t for t, _ in got["outcome"]] == ["holds", "contradicted", "not significant here",
-                                              "holds", "not testable here"]
+    assert [t for t, _ in got["outcome"]] == ["replicated", "reversed", "inconclusive",
+                                              "replicated", "not testable here"]
     assert len(got["changes"]) == 1 and "0.43020 → 0.41910" in got["changes"][0]
     assert "python -m repro runs claimpaper.table1 --out runs/ --data-dir DATA" in got["code"]
     index = new_parts(browser, out / "index.html")
-    assert [t for t, _ in index["outcome"]] == ["holds", "contradicted", "holds"]  # key claims
+    assert [t for t, _ in index["outcome"]] == ["replicated", "reversed", "replicated"]  # key
 
 
 PAPER_PAGES = [p for p in PAGES if p.name == "index.html" and p.parent.parent == REPORTS]
@@ -317,7 +317,7 @@ def test_checkers_catch_a_buried_answer_and_numbers_in_two_notations(browser, tm
         '<img src="missing.svg"></figure></section><p id="x">a `code` +0</p><p id="x"></p>'
         '<table class="claims"><tbody><tr><td>OHSUMED (stand-in for HP2004)</td><td></td>'
         '<td></td><td>-8.388e-05</td><td>[-1e-3, 2e-3]</td><td>0.5</td>'
-        '<td class="oc holds">holds</td></tr></tbody></table>'
+        '<td class="oc claim-replicated">replicated</td></tr></tbody></table>'
         '<table class="grid"><tr><td class="rl">SVMmap (txt:392)</td></tr></table>'
         '</body></html>', encoding="utf-8")
     answer = check_answer_first(browser, page)

@@ -17,7 +17,7 @@ from report_pages import (CLAIMS_PAPER, claims_paper, render_claims_paper, table
                           table1_tables)
 
 
-def _rec(value, verdict="agrees (paper's rounding)", **kw):
+def _rec(value, verdict="reproduced", **kw):
     return {"paper": "p", "artifact": "t", "dataset": "D", "method": "m", "metric": "MAP",
             "fold": "1", "value": value, "verdict": verdict, "published": "0.30", **kw}
 
@@ -36,7 +36,7 @@ def test_a_verdict_change_alone_is_a_change_and_records_are_keyed():
     new = [_rec(0.5, fold="2", verdict="deviates"), _rec(0.3)]            # order does not matter
     moved = changes.differences(old, new)
     assert [(m["fold"], m["old_verdict"], m["new_verdict"]) for m in moved] == \
-        [("2", "agrees (paper's rounding)", "deviates")]
+        [("2", "reproduced", "deviates")]
 
 
 def test_added_and_removed_records_are_changes():
@@ -59,7 +59,7 @@ def test_record_names_the_commit_of_the_previous_rendering(tmp_path):
     assert entry["since"] == "0123456789ab" and entry["rendered_at"] == "ba9876543210"
     (c,) = entry["changes"]
     assert (c["old_value"], c["new_value"], c["old_verdict"], c["new_verdict"]) == \
-        (0.3, 0.4, "agrees (paper's rounding)", "deviates")
+        (0.3, 0.4, "reproduced", "deviates")
 
 
 def test_an_older_rendering_without_provenance_is_named_by_its_page(tmp_path):
@@ -132,5 +132,5 @@ def test_page_entries_format_old_and_new(tmp_path):
     (a,) = got["artifacts"]
     assert got["n"] == 1 and a["since"] == "dddddddddddd"
     assert a["rows"][0]["value"] == "0.300 → 0.410"
-    assert a["rows"][0]["verdict"] == "agrees (paper's rounding) → deviates"
+    assert a["rows"][0]["verdict"] == "reproduced → deviates"
     assert os.path.basename(str(tmp_path / changes.FILE)) == "changes.json"

@@ -99,11 +99,20 @@ def test_sample_sizes_and_intervals_in_words():
     assert fmt.interval_text({"ci95": [0.43, 0.45], "ci_basis": "bootstrap"}) \
         == "95% interval [0.4300, 0.4500] (bootstrap)"
     assert fmt.interval_text({"n_queries": 3}) == ""
-    # what a judge of replicates adds is said where a record has it (issue 25's fields)
-    assert fmt.interval_text({"ci95": [0.43, 0.45], "ci_basis": "prediction interval",
-                              "noise": "same queries", "spread": 0.00213, "replicates": 5}) \
-        == ("95% interval [0.4300, 0.4500] (prediction interval); noise: same queries; "
-            "sd 0.002130 over 5 replicates")
+    # a value judged against a published one: d, its 90% interval against ±δ, the bound,
+    # what the interval accounts for
+    rec = {"published": "0.4701", "value": 0.46963, "d": -0.00047,
+           "d_ci90": [-0.00047, -0.00047], "margin": 0.0123,
+           "margin_why": "one standard error of the value over the paper's test queries",
+           "equivalence_bound": 0.00047, "equivalence_bound_margins": 0.0382,
+           "noise_words": "none: d exact"}
+    text = fmt.interval_text(rec)
+    assert text.startswith("d = ") and "90% interval [" in text
+    assert ("against ±δ = 0.01230 (one standard error of the value over the paper's test "
+            "queries); equivalence bound 0.0004700 (0.038 δ); noise: none: d exact") in text
+    assert "-0.00047" in text
+    # without a margin it is not an equivalence statement
+    assert not fmt.interval_text({k: v for k, v in rec.items() if k != "margin"})
 
 
 @pytest.mark.parametrize("p, text", [
@@ -137,13 +146,17 @@ def test_effects_and_intervals_read_at_the_intervals_precision(v, ci, effect, in
 
 
 def test_a_claim_rows_numbers_come_from_the_formatter():
-    row = claim_row({"claim": True, "outcome": "holds", "effect": -8.388e-05,
-                     "ci95": [-0.0002, 0.00001], "p_value": 0.00005, "n_queries": 1234,
-                     "effect_ratio": 0.41234, "delta_ri": -0.000123,
-                     "numbers": {"ours": 0.123456, "label": "x"}})
-    assert (row["effect"], row["ci"], row["p"], row["n"]) == \
-        ("-0.00008", "[-0.00020, +0.00001]", "< 0.0001", "1,234 queries")
-    assert row["extra"] == "effect ratio 0.4123, ΔRI -0.0001230"
+    row = claim_row({"claim": True, "verdict": "claim", "outcome": "replicated",
+                     "effect": -8.388e-05, "effect_ci95": [-0.0002, 0.00001], "p_value": 0.00005,
+                     "p_adjusted": 0.0002, "n_queries": 1234, "published_effect": -0.0002,
+                     "effect_ratio": 0.41234, "effect_ratio_ci95": [-0.05, 1.0],
+                     "delta_ri": -0.000123, "numbers": {"ours": 0.123456, "label": "x"}})
+    assert (row["effect"], row["ci"], row["p"], row["p_adj"], row["n"]) == \
+        ("-0.00008", "[-0.00020, +0.00001]", "< 0.0001", "0.0002", "1,234 queries")
+    assert (row["outcome"], row["css"]) == ("replicated", "claim-replicated")
+    assert row["ratio"] == "0.4123" and row["paper_effect"] == "-0.00020"
+    assert row["extra"] == ("paper's effect -0.0002000, effect ratio 0.4123 [-0.05000, 1], "
+                            "ΔRI -0.0001230")
     assert row["numbers"] == "label: x; ours: 0.1235"
     assert fmt.fmt_effect_ci([1, "x"]) == "" and fmt.fmt_effect_ci(None) == ""
 

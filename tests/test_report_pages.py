@@ -19,14 +19,12 @@ from repro import papers
 from repro.spec import Artifact
 from repro.evidence.record import record
 from repro.cli.pipeline import run_artifacts
+from repro.evidence.record import check_fields
+from repro.judge.equivalence import outcome_at
 from repro.judge.published import PublishedValue, load
-from repro.judge.verdicts import Verdict, compare, judge
-
-AGREES, CONSISTENT, DEVIATES, INCONSISTENT, WITHIN = (
-    Verdict.AGREES, Verdict.CONSISTENT, Verdict.DEVIATES, Verdict.INCONSISTENT, Verdict.WITHIN)
-DERIVED = "derived value: "
-from repro.report.verdicts import BUCKETS, Tally, bucket, headline
-from report_pages import REPORTS
+from repro.judge.verdicts import Verdict, category, compare, judge
+from repro.report.verdicts import BUCKETS, RERUN, Tally, bucket, headline
+from report_pages import REPORTS, claim_records, table1_records
 
 QUIET = dict(log=lambda *a, **k: None)
 
@@ -40,15 +38,22 @@ def _pv(text):
     return PublishedValue("complexity", "synthetic", "m", "exponent", None, text, "src")
 
 
-def test_claimed_exponent_uses_its_tolerance_not_integer_rounding():
-    def said(*args, **kw):
-        return judge(*args, **kw)[1].text
-    assert said(1.4, _pv("1"), 0.0) == AGREES                        # the old ±0.5
-    assert said(1.4, _pv("1"), 0.15, kind="derived", rounding=False) == DERIVED + DEVIATES
-    assert said(1.1, _pv("1"), 0.15, kind="derived", rounding=False) == DERIVED + WITHIN
-    assert said(2.0, _pv("1"), 0.15, kind="derived", rounding=False) == DERIVED + DEVIATES
-    assert said(4.0, _pv("4"), 0.0, kind="consistency") == CONSISTENT
-    assert said(5.0, _pv("4"), 0.0, kind="consistency") == INCONSISTENT
+def test_claimed_exponent_uses_its_declared_margin_not_integer_rounding():
+    """An exponent derived from an O(·) claim is judged against the declared margin (0.15,
+    no rounding floor): 1.4 against "1" is beyond it — the old ±0.5 of the integer's rounding
+    would have called it equal — and a derived value is never "reproduced"."""
+    rule = {"tol": 0.15, "rounding": False, "why": "O(m) claim"}
+    assert judge({"value": 1.4}, _pv("1")).outcome == "reproduced"        # rounding: ±0.5
+    assert judge({"value": 1.4}, _pv("1"), rule).outcome == "deviates"
+    assert judge({"value": 1.1}, _pv("1"), rule).outcome == "reproduced"
+    assert judge({"value": 2.0}, _pv("1"), rule).outcome == "deviates"
+    e = judge({"value": 1.1}, _pv("1"), rule)
+    assert category("derived", False, e.outcome) is Verdict.DERIVED
+    assert e.margin.basis == "declared" and e.margin.value == 0.15
+    assert category("consistency", False, judge({"value": 4.0}, _pv("4")).outcome) \
+        is Verdict.CONSISTENT
+    assert category("consistency", False, judge({"value": 5.0}, _pv("4")).outcome) \
+        is Verdict.INCONSISTENT
 
 
 @pytest.mark.parametrize("paper", ["pahikkala2010", "leelin2014"])
@@ -66,11 +71,13 @@ def test_leelin_section_ii_is_a_consistency_check_and_table_i_a_reproduction():
     recs = [dict(zip(("artifact", "dataset", "method", "metric", "fold"), v.key),
                  value=v.value) for v in ex]
     out = compare("leelin2014", "sectionII", recs, pub, {})
-    assert {r["verdict"] for r in out} == {CONSISTENT}
+    assert {r["verdict"] for r in out} == {Verdict.CONSISTENT.value}
     assert all(r["kind"] == "consistency" and "rebuilt" in r["kind_why"] for r in out)
     row = {"artifact": "tableI", "dataset": "MQ2008", "method": "TRON, C = 2^20",
            "metric": "zero dual variables (%)", "fold": "1", "value": 22.4385}
-    assert compare("leelin2014", "tableI", [row], pub, {})[0]["verdict"] == AGREES
+    (got,) = [r for r in compare("leelin2014", "tableI", [row], pub, {})
+              if r.get("value") is not None]
+    assert got["verdict"] == Verdict.REPRODUCED.value and got["margin_basis"] == "rounding"
 
 
 # --- the paper's own table layouts --------------------------------------------------------------
@@ -136,7 +143,7 @@ def check_index_totals(root: Path) -> None:
     assert sum(totals.get(b, 0) for b in BUCKETS) == len(recs)
     for b in BUCKETS:
         assert totals.get(b, 0) == counts[b], b
-    not_run = sum(1 for r in recs if r["verdict"].startswith("not run")
+    not_run = sum(1 for r in recs if r["verdict"] == Verdict.NOT_RUN.value
                   and r.get("published") is not None
                   and r.get("kind") != "shown")        # shown, never compared: not counted
     assert totals["not run"] == not_run
@@ -153,80 +160,94 @@ def test_fresh_index_totals_equal_counts_over_the_json(tmp_path):
 
 
 def test_headline_says_when_nothing_is_reproduced():
-    flat = [{"verdict": "not run: not implemented yet", "published": "0.5"},
-            {"verdict": "published baseline (not rerun)", "published": "0.4"}]
+    flat = [{"verdict": "not run", "reason": "not implemented yet", "published": "0.5"},
+            {"verdict": "baseline", "published": "0.4"}]
     lines = headline(Tally().add(flat))
-    assert lines[0].startswith("Nothing reproduced yet: none of the 1 comparable")
-    assert "not implemented yet" in lines[0]
-    done = flat + [{"verdict": AGREES, "published": "0.5", "value": 0.5},
-                   {"verdict": DERIVED + WITHIN, "published": "1", "value": 1.1}]
-    lines = headline(Tally().add(done))
-    assert lines[0].startswith("Of 3 comparable published values, 1 was rerun on the "
-                               "paper's data and 1 of those is reproduced: 1 agrees at the "
-                               "paper's rounding, 0 are within noise"), lines[0]
-    assert "1 value derived from the paper's statements" in lines[1]
+    assert lines[0] == ("Nothing reproduced yet: none of the 1 comparable published values "
+                        "has a reproduced counterpart.")
+    assert "1 not run: not implemented yet" in lines[1]
+    derived = flat + [{"verdict": "derived", "equivalence": "reproduced", "published": "1",
+                       "value": 1.1}]
+    lines = headline(Tally().add(derived))
+    assert lines[0] == "No value rerun on the paper's own data: 1 derived value."
 
 
-def test_headline_counts_the_new_buckets_apart_and_they_add_up():
-    """Borderline, offset and same-evidence values were rerun but are not reproduced; a value
-    without spread that deviates is among the deviations, said apart; column tests are not
-    comparable values."""
-    v = Verdict
-    flat = [{"verdict": t, "published": "0.5", "value": 0.4} for t in (
-        v.AGREES.value, v.WITHIN_NOISE.value, v.WITHIN_NOISE.value, v.BORDERLINE.value,
-        v.OFFSET.value, v.OFFSET.value, "same evidence: as A (identical per-query values, "
-        "counted once)", v.DEVIATES.value, v.ONCE.value)]
-    flat.append({"verdict": v.COLUMN_OFFSET.value, "published": None, "value": -0.03,
-                 "column": True})
+def _rule(verdict, bound, dev, margin=0.01):
+    return {"verdict": verdict, "published": "0.5", "value": 0.4, "equivalence": verdict,
+            "equivalence_bound": bound, "deviation_bound": dev, "margin": margin}
+
+
+def test_headline_counts_the_rule_s_verdicts_and_their_counts_at_other_margins():
+    """The first sentence: reproduced / inconclusive / deviates of the values rerun on the
+    paper's data, and the counts at ½δ and 2δ from each value's two bounds; columns and
+    claims are not comparable values; stand-ins, checks and derived values said apart."""
+    flat = [_rule("reproduced", 0.004, 0.0), _rule("reproduced", 0.008, 0.0),
+            _rule("inconclusive", 0.015, 0.0), _rule("inconclusive", 0.03, 0.015),
+            _rule("deviates", 0.05, 0.012), _rule("deviates", 0.08, 0.03),
+            {"verdict": "stand-in", "equivalence": "deviates", "published": "0.5"},
+            {"verdict": "column", "published": None, "value": -0.03, "column": True},
+            {"verdict": "claim", "outcome": "replicated", "published": None}]
     t = Tally().add(flat)
-    assert (t.reproduced, t.agreeing, t.comparable, t.records) == (9, 3, 9, 10)
+    assert (t.reproduced, t.rerun, t.comparable, t.records) == (2, 6, 7, 9)
+    half = Counter(outcome_at(r["equivalence_bound"], r["deviation_bound"], 0.005)
+                   for r in flat[:6])
+    twice = Counter(outcome_at(r["equivalence_bound"], r["deviation_bound"], 0.02)
+                    for r in flat[:6])
+    assert (half["reproduced"], half["deviates"]) == (1, 3)
+    assert (twice["reproduced"], twice["deviates"]) == (3, 1)
     first, *rest = headline(t)
     got = FIRST.fullmatch(first)
     assert got, first
-    assert [int(g or 0) for g in got.groups()] == [9, 9, 3, 1, 2, 0, 1, 2, 1, 2, 1]
-    assert "1 column tests" in rest[-1] or "1 column test" in rest[-1]
+    assert [int(g) for g in got.groups()] == [2, 6, 2, 2, 1, 3, 3, 1]
+    assert "1 on stand-in data (1 beyond ±δ of the published value)" in rest[0]
 
 
-FIRST = re.compile(r"Of (\d+) comparable published values, (\d+) (?:was|were) rerun on the "
-                   r"paper's data and (\d+) of those (?:is|are) reproduced: (\d+) agrees? at the "
-                   r"paper's rounding, (\d+) (?:is|are) within noise \(the published value lies "
-                   r"inside our 95% interval[^)]*\)(?:, (\d+) within a computed tolerance)?; "
-                   r"(?:(\d+) (?:is|are) borderline \([^)]*\), )?"
-                   r"(?:(\d+) lies? in offset columns \([^)]*\), )?"
-                   r"(?:(\d+) repeats? another cell's evidence \([^)]*\), )?"
-                   r"(\d+) deviates?(?: \((\d+) deterministic: [^)]*\))?\.")
-#: the buckets of values rerun on the paper's data (the first sentence counts them all)
-RERUN = ("agrees", "noise", "within", "borderline", "offset", "same evidence", "deviates",
-         "deterministic")
+FIRST = re.compile(r"(\d+) of (\d+) published values rerun on the paper's data reproduced within "
+                   r"the paper's resolution, (\d+) inconclusive, (\d+) deviate \(at half the "
+                   r"margin: (\d+) reproduced, (\d+) deviate; at twice: (\d+) reproduced, "
+                   r"(\d+) deviate\)\.")
 
 
 @pytest.mark.skipif(not (REPORTS / "index.html").is_file(), reason="no committed reports")
 @pytest.mark.parametrize("paper", ["stevens2010", "dubey2009", "lesmola2007", "leelin2014",
                                    "pahikkala2010"])
 def test_committed_first_sentence_counts_the_pages_records(paper):
-    """The first sentence of a committed paper page gives the counts of the records beside it
-    (counted here one by one): comparable values, those rerun on the paper's data, and how
-    many agree, are within noise or a tolerance, or deviate; a page with nothing reproduced
-    says so first."""
+    """The first sentence of a committed paper page (or one of ``REPRO_CHECK_REPORTS=DIR``)
+    gives the counts of the records beside it, counted here one by one: reproduced,
+    inconclusive and deviating values rerun on the paper's data, and the same at ½δ and 2δ
+    from each value's bounds; a page with nothing rerun says so first."""
     import html
+    if not (REPORTS / paper / "index.html").is_file():
+        pytest.skip(f"{paper} not rendered into {REPORTS}")
     text = html.unescape((REPORTS / paper / "index.html").read_text())
     first = re.search(r'<p class="first">([^<]*)</p>', text).group(1)
-    counts = Counter(bucket(r) for r in _records(REPORTS) if r["paper"] == paper)
-    if not any(counts[b] for b in RERUN + ("stand-in", "unverified")):
-        assert first.startswith(("Nothing reproduced yet", "No reproduction here")), first
-        assert "(stand-in" not in text and "0.0 s" not in text
+    recs = [r for r in _records(REPORTS) if r["paper"] == paper]
+    counts = Counter(bucket(r) for r in recs)
+    if not any(counts[b] for b in RERUN):
+        assert first.startswith(("Nothing reproduced yet", "No value rerun",
+                                 "No comparable")), first
+        assert "0.0 s" not in text
         return
     got = FIRST.fullmatch(first)
     assert got, first
-    n, rerun, reproduced, agree, noise, tol, border, offset, same, deviate, once = (
-        int(g or 0) for g in got.groups())
-    comparable = sum(counts[b] for b in RERUN + ("stand-in", "unverified", "check", "derived",
-                                                 "undefined", "not run"))
-    assert (n, agree, noise, tol, border, offset, same, deviate, once) == (
-        comparable, counts["agrees"], counts["noise"], counts["within"], counts["borderline"],
-        counts["offset"], counts["same evidence"], counts["deviates"] + counts["deterministic"],
-        counts["deterministic"])
-    assert rerun == sum(counts[b] for b in RERUN) and reproduced == agree + noise + tol
+    rerun = [r for r in recs if bucket(r) in RERUN]
+    at = {k: Counter(outcome_at(float(r["equivalence_bound"]), float(r["deviation_bound"]),
+                                k * float(r["margin"])) for r in rerun) for k in (0.5, 2.0)}
+    assert [int(g) for g in got.groups()] == [
+        counts["reproduced"], len(rerun), counts["inconclusive"], counts["deviates"],
+        at[0.5]["reproduced"], at[0.5]["deviates"], at[2.0]["reproduced"], at[2.0]["deviates"]]
+
+
+def test_the_helper_records_are_judged_records_of_the_closed_schema():
+    """The records the report tests render (report_pages) are what the judge writes: codes,
+    the rule's fields, fields every category declares."""
+    vals = table1_records()
+    assert [r["verdict"] for r in vals] == ["reproduced", "inconclusive", "reproduced",
+                                            "reproduced"]
+    assert table1_records(second=True)[2]["verdict"] == "deviates"
+    for r in vals + claim_records():
+        check_fields(r)
+        bucket(r)
 
 
 # --- determinism, sidecars, timing apart, fresh directories -------------------------------------

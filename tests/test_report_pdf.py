@@ -153,10 +153,10 @@ def test_rendered_claims_pdf_shows_scoreboard_commands_and_changes(tmp_path):
     pdf = out / CLAIMS_PAPER / f"{CLAIMS_PAPER}.pdf"
     assert check_pdf(pdf, page) == []
     text = pdf_text(pdf)
-    for shown in ("holds", "contradicted", "notsignificanthere", "0.0031", "[+0.007,+0.035]",
+    for shown in ("replicated", "reversed", "inconclusive", "0.0031", "[+0.007,+0.035]",
                   "python-mreproclaimpaper.table1--data-dirDATA--outmy-reports/",
                   "python-mreprorunsclaimpaper.table1--outruns/--data-dirDATA",
-                  "0.43020→0.41910", "agrees(paper'srounding)→deviates"):
+                  "0.43020→0.41910", "reproduced→deviates"):
         assert shown in text, shown
 
 

@@ -48,10 +48,13 @@ def test_paper_scoreboard_lists_every_claim_with_its_test(rendered):
     rows = _rows(page, "claims")
     assert len(rows) == len(claim_records())
     outcomes = [re.search(r'class="l oc ([^" ]+)', r).group(1) for r in rows]
-    assert outcomes == ["holds", "contradicted", "not-significant", "holds", "not-testable"]
+    assert outcomes == ["claim-replicated", "claim-reversed", "claim-inconclusive",
+                        "claim-replicated", "claim-not-testable"]
     holds = _text(rows[0])
-    assert "+0.021" in holds and "[+0.007, +0.035]" in holds and "0.0031" in holds
-    assert "1,692 queries" in holds and "effect ratio 0.8300" in holds
+    # the paper's effect, ours with its interval, the ratio, p and the adjusted p
+    assert "+0.011 +0.021 [+0.007, +0.035] 1.940 0.0031 0.0093 replicated" in holds
+    assert "1,692 queries" in holds and "effect ratio 1.940 [0.6500, 3.200]" in holds
+    assert "paper's effect 0.01100" in holds
     assert "data missing: Yahoo-set2" in _text(rows[4])
     assert "—" in _text(rows[4])                     # not testable: no effect shown
     web = _text(rows[3])                             # a claim tested on stand-in data
@@ -70,22 +73,29 @@ def test_index_scoreboard_shows_key_claims_and_counts_in_words(rendered):
     rows = _rows(index, "claims")
     assert len(rows) == sum(1 for r in claim_records() if r.get("key"))
     text = _text(index)
-    assert "“Reproduced” means our value agrees with the published one" in text
-    assert re.search(r"3 of the 4 published values rerun on the paper's data are reproduced "
-                     r"\(2 agree at the paper's rounding, 1 within noise\) and 1 deviate", text)
+    assert "reproduced ours − published inside ±δ, the paper's resolution" in text
+    assert ("2 of 4 published values rerun on the paper's data reproduced within the paper's "
+            "resolution, 1 inconclusive, 1 deviate (at half the margin: 2 reproduced, 1 "
+            "deviate; at twice: 3 reproduced, 1 deviate)") in text
+    assert "Of the papers' 3 key claims tested (per data set and measure): 2 replicated, " \
+           "1 reversed" in text
     assert text.index("Scoreboard") < text.index("Counts")
 
 
 @pytest.mark.parametrize("page", ["index.html", f"{CLAIMS_PAPER}/index.html"])
 def test_pages_print_no_capitalised_verdicts(rendered, page):
     text = _text((rendered / page).read_text())
-    assert not re.search(r"\b(DEVIATES|INCONSISTENT|DEVIATE|AGREES)\b", text)
+    assert not re.search(r"\b(DEVIATES|INCONSISTENT|DEVIATE|REPRODUCED|INCONCLUSIVE|"
+                         r"REPLICATED|REVERSED)\b", text)
 
 
 def test_each_value_cell_carries_its_interval_and_commands(rendered):
     page = (rendered / CLAIMS_PAPER / "index.html").read_text()
-    cell = re.search(r'<td class="c within-noise" title="([^"]*)"', page).group(1)
-    assert "95% interval [0.45810, 0.47990] (bootstrap over 784 test queries" in cell
+    cell = html.unescape(re.search(r'<td class="c inconclusive" title="([^"]*)"', page).group(1))
+    assert cell.startswith("inconclusive\n")
+    assert ("d = Δ -0.00288, 90% interval [Δ -0.00928, Δ +0.00352] against ±δ = 0.005000 "
+            "(one standard error of the value over the paper's test queries); equivalence bound "
+            "0.009276 (1.9 δ); noise: our mean over 5 seeds") in cell
     assert "recompute: python -m repro claimpaper.table1 --data-dir DATA --out my-reports/" \
         in cell
     assert "per-query values: python -m repro runs claimpaper.table1 --out runs/ " \
@@ -95,9 +105,8 @@ def test_each_value_cell_carries_its_interval_and_commands(rendered):
         in caption
     assert "<code>python -m repro runs claimpaper.table1 --out runs/ --data-dir DATA</code>" \
         in caption
-    assert "<th>95% interval (n)</th>" in page
-    assert re.search(r"\[0\.45810,</span> <span class=\"w\">0\.47990\]</span> "
-                     r"<span class=\"w\">\(784</span>", page)
+    assert "<th>90% interval of Δ</th>" in page
+    assert page.count("-0.00928") >= 2            # the cell's tooltip and the records list
 
 
 def test_change_list_shows_old_and_new(rendered):
@@ -105,7 +114,7 @@ def test_change_list_shows_old_and_new(rendered):
     rows = _rows(page, "changes")
     assert len(rows) == 1
     text = _text(rows[0])
-    assert "0.43020 → 0.41910" in text and "agrees (paper's rounding) → deviates" in text
+    assert "0.43020 → 0.41910" in text and "reproduced → deviates" in text
     assert "beta" in text and "MQ2007" in text
 
 
@@ -126,7 +135,7 @@ def test_change_list_when_nothing_moved_and_when_long(tmp_path):
     assert "No value or verdict change recorded" in text        # the same values again
     # a long list: the first rows shown, the rest collapsed
     data = changes.load(out / CLAIMS_PAPER)
-    many = [{**r, "fold": str(i), "old_value": 0.1, "new_value": 0.2, "old_verdict": "agrees",
+    many = [{**r, "fold": str(i), "old_value": 0.1, "new_value": 0.2, "old_verdict": "reproduced",
              "new_verdict": "deviates", "published": "0.1"}
             for i, r in enumerate(table1_records() * 5)]
     data.setdefault("artifacts", {})["table1"] = {"since": "eeeeeeeeeeee", "n_changes": len(many),
@@ -158,7 +167,7 @@ def _three_tables(tmp_path):
     not run: lettered notes shared by all three tables."""
     from repro.judge.published import load
     from repro.judge.verdicts import Verdict
-    AGREES = Verdict.AGREES.value
+    REPRODUCED = Verdict.REPRODUCED.value
     methods = [f"method-num-{i:02d}x" for i in range(10)]
     lines = ["[tolerance]", "default = 0.0", ""]
     for m in ("m1", "m2", "m3"):
@@ -175,10 +184,10 @@ def _three_tables(tmp_path):
         for x in methods:
             flat.append({"artifact": "fig", "dataset": "A", "method": x, "metric": m,
                          "fold": "avg", "value": None, "published": "0.4410", "diff": None,
-                         "verdict": "not run: data missing: A"})
+                         "verdict": Verdict.NOT_RUN.value, "reason": "data missing: A"})
             flat.append({"artifact": "fig", "dataset": "B", "method": x, "metric": m,
                          "fold": "avg", "value": 0.44104, "published": "0.4410",
-                         "diff": 0.00004, "verdict": AGREES, "note": f"note of {x}"})
+                         "diff": 0.00004, "verdict": REPRODUCED, "note": f"note of {x}"})
     return pub.layouts_for("fig"), flat
 
 
@@ -207,7 +216,7 @@ def test_split_tables_print_each_note_once_per_artifact(tmp_path):
 
 def test_a_table_that_fits_keeps_its_notes():
     t = Table("T", "x", ["a"], [{"label": "r", "ours_only": False,
-                                "cells": [{"css": "agrees", "chars": 4, "lines": [],
+                                "cells": [{"css": "reproduced", "chars": 4, "lines": [],
                                            "marks": "", "title": ""}]}], [("a", "n")])
     assert fit(t) == [t] and t.notes == [("a", "n")]
 

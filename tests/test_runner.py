@@ -81,17 +81,21 @@ def test_pipeline_writes_records_meta_figures_and_pages(tmp_path):
     flats = run_artifacts(papers.resolve("fakepaper"), tmp_path, out, pdf=False,
                           log=lambda *a, **k: None)
     t1 = {(r["metric"], r["fold"]): r for r in flats["fakepaper.table1"]}
-    assert t1[("x", "1")]["verdict"] == "agrees (paper's rounding)"
-    # a constant has no run-to-run spread to allow (tolerance rule: 0): it deviates as such
-    once = "deviates (deterministic: no run-to-run spread to allow)"
-    assert t1[("x", "2")]["verdict"] == once
+    assert t1[("x", "1")]["verdict"] == "reproduced"
+    # a constant 2 against the printed 2.1: d = −0.1 exactly, beyond the margin — deviates
+    # (its interval is a point: d is known exactly)
+    once = "deviates"
+    assert t1[("x", "2")]["verdict"] == once and t1[("x", "2")]["d_ci90"][0] == \
+        t1[("x", "2")]["d_ci90"][1]
+    assert abs(t1[("x", "2")]["d"]) > t1[("x", "2")]["margin"]
     assert t1[("x", "2")]["explanation"] == "the paper printed 2.1 for a constant 2"
     assert t1[("x", "3")]["verdict"] == once
-    assert t1[("u", "1")]["verdict"] == "no published value"
+    assert t1[("u", "1")]["verdict"] == "ours only"
     t2 = flats["fakepaper.table2"]
-    assert t2[0]["verdict"].startswith("not run: data missing: MQ2007")
+    assert t2[0]["verdict"] == "not run" and t2[0]["reason"].startswith("data missing: MQ2007")
     t3 = flats["fakepaper.table3"]
-    assert t3[0]["verdict"] == "not run: not implemented yet" and t3[0]["published"] == "0.5"
+    assert t3[0]["verdict"] == "not run" and t3[0]["reason"] == "not implemented yet"
+    assert t3[0]["published"] == "0.5"
     on_disk = json.loads((out / "fakepaper" / "table1.json").read_text())
     assert on_disk == json.loads(json.dumps(flats["fakepaper.table1"]))
     for rec in on_disk:
@@ -112,7 +116,7 @@ def test_report_only_keeps_existing_outputs_and_never_computes(tmp_path):
     flats = run_artifacts(papers.resolve("fakepaper.table1"), tmp_path, out, pdf=False,
                           report_only=True, log=lambda *a, **k: None)
     assert fakepaper.CALLS == []
-    assert any(r["verdict"].startswith("agrees") for r in flats["fakepaper.table1"])
+    assert any(r["verdict"] == "reproduced" for r in flats["fakepaper.table1"])
 
 
 def test_quick_overrides_folds():
@@ -124,12 +128,14 @@ def test_powers_are_compared_exactly_and_decimals_by_rounding():
     from repro.judge.published import PublishedValue
     from repro.judge.verdicts import Verdict, judge
     pv = lambda text: PublishedValue("t", None, None, None, None, text, "src")
-    said = lambda value, text: judge(value, pv(text), 0.0)[1].verdict
-    assert said(256.0, "2^8") is Verdict.AGREES
-    assert said(0.5, "2^0") is Verdict.DEVIATES        # 2^-1 must not "agree" with 2^0
-    assert said(0.47224, "0.4722") is Verdict.AGREES
+    said = lambda value, text: Verdict(judge({"value": value}, pv(text)).outcome)
+    assert said(256.0, "2^8") is Verdict.REPRODUCED
+    assert said(0.5, "2^0") is Verdict.DEVIATES        # 2^-1 must not be reproduced by 2^0
+    assert judge({"value": 256.0}, pv("2^8")).margin.value == 0.0          # a power is exact
+    assert said(0.47224, "0.4722") is Verdict.REPRODUCED
     assert said(0.47226, "0.4722") is Verdict.DEVIATES
-    assert said(22.444, "22.44") is Verdict.AGREES
+    assert said(22.444, "22.44") is Verdict.REPRODUCED
+    assert judge({"value": 22.444}, pv("22.44")).margin.value == pytest.approx(0.005)
 
 
 def test_dataset_not_run_without_published_values_still_gets_a_row(tmp_path):
@@ -143,15 +149,17 @@ def test_dataset_not_run_without_published_values_still_gets_a_row(tmp_path):
     flat = build_artifact(art, res, load("fakepaper", fakepaper.PUBLISHED_PATH), tmp_path / "o",
                           False, unavailable)
     td = [r for r in flat if r["dataset"] == "TD2003"]
-    assert len(td) == 1 and td[0]["verdict"].startswith("not run: data missing: TD2003")
+    assert len(td) == 1 and td[0]["verdict"] == "not run"
+    assert td[0]["reason"].startswith("data missing: TD2003")
 
 
 def test_quick_mode_says_why_values_are_missing(tmp_path):
     flats = run_artifacts(papers.resolve("fakepaper.table1"), tmp_path, tmp_path / "q",
                           quick=True, pdf=False, log=lambda *a, **k: None)
     by_fold = {r["fold"]: r for r in flats["fakepaper.table1"] if r["metric"] == "x"}
-    assert by_fold["1"]["verdict"].startswith("agrees")
-    assert by_fold["2"]["verdict"] == "not run: outside the --quick subset (reduced folds and grid)"
+    assert by_fold["1"]["verdict"] == "reproduced"
+    assert by_fold["2"]["verdict"] == "not run"
+    assert by_fold["2"]["reason"] == "outside the --quick subset (reduced folds and grid)"
 
 
 def test_nan_value_is_undefined_not_not_run():
@@ -162,7 +170,7 @@ def test_nan_value_is_undefined_not_not_run():
            "fold": "1", "value": float("nan"), "why": "no pairs"}
     out = compare("fakepaper", "table1", [rec], pub, {})
     got = [r for r in out if r["fold"] == "1"][0]
-    assert got["verdict"] == "undefined (NaN): no pairs"
+    assert got["verdict"] == "undefined" and got["reason"] == "no pairs"
 
 
 def test_real_data_wins_over_its_stand_in():
@@ -228,7 +236,8 @@ def test_nan_survives_the_cache_and_reaches_the_report_as_undefined(tmp_path, mo
     flat = build_artifact(art, [cached], load("fakepaper", fakepaper.PUBLISHED_PATH),
                           tmp_path / "o", False)
     rec = [r for r in flat if r["metric"] == "x" and r["fold"] == "1"][0]
-    assert rec["verdict"] == "undefined (NaN): no pairs" and rec["value"] is None
+    assert rec["verdict"] == "undefined" and rec["reason"] == "no pairs"
+    assert rec["value"] is None
     json.loads((tmp_path / "o" / "table1.json").read_text())           # standard JSON
 
 

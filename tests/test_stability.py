@@ -62,41 +62,89 @@ sys.exit(main(sys.argv[1:]))
 
 # --- the comparison --------------------------------------------------------------------------
 
-def rec(method, value, verdict="no published value", **extra):
+def rec(method, value, verdict="ours only", **extra):
     return {"paper": "p", "artifact": "t", "dataset": "d", "method": method, "metric": "m",
             "fold": "avg", "value": value, "verdict": verdict, **extra}
 
 
+def _judged(method, value, verdict, bound=None, ci90=None, **extra):
+    """A value record as the equivalence rule writes it."""
+    return rec(method, value, verdict, published="0.5", equivalence=verdict,
+               **({} if bound is None else {"equivalence_bound": bound, "d_ci90": ci90}),
+               **extra)
+
+
 def test_compare_lists_moved_values_against_their_spread_and_flipped_verdicts():
-    base = {"p/t": [rec("a", 0.5, "within noise", spread=0.01, replicates=5),
-                    rec("b", 0.30, "deviates", ci95=[0.28, 0.32]),
-                    rec("c", 0.7, "agrees (paper's rounding)", deterministic=True),
+    base = {"p/t": [_judged("a", 0.5, "inconclusive", spread=0.01, replicates=5),
+                    _judged("b", 0.30, "deviates", spread=0.02, replicates=5),
+                    _judged("c", 0.7, "reproduced", deterministic=True),
                     rec("d", 1.0 + 1e-13)]}
-    other = {"p/t": [rec("a", 0.52, "within noise", spread=0.01, replicates=5),
-                     rec("b", 0.31, "within noise", ci95=[0.29, 0.33]),
-                     rec("c", 0.7, "agrees (paper's rounding)", deterministic=True),
+    other = {"p/t": [_judged("a", 0.52, "inconclusive", spread=0.01, replicates=5),
+                     _judged("b", 0.31, "inconclusive", spread=0.02, replicates=5),
+                     _judged("c", 0.7, "reproduced", deterministic=True),
                      rec("d", 1.0)]}
     got = stability.compare(base, other)
-    assert got["compared"] == 4
+    assert got["compared"] == 4 and got["judged"] == 3
     moved = {m["where"].split(" / ")[1]: m for m in got["moved"]}
     assert set(moved) == {"a", "b"}              # d: the same at 10 significant digits
     assert moved["a"]["against"] == pytest.approx(2.0)          # 0.02 = 2 sd over replicates
     assert moved["a"]["basis"] == "sd over 5 replicates"
-    assert moved["b"]["against"] == pytest.approx(0.5)          # half-width 0.02
-    assert moved["b"]["basis"] == "95% half-width"
-    assert [m["where"] for m in got["moved"]] == ["p/t: d / a / m", "p/t: d / b / m"]  # 4%, 3.3%
+    assert moved["b"]["against"] == pytest.approx(0.5)          # 0.01 = half an sd
     # a value compared with a published one comes first, whatever its size
     pub = stability.compare({"p/t": [rec("a", 0.5), rec("b", 0.3, published="0.31")]},
                             {"p/t": [rec("a", 0.6), rec("b", 0.301, published="0.31")]})
     assert [m["where"] for m in pub["moved"]] == ["p/t: d / b / m", "p/t: d / a / m"]
-    assert [(f["where"], f["old"], f["new"]) for f in got["flipped"]] == [
-        ("p/t: d / b / m", "deviates", "within noise")]
+    assert [(f["where"], f["old"], f["new"], f["kind"]) for f in got["flipped"]] == [
+        ("p/t: d / b / m", "deviates", "inconclusive", "inconclusive")]
+    assert got["opposed"] == [] and got["inconclusive_moves"] == 1
+    assert got["inconclusive_share"] == pytest.approx(1 / 3)
     lines = stability.report_lines(got, [stability.Rerun("machine", None, Path("x")),
                                          stability.Rerun("Sandybridge", "Sandybridge",
                                                          Path("y"))], 10)
     assert lines[0].startswith("compared 4 records: 2 value(s) moved, 1 verdict(s) flipped")
+    assert "0 between opposed outcomes, 1 into or out of inconclusive" in lines[0]
     assert any("2 × the sd over 5 replicates" in line for line in lines)
-    assert any("deviates → within noise" in line for line in lines)
+    assert any("deviates → inconclusive" in line for line in lines)
+    # one of three judged records into inconclusive is more than 2 %: the rule refuses it
+    assert any("into or out of inconclusive" in w for w in stability.failed_rule(got))
+
+
+def test_a_move_is_measured_against_the_half_width_of_d_s_interval():
+    """A value without replicates (judged on another sample) moves against the 95 % interval
+    of d = ours − published that its verdict rests on."""
+    got = stability.compare({"p/t": [_judged("b", 0.30, "deviates", d_ci95=[-0.22, -0.18])]},
+                            {"p/t": [_judged("b", 0.31, "deviates", d_ci95=[-0.21, -0.17])]})
+    (m,) = got["moved"]
+    assert m["against"] == pytest.approx(0.5) and m["basis"] == "95% half-width"
+
+
+def test_the_stability_rule_classes_each_flip():
+    """Never between opposed outcomes; at most 2 % of judged records into or out of
+    inconclusive; each equivalence bound within its own 90 % interval."""
+    k = stability._kind_of_flip
+    assert k("reproduced", "deviates") == k("deviates", "reproduced") == "opposed"
+    assert k("claim: replicated", "claim: reversed") == "opposed"
+    assert k("claim: replicated", "claim: not replicated") == "opposed"
+    assert k("reproduced", "inconclusive") == k("claim: inconclusive", "claim: reversed") \
+        == "inconclusive"
+    assert k("stand-in", "not run") == "other"
+    many = [_judged(f"m{i}", 0.5, "reproduced", bound=0.01, ci90=[-0.01, 0.005])
+            for i in range(100)]
+    moved = [dict(r) for r in many]
+    moved[0].update(verdict="inconclusive", equivalence="inconclusive", value=0.51,
+                    equivalence_bound=0.02)                       # +0.01 > half-width 0.0075
+    moved[1].update(value=0.50001, equivalence_bound=0.011)       # +0.001: within
+    got = stability.compare({"p/t": many}, {"p/t": moved})
+    assert got["inconclusive_share"] == pytest.approx(0.01)
+    assert [b["where"] for b in got["bounds_beyond"]] == ["p/t: d / m0 / m"]
+    refused = stability.failed_rule(got)
+    assert len(refused) == 1 and "equivalence bound" in refused[0]
+    moved[0].update(equivalence_bound=0.012)
+    got = stability.compare({"p/t": many}, {"p/t": moved})
+    assert stability.failed_rule(got) == []                       # 1 % inconclusive: allowed
+    moved[2].update(verdict="deviates", equivalence="deviates", value=0.6)
+    assert "opposed" in stability.failed_rule(stability.compare({"p/t": many},
+                                                                {"p/t": moved}))[0]
 
 
 def test_a_record_on_one_side_only_is_a_change():
@@ -147,7 +195,8 @@ def stab_paper():
 
 
 def test_exit_status_is_1_when_a_verdict_flipped(tmp_path, monkeypatch, stab_paper, capsys):
-    calls = _fake_reruns(monkeypatch, [rec("a", 0.5, "deviates")], [rec("a", 0.6, "holds")])
+    calls = _fake_reruns(monkeypatch, [rec("a", 0.5, "deviates")],
+                         [rec("a", 0.6, "reproduced")])
     monkeypatch.setattr(stability, "rendered",
                         lambda out, targets: real_rendered(out, ["p.t"]))
     code = cli.main(["stability", "stabpaper", "--work", str(tmp_path / "w")])
@@ -156,9 +205,11 @@ def test_exit_status_is_1_when_a_verdict_flipped(tmp_path, monkeypatch, stab_pap
     # the timing artifact is left out; the machine's kernel, then the second one
     assert calls == [(["stabpaper.table1"], "machine", None),
                      (["stabpaper.table1"], "Sandybridge", "Sandybridge")]
-    assert "1 verdict(s) flipped" in out and "deviates → holds" in out
+    assert "1 verdict(s) flipped" in out and "deviates → reproduced" in out
+    assert "1 between opposed outcomes" in out
     saved = json.loads((tmp_path / "w" / "stability.json").read_text())
-    assert saved["flipped"][0]["new"] == "holds"
+    assert saved["flipped"][0]["new"] == "reproduced"
+    assert saved["flipped"][0]["kind"] == "opposed"
     assert [r["kernel"]["architecture"] for r in saved["reruns"]] == ["K0", "K1"]
 
 
@@ -238,7 +289,7 @@ def test_reruns_a_paper_under_two_kernels(tmp_path, monkeypatch, stab_paper, cap
     assert saved["flipped"] == []
     const = [r for r in json.loads((work / "Haswell" / "reports" / "stabpaper" /
                                     "table1.json").read_text()) if r["method"] == "const"]
-    assert const[0]["verdict"].startswith("agrees")
+    assert const[0]["verdict"] == "reproduced"
     assert "1 value(s) moved, 0 verdict(s) flipped (Nehalem → Haswell)" in out
     assert _reports_status() == before
 

@@ -25,7 +25,7 @@ def test_interval_of_constant_values_is_a_point_and_too_few_values_have_none():
     assert interval([[0.5, None, 0.7]], seed=1) is not None     # undefined values dropped
 
 
-def test_paired_matches_scipy_and_reads_its_outcome():
+def test_paired_matches_scipy_and_its_significance():
     rng = np.random.default_rng(1)
     b = rng.random(60)
     a = b + 0.05 + 0.02 * rng.standard_normal(60)
@@ -33,9 +33,9 @@ def test_paired_matches_scipy_and_reads_its_outcome():
     assert got.p_value == pytest.approx(st.ttest_rel(a, b).pvalue)
     assert got.effect == pytest.approx(np.mean(a - b))
     assert got.ci95[0] < got.effect < got.ci95[1]
-    assert got.outcome(+1) == "holds" and got.outcome(-1) == "contradicted"
+    assert got.significant                         # the sign and adjustment: the claim's
     noise = paired(b + 0.001 * rng.standard_normal(60), b, seed=5)
-    assert paired(b, b, seed=5).outcome() == "not significant here"
+    assert not paired(b, b, seed=5).significant
     assert noise.n_queries == 60
     w = paired(a, b, seed=5, test="wilcoxon")
     assert w.p_value == pytest.approx(st.wilcoxon(a - b, zero_method="zsplit").pvalue)
@@ -67,4 +67,4 @@ def test_paired_values_equal_up_to_rounding_are_not_a_difference():
     a = rng.random(50)
     b = a + rng.normal(0, 1e-17, 50)          # the same values summed in another order
     res = paired(a, b, seed=1)
-    assert res.p_value == 1.0 and res.effect == 0.0 and res.outcome() == "not significant here"
+    assert res.p_value == 1.0 and res.effect == 0.0 and not res.significant

@@ -157,7 +157,8 @@ def test_gov_and_mq2007_rows_say_data_missing(tmp_path):
     dr = [r for r in rows if r["method"] in ("DR-Layered", "DR-Flat", "DR-Margin")
           and r["dataset"] != "OHSUMED"]
     assert len(dr) == 3 * 3 * 7
-    assert all(r["verdict"].startswith("not run: data missing") for r in dr)
+    assert all(r["verdict"] == "not run" and r["reason"].startswith("data missing")
+               for r in dr)
 
 
 @pytest.mark.slow

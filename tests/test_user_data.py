@@ -284,11 +284,16 @@ def test_unverified_copy_runs_marked_and_never_reproduced(clean_env, modified_mq
     assert code == 0
     recs = records(out, "pahikkala2010", "table7")
     valued = [r for r in recs if r["value"] is not None]
-    assert valued and all(r["verdict"].startswith("unverified copy: ") for r in valued)
+    compared = [r for r in valued if r.get("published") is not None]
+    assert compared and all(r["verdict"] == "unverified" and r["equivalence"]
+                            for r in compared)
+    assert not any(r["verdict"] == "reproduced" for r in recs)
     assert all(r["data_mark"].startswith("unverified copy: MQ2008") for r in recs)
     html = (out / "pahikkala2010" / "index.html").read_text()
     assert "unverified copy: MQ2008" in html
     index = (out / "index.html").read_text()
-    assert re.search(r"comparable published values, 0 were rerun on the paper", index) \
-        or "Nothing reproduced" in index
+    import html as _html
+    first = _html.unescape(re.search(r'<p class="first">([^<]*)</p>', index).group(1))
+    assert first.startswith("No value rerun on the paper's own data: ")
+    assert re.search(r"\d+ on an unverified copy\.$", first), first
     assert reports_status() == before

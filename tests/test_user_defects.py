@@ -37,7 +37,7 @@ def test_missing_data_dir_still_runs_synthetic_artifacts(tmp_path):
     assert main(["leelin2014.sectionII", "--data-dir", str(tmp_path / "nope"), "--out",
                  str(out), "--no-pdf"]) == 0
     recs = json.loads((out / "leelin2014" / "sectionII.json").read_text())
-    assert any(r["verdict"].startswith(("agrees", "consistent")) for r in recs)   # computed
+    assert any(r["verdict"] in ("reproduced", "consistent") for r in recs)   # computed
 
 
 # 3. tracebacks
@@ -103,10 +103,11 @@ def test_corrupt_file_refuses_its_runs_only(corrupt_mq2008, tmp_path, capsys, mo
     err = capsys.readouterr().err
     assert code == 1 and "refused" in err and "S5.txt" in err
     ok = json.loads((out / "leelin2014" / "sectionII.json").read_text())
-    assert any(r["verdict"].startswith(("agrees", "consistent")) for r in ok)  # the rest ran
+    assert any(r["verdict"] in ("reproduced", "consistent") for r in ok)  # the rest ran
     t2 = json.loads((out / "pahikkala2010" / "table2.json").read_text())
     mine = [r for r in t2 if r["dataset"] == "MQ2008" and r["fold"] == "1"]
-    assert mine and all(r["verdict"].startswith("not run: corrupt") for r in mine)
+    assert mine and all(r["verdict"] == "not run" and r["reason"].startswith("corrupt")
+                        for r in mine)
     # --report-only still writes its pages, and still says so by its exit status
     code = main(["all", "--report-only", "--quick", "--data-dir", str(corrupt_mq2008), "--out",
                  str(out), "--no-pdf"])
@@ -171,9 +172,10 @@ def test_list_names_papers_and_says_what_is_implemented(capsys):
 def test_terminal_table_of_a_figure_without_published_values_has_rows():
     flat = [{"dataset": "MQ2008", "method": "GRankRLS", "metric": "maximum of average "
              "validation MAP", "fold": "avg", "value": 0.47, "published": None, "diff": None,
-             "verdict": "no published value"}]
+             "verdict": "ours only"}]
     text = compact_table("pahikkala2010.figure3", "t", flat, "x.json")
     assert "maximum of average validation MAP" in text and "0.47" in text
+    assert "ours only" in text                       # the report's word for the code
 
 
 def test_datasets_md_and_readme_runs_name_a_data_dir():
@@ -227,11 +229,11 @@ def test_report_only_with_an_empty_cache_keeps_computed_values(fake, tmp_path, m
 def test_missing_data_keeps_the_values_of_a_data_artifact(fake, tmp_path, capsys):
     from repro.cli.pipeline import lost_values
     old = [{"artifact": "t", "dataset": "MQ2008", "method": "m", "metric": "MAP", "fold": "1",
-            "value": 0.4, "verdict": "agrees"},
+            "value": 0.4, "verdict": "reproduced"},
            {"artifact": "t", "dataset": "MQ2008", "method": "m", "metric": "MAP", "fold": "2",
-            "value": None, "verdict": "not run: data missing: MQ2008"}]
-    new = [dict(r, value=None, verdict="not run: data missing: MQ2008") for r in old]
-    assert lost_values(old, new) == ["MQ2008 / m / MAP, fold 1: not run: data missing: MQ2008"]
+            "value": None, "verdict": "not run", "reason": "data missing: MQ2008"}]
+    new = [dict(r, value=None, verdict="not run", reason="data missing: MQ2008") for r in old]
+    assert lost_values(old, new) == ["MQ2008 / m / MAP, fold 1: data missing: MQ2008"]
     assert lost_values(old, old) == [] and lost_values(old, old[:1]) == []
     assert lost_values(old, []) == ["MQ2008 / m / MAP, fold 1: no longer produced"]
 
