@@ -321,6 +321,18 @@ def test_in_the_families_a_count_is_one_claim_and_its_cells_are_unadjusted_evide
     assert count["counts"] == {"favour": 9, "against": 1}
 
 
+def test_two_counts_with_the_same_numbers_are_two_tests():
+    """A count tests its own cells: two statements whose counts coincide (0 of 4 each) are
+    not one test of the family."""
+    a = _cells([-0.01] * 4, "S beats X in 23 of 32")
+    b = _cells([-0.02] * 4, "T beats Y in 16 of 32")
+    ca = E.count_record("S beats X in 23 of 32", "5", "23 of 32", a, {})
+    cb = E.count_record("T beats Y in 16 of 32", "5", "16 of 32", b, {})
+    E.finish(_art(), a + b + [ca, cb], [])
+    assert "same_test_as" not in ca and "same_test_as" not in cb
+    assert "2 distinct tests" in cb["adjustment"]
+
+
 # --- claims over fold values --------------------------------------------------------------------
 
 def test_five_folds_never_decide_a_claim_the_exact_sign_flip_test_does():

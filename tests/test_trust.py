@@ -210,10 +210,12 @@ def _letor_with(index: int, n_queries: int = 6) -> str:
 def _peak(args: list[str], cwd: Path) -> tuple[int, str, float]:
     """rc, stderr and peak resident memory (MB) of ``python -m repro ARGS`` in a process of
     its own, measured by that process itself."""
-    code = ("import resource, sys\nfrom repro.cli.main import main\n"
+    # VmHWM, the high-water mark of this process's own memory (ru_maxrss would carry over
+    # the forking pytest's size: Linux keeps it across exec)
+    code = ("import sys\nfrom repro.cli.main import main\n"
             "try:\n    rc = main(sys.argv[1:])\nfinally:\n"
-            "    print('PEAK', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, "
-            "file=sys.stderr)\nsys.exit(rc)\n")
+            "    hwm = [l for l in open('/proc/self/status') if l.startswith('VmHWM')]\n"
+            "    print('PEAK', hwm[0].split()[1], file=sys.stderr)\nsys.exit(rc)\n")
     import subprocess
     import sys
     from test_guards import ROOT

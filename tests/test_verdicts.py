@@ -13,8 +13,8 @@ from scipy import stats
 
 from repro.evidence.record import check_fields, declare_key_fields, KEY_FIELDS
 from repro.judge.published import PublishedSet, PublishedValue
-from repro.judge.verdicts import (COMPARABLE, RULE, Outcome, Verdict, category, code, compare,
-                                  judge, margin_for, not_run, outcome)
+from repro.judge.verdicts import (COMPARABLE, RULE, Outcome, Verdict, category, compare,
+                                  judge, margin_for, not_run)
 from repro.report import legend, palette
 from repro.report.verdicts import (BUCKETS, HEADERS, LABELS, OUTCOME_WORDS, SHORT, WORDS,
                                    bucket, css_of, not_run_reason, outcome_class, verdict_class,
@@ -50,7 +50,7 @@ def test_every_claim_outcome_has_words_and_a_colour_class(o):
     assert css == outcome_class(o.value) == "claim-" + o.value.replace(" ", "-")
     assert css in palette.PALETTE and css in palette.MEANING and SHORT[css] == OUTCOME_WORDS[o]
     assert words(rec) == "claim " + OUTCOME_WORDS[o]
-    assert outcome(rec) is o
+    assert Outcome(rec["outcome"]) is o
 
 
 def test_the_outcomes_and_the_rule_s_verdicts_are_the_issue_s_codes():
@@ -67,12 +67,13 @@ def test_the_outcomes_and_the_rule_s_verdicts_are_the_issue_s_codes():
 def test_a_record_that_holds_no_code_raises():
     for bad in ("agrees (paper's rounding)", "deviates (deterministic)", "holds", "", None):
         with pytest.raises(ValueError):
-            code({"verdict": bad})
+            Verdict(bad)
         with pytest.raises(ValueError):
             verdict_class({"verdict": bad})
         with pytest.raises(ValueError):
             bucket({"verdict": bad, "published": "0.5"})
-    assert outcome({"outcome": "holds"}) is None
+    with pytest.raises(ValueError):
+        Outcome("holds")
 
 
 def test_buckets_without_a_published_value_and_of_shown_kinds():

@@ -402,7 +402,8 @@ def tested(r: dict) -> bool:
 def _signature(r: dict) -> tuple:
     """What makes two claim records the same test: the same comparison on the same cell, with
     the same effect and units (two statements that test the same pair)."""
-    return (r.get("dataset"), r.get("metric"), r.get("compared"), r.get("count"),
+    return (r.get("dataset"), r.get("metric"), r.get("compared"),
+            r.get("statement") if r.get("count") else None,   # a count is its own cells' test
             round(float(r["effect"]), 12), round(float(r["p_value"]), 12), r.get("n_queries"),
             r.get("n_folds"))
 
@@ -501,6 +502,10 @@ def _requires(records: list[dict]) -> None:
             r["outcome"] = REPLICATED.value
         else:
             r["outcome"] = INCONCLUSIVE.value
+        if r["outcome"] != NOT_TESTABLE.value and number(r.get("p_value")) is not None:
+            r["p_adjusted"] = float(r["p_value"])
+            r["adjustment"] = ("none: a bound on the p-values of the paper's own tests, which "
+                               "holds only with the claims it requires")
 
 
 # --- claims against deviating comparators -----------------------------------------------------

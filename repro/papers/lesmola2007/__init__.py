@@ -92,6 +92,10 @@ from .names import (C_LABEL, C_SERIES, CHOSEN_C, CLAIM_63, CLAIM_64, CLAIM_65, C
 from .. import prose
 from ..replicates import replicated
 from .uci import table1_queries           # Table 1's queries, also the assignment benchmark's
+from ...evidence.record import declare_fields
+
+#: the nested selection's inner-CV means per C, kept beside its chosen C (:mod:`.uci`)
+declare_fields("inner_means")
 
 __all__ = ["PAPER", "NOTES", "ARTIFACTS", "table1_queries"]
 
