@@ -137,8 +137,10 @@ def test_a_claim_record_holds_our_effect_the_paper_s_and_their_ratio():
 
 
 def test_the_effect_ratio_by_hand():
-    assert E.ratio_fields(0.02, [0.01, 0.03], 0.04) == pytest.approx(
-        {"published_effect": 0.04, "effect_ratio": 0.5, "effect_ratio_ci95": [0.25, 0.75]})
+    got = E.ratio_fields(0.02, [0.01, 0.03], 0.04)
+    assert set(got) == {"published_effect", "effect_ratio", "effect_ratio_ci95"}
+    assert got["published_effect"] == 0.04 and got["effect_ratio"] == pytest.approx(0.5)
+    assert got["effect_ratio_ci95"] == pytest.approx([0.25, 0.75])
     # the paper's own numbers against its claim: the ratio's interval stays ordered
     out = E.ratio_fields(0.02, [0.01, 0.03], -0.04)
     assert out["effect_ratio"] == pytest.approx(-0.5)
@@ -252,7 +254,9 @@ def test_a_claim_bounding_earlier_p_values_replicates_only_with_them():
     bound = _claim("p < 0.0001", 1e-5, requires=["b"], bound=1e-4)
     E.finish(_art(), [b, bound], [])
     assert b["outcome"] == REPLICATED and bound["outcome"] == REPLICATED
-    assert "p_adjusted" not in bound                       # no test of its own
+    # no test of its own and no family: its own p, unadjusted, said so
+    assert bound["p_adjusted"] == bound["p_value"] and "none" in bound["adjustment"]
+    assert bound["family"] == "secondary" and "same_test_as" not in bound
     b = _claim("b", 0.3)
     bound = _claim("p < 0.0001", 1e-5, requires=["b"], bound=1e-4)
     E.finish(_art(), [b, bound], [])
