@@ -71,7 +71,6 @@ def index_context(paper_mods, out_root: Path, pending=()) -> dict:
                        if (out_dir / TIMING_DIR / "index.html").is_file() else None,
                        "overview": f"{pid}/{OVERVIEW_FILE}"
                        if (out_dir / OVERVIEW_FILE).is_file() else None,
-                       "complexity": [],
                        "counts": tally.row(), "headline": (headline(tally)[0] if n else
                        "Not rendered into this directory.") + "".join(
                            f" Values computed on {m}." for m in marks),
