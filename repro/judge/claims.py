@@ -166,15 +166,21 @@ class Comparison:
 
     def as_dict(self) -> dict:
         return {"compared": f"{self.a} − {self.b}", "effect": self.sign * self.res.effect,
-                "effect_ci95": _claimed_ci(self.res.ci95, self.sign),
+                "effect_ci95": claimed_ci(self.res.ci95, self.sign),
                 "p_value": self.res.p_value}
 
 
-def _claimed_ci(ci, sign: int):
+def claimed_ci(ci, sign: int):
+    """An interval of a − b turned into the claimed direction (sign −1: of b − a), ordered."""
     if not ci:
         return None
     lo, hi = sign * ci[0], sign * ci[1]
     return [min(lo, hi), max(lo, hi)]
+
+
+def decided_by(res: Paired) -> str:
+    """What decided a comparison, in words (a record's ``decided_by``)."""
+    return {"sign-flip": "exact sign-flip test", "t": "paired t-test"}.get(res.test, res.test)
 
 
 def compare(a: str, b: str, x, y, seed_text: str, sign: int = 1, test: str = "t",
@@ -292,7 +298,7 @@ def binding_note(style: str, section: str, count: str, j: Judgement | None,
     if j is None or j.binding is None:
         return head if style == "binding" else None
     b, means = j.binding, means or {}
-    ci = _claimed_ci(b.res.ci95, b.sign)
+    ci = claimed_ci(b.res.ci95, b.sign)
     text = (f". {b.a} − {b.b}" + (f" (means {means[b.a]:.4f} vs {means[b.b]:.4f})"
                                   if style == "binding" and b.a in means and b.b in means
                                   else "")
@@ -324,10 +330,9 @@ def claim_record(statement: str, section: str, paper_count: str, dataset, metric
     b = j.binding
     effect = b.sign * b.res.effect
     rec = record(statement, metric, effect, None, **base, outcome=INCONCLUSIVE.value,
-                 effect=effect, effect_ci95=_claimed_ci(b.res.ci95, b.sign),
+                 effect=effect, effect_ci95=claimed_ci(b.res.ci95, b.sign),
                  p_value=j.p_value, p_direction=j.direction, compared=f"{b.a} − {b.b}",
-                 decided_by=("exact sign-flip test" if b.res.test == "sign-flip" else
-                             "paired t-test" if b.res.test == "t" else b.res.test))
+                 decided_by=decided_by(b.res))
     rec[n_field] = b.res.n_queries
     rec["p_unadjusted"] = b.res.p_value
     if b.res.p_permutation is not None:

@@ -162,15 +162,14 @@ def separation(art: Artifact, rec: dict, within: Within | None, exact: bool) -> 
     n_rep = len(values) if values else int(rec.get("replicates") or 1)
     reps = replicate_words(n_rep, decl.sources)
     once = values is None or all(v == values[0] for v in values)
+    var = None if once else float(np.var(values, ddof=1))      # between replicates
     se_q = math.sqrt(within.var) if within is not None and within.var >= 0 else None
-    parts: list[Part] = []
     if art.timing:
         return Separation(Uncertainty(), se_q, b, TIMING_WORDS)
+    ours = Part(0.0 if var is None else var / n_rep, n_rep - 1, _spread_source(decl.sources),
+                f"the standard error of our mean over {reps}")
     if b == SAME_QUERIES:
         if not once:
-            var = float(np.var(values, ddof=1))
-            parts.append(Part(var / n_rep, n_rep - 1, _spread_source(decl.sources),
-                              f"the standard error of our mean over {reps}"))
             words = f"our mean over {reps} (the paper's test queries: no query sampling)"
         elif rec.get("replicates") == 1 and rec.get("deterministic"):
             words = "none: deterministic, computed once on the paper's test queries (d exact)"
@@ -178,9 +177,9 @@ def separation(art: Artifact, rec: dict, within: Within | None, exact: bool) -> 
             words = f"none: identical in all {reps} on the paper's test queries (d exact)"
         else:
             words = "none: one run on the paper's test queries (d exact)"
-        return Separation(Uncertainty(tuple(parts)), se_q, b, words)
+        return Separation(Uncertainty(() if once else (ours,)), se_q, b, words)
     # another sample, or stand-in data: replicates and the two samples of queries
-    own = SAMPLING in decl.sources
+    prefix = "stand-in data: " if b == STAND_IN else ""
     if within is None and once:
         if exact:
             return Separation(Uncertainty(), None, b,
@@ -189,25 +188,18 @@ def separation(art: Artifact, rec: dict, within: Within | None, exact: bool) -> 
                                             "no per-query or per-fold values behind the "
                                             "value"),)), None, b,
                           "unknown: no per-query or per-fold values behind the value")
-    words = []
-    if own and not once:
+    if SAMPLING in decl.sources and not once:
         # our mean over R samples and the paper's one run on its own sample vary as our
         # replicates do: one estimate, s²(1/R + 1) with R − 1 degrees of freedom (the
         # prediction interval of one run), not two independent parts
-        var = float(np.var(values, ddof=1))
-        parts.append(Part(var * (1 + 1 / n_rep), n_rep - 1, "replicates and the paper's sample",
-                          f"the standard error of our mean over {reps} (each its own sample) "
-                          f"and the variance of the paper's one run on its own sample, from "
-                          f"the same replicates: s²(1 + 1/{n_rep})"))
-        words.append(f"our mean over {reps} (each its own sample) and the paper's own sample")
-        prefix = "stand-in data: " if b == STAND_IN else ""
-        return Separation(Uncertainty(tuple(parts)), math.sqrt(var), b,
-                          prefix + " and ".join(words))
-    if not once:
-        var = float(np.var(values, ddof=1))
-        parts.append(Part(var / n_rep, n_rep - 1, _spread_source(decl.sources),
-                          f"the standard error of our mean over {reps}"))
-        words.append(f"our mean over {reps}")
+        part = Part(var * (1 + 1 / n_rep), n_rep - 1, "replicates and the paper's sample",
+                    f"the standard error of our mean over {reps} (each its own sample) and the "
+                    f"variance of the paper's one run on its own sample, from the same "
+                    f"replicates: s²(1 + 1/{n_rep})")
+        return Separation(Uncertainty((part,)), math.sqrt(var), b,
+                          f"{prefix}our mean over {reps} (each its own sample) and the "
+                          f"paper's own sample")
+    parts, words = ([], []) if once else ([ours], [f"our mean over {reps}"])
     if within is not None:      # our sample and the paper's, one estimate of one variance
         parts.append(Part(2 * within.var, within.df, "our query sample and the paper's",
                           f"the sampling variance of our value over {within.what}, and of the "
@@ -218,5 +210,4 @@ def separation(art: Artifact, rec: dict, within: Within | None, exact: bool) -> 
                           "the paper's sample: no per-query or per-fold values to size it"))
         words.append("(no per-query values to size the samples)")
     words.append("the paper's own sample")
-    prefix = "stand-in data: " if b == STAND_IN else ""
     return Separation(Uncertainty(tuple(parts)), se_q, b, prefix + " and ".join(words))

@@ -19,11 +19,11 @@ from ...evidence import TableIndex
 from ...evidence.record import defined, key, matches
 from ...spec import Artifact
 from .. import intervals
-from ..claims import (INCONCLUSIVE, NOT_TESTABLE, REPLICATED, Comparison, _claimed_ci,
-                      aligned, binding_note, claim_record, compare, compare_paired,
-                      compared_cell, count_record, declared_folds, is_count,
-                      CELL_OF_COUNT, describe_fold_test,
-                      describe_test, judge_every, judge_variants, mean_of, ratio_fields)
+from ..claims import (CELL_OF_COUNT, INCONCLUSIVE, NOT_TESTABLE, REPLICATED, Comparison,
+                      aligned, binding_note, claim_record, claimed_ci, compare,
+                      compare_paired, compared_cell, count_record, decided_by, declared_folds,
+                      describe_fold_test, describe_test, is_count, judge_every,
+                      judge_variants, mean_of, ratio_fields)
 from ..published import load as load_published
 from ..stats import reproduction_measures, seed_from, trend
 from .registry import judges_claims, kind, with_outputs, with_tables
@@ -143,11 +143,10 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
                 bo, bc = next(oc for oc, x in zip(comps, cs) if x is b)
                 effect = b.sign * b.res.effect
                 fields.update(outcome=INCONCLUSIVE.value, effect=effect,
-                              effect_ci95=_claimed_ci(b.res.ci95, b.sign), p_value=j.p_value,
+                              effect_ci95=claimed_ci(b.res.ci95, b.sign), p_value=j.p_value,
                               p_direction=j.direction, p_unadjusted=bc["p_value"],
                               compared=f"{b.a} − {b.b}",
-                              decided_by=("exact sign-flip test" if b.res.test == "sign-flip"
-                                          else "paired t-test"),
+                              decided_by=decided_by(b.res),
                               compared_cells=[
                                   compared_cell(_select(x), x.get("fold"), role, int(sign))
                                   for x, role in [(subj, "subject")]
@@ -157,7 +156,7 @@ def claim(art: Artifact, records: list[dict], agg: Claim, tables=()) -> list[dic
                               test=bc["test"] + (f"; {j.how}" if j.how else ""),
                               comparisons={str(o.get("method")): {
                                   "effect": sign * c["effect"],
-                                  "effect_ci95": _claimed_ci(c["ci95"], int(sign)),
+                                  "effect_ci95": claimed_ci(c["ci95"], int(sign)),
                                   "p_value": c["p_value"],
                                   **({"p_permutation": c["p_permutation"]}
                                      if c.get("p_permutation") is not None else {})}
