@@ -28,6 +28,7 @@ from ..data import user as user_data
 from ..data.io import DEFAULT_MAX_FEATURES, MAX_FEATURES_ENV, printable
 from ..errors import ReproError
 from ..run import limits
+from ..spec import SEED_SALT_ENV, seed_salt
 
 COMMANDS = ("list", "data", "eval", "bench", "runs", "stability")
 
@@ -146,6 +147,10 @@ def _run_parser() -> argparse.ArgumentParser:
                         "validation selection and evaluation, with paired tests against each "
                         "paper method (repeatable; LABEL alone: an installed ranker of the "
                         "entry-point group repro.rankers); needs --out DIR")
+    p.add_argument("--seed-salt", metavar="TEXT",
+                   help="a second set of seeds: TEXT is appended to the text of every derived "
+                        "seed (runs, sample draws, the judge's resampling), so every stochastic "
+                        "step draws anew; its runs are cached apart; needs --out DIR")
     p.add_argument("--ranker-timeout", metavar="TIME",
                    help="wall-clock limit of each run of a --ranker (90s, 30m, 2h; default: "
                         f"${limits.TIMEOUT_ENV}, else 1h): a run over it fails alone, 'timed "
@@ -383,7 +388,8 @@ def user_targets(args, targets: list) -> list:
     reports go to a directory of the user's own (``--out``, outside the committed
     ``reports/``), before anything runs."""
     used = [o for o, v in (("--on", args.on), ("--ranker", args.ranker),
-                           ("--allow-unverified", args.allow_unverified)) if v]
+                           ("--allow-unverified", args.allow_unverified),
+                           ("--seed-salt", getattr(args, "seed_salt", None))) if v]
     if not used:
         return targets
     if not args.out:
@@ -424,7 +430,13 @@ def cmd_run(argv) -> int:
     targets = _resolve_targets(args.targets, args.paper)
     root = cat.data_dir(args.data_dir)
     register_user_data(args)
+    args.seed_salt = args.seed_salt or seed_salt() or None     # the flag, else the environment
     targets = user_targets(args, targets)
+    if args.seed_salt:
+        if not args.seed_salt.isprintable() or len(args.seed_salt) > 100:
+            raise ReproError(f"--seed-salt {args.seed_salt!r}: printable text of at most 100 "
+                             f"characters")
+        os.environ[SEED_SALT_ENV] = args.seed_salt     # the runs' processes inherit it
     if not cat.exists(root) and any(_needs_data(a) and not any(
             cat.dataset(d).user for d in a.datasets if d != cat.SYNTHETIC) for a in targets):
         need = sorted({a.id for a in targets if _needs_data(a)})

@@ -41,6 +41,7 @@ from ..errors import ReproError
 from ..files import jsonable
 from ..evidence.record import CELL, OVER_FOLDS, number
 from ..report.changes import differences
+from ..spec import SEED_SALT_ENV
 from . import guards
 
 #: the second kernel unless ``--coretype`` says otherwise: AVX only, present on every x86-64
@@ -82,6 +83,9 @@ def _parser() -> argparse.ArgumentParser:
                    "$REPRO_DATA_DIR)")
     p.add_argument("--work", help="directory for the two renderings, caches and logs (default: "
                    "a new temporary directory); never inside the committed reports")
+    p.add_argument("--seed-salt", metavar="TEXT",
+                   help="both reruns with a second set of seeds (every derived seed's text "
+                        "gets TEXT appended; see the run command's --seed-salt)")
     p.add_argument("--show", type=int, default=25,
                    help="moved values listed (largest first; default 25; all are in "
                         "stability.json)")
@@ -94,6 +98,7 @@ class Rerun:
     name: str                       # "machine" or the coretype
     coretype: str | None            # OPENBLAS_CORETYPE, None = the machine's choice
     root: Path
+    salt: str | None = None         # the seed salt of both reruns (``--seed-salt``)
     kernel: dict = field(default_factory=dict)
     status: int | None = None
     seconds: float = 0.0
@@ -114,6 +119,9 @@ class Rerun:
         env = dict(os.environ)
         env["REPRO_CACHE_DIR"] = str(self.cache)
         env.pop("OPENBLAS_CORETYPE", None)
+        env.pop(SEED_SALT_ENV, None)
+        if self.salt:
+            env[SEED_SALT_ENV] = self.salt
         if self.coretype:
             env["OPENBLAS_CORETYPE"] = self.coretype
         return env
@@ -345,8 +353,9 @@ def main(argv, resolve) -> int:
         raise ReproError(f"--work {work}: not empty; stability needs fresh caches and report "
                          f"directories (give a new or empty directory)")
     targets = [a.id for a in arts]
-    reruns = [Rerun(args.against or MACHINE, args.against, work / (args.against or MACHINE)),
-              Rerun(args.coretype, args.coretype, work / args.coretype)]
+    reruns = [Rerun(args.against or MACHINE, args.against, work / (args.against or MACHINE),
+                    salt=args.seed_salt),
+              Rerun(args.coretype, args.coretype, work / args.coretype, salt=args.seed_salt)]
     if reruns[0].name == reruns[1].name:
         raise ReproError(f"--coretype {args.coretype}: the same kernel as the first rerun")
     print(f"stability of {len(targets)} artifact(s) ({', '.join(targets[:6])}"
@@ -368,6 +377,7 @@ def main(argv, resolve) -> int:
     failed = [r for r in reruns if r.status != 0]
     result = compare(rendered(reruns[0].out, targets), rendered(reruns[1].out, targets))
     summary = {"targets": targets, "quick": bool(args.quick), "work": str(work),
+               "seed_salt": args.seed_salt,
                "reruns": [{"name": r.name, "coretype": r.coretype, "kernel": r.kernel,
                            "status": r.status, "seconds": round(r.seconds, 1),
                            "log": str(r.log), "reports": str(r.out)} for r in reruns],

@@ -34,6 +34,7 @@ import numpy as np
 from scipy import stats
 
 from ..evidence.record import numbers_of
+from ..spec import salted
 
 N_RESAMPLES = 10_000
 LEVEL = 0.95
@@ -49,8 +50,9 @@ EXACT_PATTERNS = 100_000
 
 def seed_from(text: str) -> int:
     """A 32-bit seed from the text naming what is resampled (an artifact and a record's key,
-    a claim and the compared methods): the same evidence always gets the same interval."""
-    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:4], "little")
+    a claim and the compared methods): the same evidence always gets the same interval (with
+    the seed salt in effect, :func:`repro.spec.salted`)."""
+    return int.from_bytes(hashlib.sha256(salted(text).encode("utf-8")).digest()[:4], "little")
 
 
 def _clean(values) -> np.ndarray:

@@ -2,8 +2,9 @@
 (:mod:`.declarations`).  Pure data: nothing here loads data, runs or judges."""
 from .declarations import (ARITHMETIC, REFERENCE_TASK, REFERENCE_TASKS, SAME_QUERIES, SAMPLE,
                            SAMPLING, SEEDS, STAND_IN, USER_RANKER_TASK, Artifact, Noise, Paper,
-                           ReferenceRanker, RunContext, RunSpec, canonical)
+                           ReferenceRanker, RunContext, RunSpec, SEED_SALT_ENV, canonical,
+                           salted, seed_salt)
 
 __all__ = ["ARITHMETIC", "REFERENCE_TASK", "REFERENCE_TASKS", "SAME_QUERIES", "SAMPLE", "SAMPLING",
            "SEEDS", "STAND_IN", "USER_RANKER_TASK", "Artifact", "Noise", "Paper", "ReferenceRanker",
-           "RunContext", "RunSpec", "canonical"]
+           "RunContext", "RunSpec", "SEED_SALT_ENV", "canonical", "salted", "seed_salt"]

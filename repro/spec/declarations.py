@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,24 @@ class ReferenceRanker:
 
 #: the bases of a comparison with a published value (see :class:`Noise`)
 SAME_QUERIES, SAMPLE, STAND_IN = "same queries", "sample", "stand-in"
+#: the environment variable of a seed salt (``--seed-salt``): a text appended to every derived
+#: seed's text — runs' seeds (:attr:`RunSpec.seed`), sample draws named by text, the judge's
+#: resampling seeds — so that a whole rendering can be redone with a second set of seeds;
+#: empty (the default) leaves every seed, and every run's identity, as it always was
+SEED_SALT_ENV = "REPRO_SEED_SALT"
+
+
+def seed_salt() -> str:
+    """The seed salt in effect ('' = none): :data:`SEED_SALT_ENV`."""
+    return os.environ.get(SEED_SALT_ENV, "")
+
+
+def salted(text: str) -> str:
+    """``text`` naming a seed, with the seed salt in effect appended (unchanged without one)."""
+    salt = seed_salt()
+    return f"{text}/salt {salt}" if salt else text
+
+
 #: the sources of run-to-run variation replicates can measure
 SEEDS, SAMPLING, ARITHMETIC = "seeds", "sampling", "arithmetic"
 
@@ -231,13 +250,15 @@ class RunSpec:
                "fold": self.fold, "repeat": self.repeat, "params": self.params}
         if self.like is not None:           # only --on runs carry it: other keys unchanged
             out["like"] = self.like
+        if seed_salt():                     # only salted runs carry it: other keys unchanged
+            out["seed_salt"] = seed_salt()
         return out
 
     @property
     def seed(self) -> int:
         """A 32-bit seed derived from paper/task/dataset/fold/repeat (not from parameters, so a
         widened grid keeps its random draws)."""
-        text = f"{self.paper}/{self.task}/{self.dataset}/{self.fold}/{self.repeat}"
+        text = salted(f"{self.paper}/{self.task}/{self.dataset}/{self.fold}/{self.repeat}")
         return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
 
 

@@ -8,6 +8,8 @@ WEB = ("MQ2008", "OHSUMED")
 #: the private web-search data that MQ2008 stands in for (the dataset label of its records,
 #: a catalog id: the published values of Table 2 and the notes are keyed on it)
 WEB_STAND_IN = {"MQ2008": "web-search-lesmola"}
+#: the arithmetic replicates of every web-search run (the package's WEB_NOISE says why)
+WEB_REPEATS = 3
 #: what a page shows for a dataset label (figure panels): the stand-in says what it is
 SHOWN_AS = {"web-search-lesmola": "MQ2008 (stand-in for the paper's web-search data)",
             "MQ2008": "MQ2008 (stand-in for the paper's web-search data)",

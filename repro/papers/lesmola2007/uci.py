@@ -30,6 +30,7 @@ from ...data.uci import uci_queries
 from ...evidence import Evidence
 from ...metrics.family import ndcg
 from ...rankers import DORM, GainRegression, LinearSVM, PrecisionAtKSVM, ROCAreaSVM
+from ...spec import salted
 from .names import NDCG10, NESTED_C, NESTED_SELECTION, UCI_REFERENCE, nested
 
 __all__ = ["sample_name", "table1_queries", "uci_ranker", "run_uci_fold", "uci_fold", "inner_cv"]
@@ -38,9 +39,10 @@ __all__ = ["sample_name", "table1_queries", "uci_ranker", "run_uci_fold", "uci_f
 def sample_name(dataset: str, repeat: int = 0) -> str:
     """The text whose CRC-32 seeds Table 1's draw of ``dataset`` in replicate ``repeat``:
     ``"lesmola2007/uci/<dataset>"`` in replicate 0 (the draw it always was),
-    ``"lesmola2007/uci/<dataset>/replicate <r>"`` in replicate r > 0."""
+    ``"lesmola2007/uci/<dataset>/replicate <r>"`` in replicate r > 0; with a seed salt
+    (``--seed-salt``) the salt appended (:func:`repro.spec.salted`)."""
     base = f"lesmola2007/uci/{dataset}"
-    return base if int(repeat) == 0 else f"{base}/replicate {int(repeat)}"
+    return salted(base if int(repeat) == 0 else f"{base}/replicate {int(repeat)}")
 
 
 def table1_queries(dataset: str, data_dir, n_queries: int, n_docs: int, repeat: int = 0):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...data.load import load_letor_fold
+from ...data.perturb import jittered
 from ...evidence import Evidence
 from ...metrics import mrr, wta
 from ...evidence.protocol import measured, measures, select_each
@@ -108,10 +109,14 @@ def select_method(rankers: dict, method: str, train, vali, grid, version) -> dic
                        evaluate=lambda d, s: _vali_measures(d, s, version))
 
 
-def run_web_fold(dataset: str, fold: int, p: dict, data_dir, log, like: str | None = None
-                 ) -> Evidence:
+def run_web_fold(dataset: str, fold: int, p: dict, data_dir, log, like: str | None = None,
+                 jitter_seed=None) -> Evidence:
+    """One fold of the web-search study (module docstring).  ``jitter_seed``: an arithmetic
+    replicate — the training split's features are moved by a relative 2⁻⁴⁰ jitter from that
+    seed (:func:`repro.data.perturb.jittered`); validation and test stay as given."""
     splits = load_letor_fold(dataset, fold, data_dir)
     train, vali, test = splits["train"], splits["vali"], splits["test"]
+    train = jittered(train, jitter_seed)
     like = like or dataset                  # the paper's dataset whose settings apply
     version = LETOR_VERSION[like]
     grid = [float(c) for c in p["grid"]]
