@@ -36,6 +36,23 @@ def test_tost_by_hand():
     assert far.deviation_bound == pytest.approx(0.05 - t95 * 0.004)
 
 
+def test_the_reachable_bound_is_what_a_perfect_reproduction_reaches():
+    # d's 90 % half-width: the bound of d = 0 with the same uncertainty
+    unc = eq.Uncertainty((eq.Part(0.004 ** 2, 4, "seeds"),))
+    e = eq.tost(0.01, unc, _margin(0.03))
+    assert e.reachable_bound == pytest.approx(stats.t.ppf(0.95, 4) * 0.004)
+    assert e.reachable_bound == pytest.approx(eq.tost(0.0, unc, _margin(0.03)).bound)
+    assert e.fields()["reachable_bound_margins"] == pytest.approx(e.reachable_bound / 0.03)
+    # another sample, 5 replicates that each draw their own: s²(1 + 1/R) with R − 1 df, where
+    # s (one sample's standard error) is the margin — no value can be reproduced
+    delta = 1.0
+    other = eq.Uncertainty((eq.Part(delta ** 2 * (1 + 1 / 5), 4, "replicates"),))
+    perfect = eq.tost(0.0, other, _margin(delta))
+    assert perfect.reachable_bound == pytest.approx(stats.t.ppf(0.95, 4) * math.sqrt(1.2))
+    assert perfect.reachable_bound > delta and perfect.outcome == eq.INCONCLUSIVE
+    assert eq.tost(0.0, eq.Uncertainty(), _margin(delta)).reachable_bound == 0.0
+
+
 def test_a_deterministic_value_has_d_exactly():
     exact = eq.Uncertainty()
     assert eq.tost(-0.0005, exact, _margin(0.03)).outcome == eq.REPRODUCED

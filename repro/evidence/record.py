@@ -87,6 +87,7 @@ JUDGEMENT = ("ci95", "n_queries", "n_folds", "ci_basis", "outcome", "effect", "p
              # equivalence within a margin (repro.judge.equivalence)
              "d", "d_ci90", "d_ci95", "d_se", "d_df", "margin", "margin_basis", "margin_why",
              "equivalence_bound", "equivalence_bound_margins", "deviation_bound",
+             "reachable_bound", "reachable_bound_margins",
              "equivalence", "uncertainty", "se_queries", "verdict_offset_removed",
              "offset_removed_bound", "reason",
              # a claim judged as a replication (repro.judge.claims)

@@ -28,6 +28,13 @@ reproduced, ``max(|lo₉₀|, |hi₉₀|)`` — and its **deviation bound** — 
 which it still deviates, ``max(lo₉₅, −hi₉₅, 0)``: at any margin m the value is reproduced
 when its equivalence bound ≤ m, deviates when its deviation bound > m, and is inconclusive in
 between (:func:`outcome_at`), so a reader can hold it to a margin of their own.
+
+Its **reachable bound** — the equivalence bound of a perfect reproduction (d = 0) with the
+same uncertainty, the 90 % interval's half-width — says what the design can show at all: where
+it exceeds δ no value can be reproduced, however close (on another sample, both samples' query
+sampling make d's standard error at least one δ of its own: ``reproduced`` is out of reach and
+the value is ``inconclusive`` or ``deviates``; more replicates cannot change that, only the
+paper's own queries could).
 """
 from __future__ import annotations
 
@@ -145,6 +152,12 @@ class Equivalence:
         """The largest margin beyond which the value still deviates (0: deviates at none)."""
         return max(self.ci95[0], -self.ci95[1], 0.0)
 
+    @property
+    def reachable_bound(self) -> float:
+        """The equivalence bound of d = 0 with this uncertainty: the 90 % interval's
+        half-width (module docstring)."""
+        return (self.ci90[1] - self.ci90[0]) / 2.0
+
     def in_margins(self, x: float) -> float | None:
         m = self.margin.value
         if m > 0:
@@ -158,7 +171,10 @@ class Equivalence:
                 "margin": self.margin.value, "margin_basis": self.margin.basis,
                 "margin_why": self.margin.why, "equivalence_bound": self.bound,
                 "equivalence_bound_margins": self.in_margins(self.bound),
-                "deviation_bound": self.deviation_bound, "equivalence": self.outcome}
+                "deviation_bound": self.deviation_bound,
+                "reachable_bound": self.reachable_bound,
+                "reachable_bound_margins": self.in_margins(self.reachable_bound),
+                "equivalence": self.outcome}
 
 
 def outcome_at(bound: float, deviation_bound: float, margin: float) -> str:
