@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import lzma
 from collections import Counter
 from pathlib import Path
@@ -297,3 +298,50 @@ def test_unverified_copy_runs_marked_and_never_reproduced(clean_env, modified_mq
     assert first.startswith("No value rerun on the paper's own data: ")
     assert re.search(r"\d+ on an unverified copy\.$", first), first
     assert reports_status() == before
+
+
+# --- a feature index above the limit: refused before anything runs ---------------------------
+
+def test_a_feature_index_above_the_limit_is_found_across_chunks(clean_env, tmp_path):
+    lines = letor_lines(n_queries=12, n_features=5)
+    lines[37] = lines[37].replace(" 2:", " 1000000:1.0 2:", 1)
+    (tmp_path / "one.txt").write_text("".join(lines))
+    info = user.info("one", tmp_path / "one.txt")
+    for chunk in (64, 1000, 1 << 24):                  # lines counted over chunk boundaries
+        with pytest.raises(user.DataError, match=r"one\.txt, line 38: feature index above the "
+                           r"limit of 100000 .*'1000000:1\.0'"):
+            user.check_feature_limit(info, 100_000, chunk_bytes=chunk)
+    user.check_feature_limit(info, 1_000_000)          # at the limit: allowed
+    declared = user.info("one", tmp_path / "one.txt", n_features=2_000_000)
+    user.check_feature_limit(declared, 100_000)        # a declared width: the parser checks
+    # the fold layout: every split file of every fold is checked
+    folds = write_folds(tmp_path / "folds", letor_lines(n_queries=15, n_features=5))
+    test3 = folds / "Fold3" / "test.txt"
+    text = test3.read_text().splitlines(keepends=True)
+    text[1] = text[1].replace(" 3:", " 200001:0.5 3:", 1)
+    test3.write_text("".join(text))
+    with pytest.raises(user.DataError, match=r"Fold3/test\.txt, line 2: .*'200001:0\.5'"):
+        user.check_feature_limit(user.info("folds", folds), 100_000)
+
+
+def test_on_a_set_beyond_the_limit_refuses_before_anything_is_written(tmp_path):
+    lines = letor_lines(n_queries=10, n_features=5)
+    lines[4] = lines[4].replace(" 1:", " 1000000:1.0 1:", 1)
+    (tmp_path / "lf.txt").write_text("".join(lines))
+    env = {k: v for k, v in os.environ.items() if k not in (cat.USER_ENV, cat.ALLOW_ENV)}
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "repro",
+                           "pahikkala2010.table7", "--quick", "--no-pdf", "--dataset",
+                           "mine=lf.txt", "--on", "mine", "--out", "out"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 1
+    msg = [l for l in done.stderr.splitlines() if l.startswith("error:")]
+    assert msg and "lf.txt, line 5: feature index above the limit of 100000" in msg[0]
+    assert "nothing was run" in msg[0] and "Traceback" not in done.stderr
+    assert not (tmp_path / "out").exists()
+    # refused before the papers' declarations (and the judge's statistics) load
+    imported = {l.split("|")[-1].strip() for l in done.stderr.splitlines()
+                if l.startswith("import time:")}
+    assert "repro.data.user" in imported
+    from repro import papers as registry
+    papers = tuple(f"repro.papers.{p}" for p in registry.known_ids())
+    assert not any(m.startswith(papers + ("repro.judge", "scipy.stats")) for m in imported)

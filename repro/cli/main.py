@@ -424,12 +424,23 @@ def user_targets(args, targets: list) -> list:
     return targets
 
 
+def check_on_set(args) -> None:
+    """``--on NAME``: refuse a set whose files have a feature index above the limit at once,
+    before the paper declarations load and anything runs (:func:`repro.data.user.
+    check_feature_limit`); the set's other faults fail its runs, with their lines."""
+    if not args.on or args.on not in cat.user_datasets():
+        return
+    from ..data.letor import max_features
+    user_data.check_feature_limit(cat.dataset(args.on), max_features())
+
+
 def cmd_run(argv) -> int:
     args = _run_parser().parse_args(argv)
     apply_ranker_limits(args)
+    register_user_data(args)
+    check_on_set(args)
     targets = _resolve_targets(args.targets, args.paper)
     root = cat.data_dir(args.data_dir)
-    register_user_data(args)
     args.seed_salt = args.seed_salt or seed_salt() or None     # the flag, else the environment
     targets = user_targets(args, targets)
     if args.seed_salt:

@@ -190,3 +190,48 @@ def split_queries(n_queries: int, n_folds: int, seed: int, fold: int, split: str
         use = [(f + j) % n_folds for j in range(n_folds - 2)]
     import numpy as np
     return np.sort(np.concatenate([parts[i] for i in use]))
+
+
+def files_of(info: DatasetInfo) -> list[Path]:
+    """The files of user set ``info`` (its one file, or every fold's split files)."""
+    folder = Path(info.folders[0])
+    if info.single_file:
+        return [folder / info.single_file]
+    folds = [folder] if not (folder / "Fold1").is_dir() else [
+        folder / f"Fold{k}" for k in range(1, info.n_folds + 1)]
+    return [f / name for f in folds for name in info.split_files.values()]
+
+
+def check_feature_limit(info: DatasetInfo, limit: int, chunk_bytes: int = 1 << 24) -> None:
+    """Refuse user set ``info`` before anything runs when a file of it has a feature index above
+    ``limit`` and the set declares no ``n_features``: the error names the file, the line and
+    the token, as the parser's would (the parser refuses the same line inside a run; this
+    check makes the refusal immediate and the command write nothing).  One streaming pass of
+    the parser's scan kernel per file, in chunks of about ``chunk_bytes``."""
+    if info.n_features is not None:
+        return
+    import numpy as np                     # the parser's kernel: only when a check is needed
+    from .io import iter_line_chunks, printable
+    from .letor import BOM, _kernel
+    token = re.compile(rb"(?:^|[ \t])(\d+):")
+    for path in files_of(info):
+        lines_before, first = 0, True
+        for chunk in iter_line_chunks(path, chunk_bytes):
+            if first and chunk[:3] == BOM:
+                chunk = b"   " + chunk[3:]
+            first = False
+            counts = np.zeros(6, dtype=np.int64)
+            _kernel.scan(np.frombuffer(chunk, dtype=np.uint8), False, counts)
+            if int(counts[2]) > limit:
+                for i, line in enumerate(chunk.split(b"\n")):
+                    body = line.split(b"#", 1)[0]
+                    big = [m for m in token.finditer(body) if int(m.group(1)) > limit]
+                    if big:
+                        tok = body[big[0].start(1):].split()[0].decode("utf-8", "replace")
+                        raise DataError(
+                            f"{path}, line {lines_before + i + 1}: feature index above the "
+                            f"limit of {limit} for a file without a declared width (declare "
+                            f"n_features for the set, or raise the limit with --max-features "
+                            f"or REPRO_MAX_FEATURES) (at {printable(tok, 40)!r}); nothing "
+                            f"was run")
+            lines_before += chunk.count(b"\n")
