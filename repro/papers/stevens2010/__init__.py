@@ -132,11 +132,12 @@ REUTERS_QUICK = {"params": {"subsets": [1], "max_topics": 8, "cv_topics": 2, "la
 #: Figure 17) and each PAMIR model (C chosen on the CV topics in each) are independent
 #: (.reuters); the values comparing them are a Custom aggregation (.pooled: they need the
 #: per-topic values of two parts, which no declared kind sees).  PAMIR-100M (100M updates,
-#: ~100 s in one run) is further split by topics (``REUTERS_PAMIR_BLOCKS``: two contiguous
-#: blocks with equal training positives; each part replays the one random stream and applies
-#: its block's updates, so every model is the joint run's; its Figure 16 means are pooled over
-#: the blocks, :mod:`repro.evidence.query_blocks`)
-REUTERS_PAMIR_BLOCKS = {1: 2}                # index in pamir_iterations -> blocks of topics
+#: ~100 s in one run) is further split by topics (``REUTERS_PAMIR_BLOCKS``: four contiguous
+#: blocks with equal training positives — two blocks took 44-79 s each on a busy 2-core
+#: machine; each part replays the one random stream and applies its block's updates, so every
+#: model is the joint run's; its Figure 16 means are pooled over the blocks,
+#: :mod:`repro.evidence.query_blocks`)
+REUTERS_PAMIR_BLOCKS = {1: 4}                # index in pamir_iterations -> blocks of topics
 
 
 def _pamir_parts(k: int):
