@@ -476,6 +476,8 @@ def cmd_run(argv) -> int:
                             allow_downgrade=args.allow_downgrade, only_targets=bool(args.on),
                             threads=args.threads if args.threads is not None
                             else (None if args.jobs == 1 else 1))
+    from .makespan import report_makespan
+    report_makespan(targets, out, quick=args.quick)      # printed; <out>/runs.json for `all`
     code = 0
     if outcome.failed:
         print(f"error: {len(outcome.failed)} run(s) failed (their values say \"not run: "

@@ -90,7 +90,8 @@ LETOR_QUICK = {"folds": (1,), "params": {"lambda_exponents": [1, 3], "lambda_ste
                                          "margins": [1.0]}}
 #: one run per (set, fold, variant): a fold's variants are independent (each chooses its own
 #: (reg, λ[, κ]) on vali; no randomness), and DR-Margin alone takes most of a fold (its grid has
-#: the five margins), so the variants of a fold run side by side
+#: the five margins), so the variants of a fold run side by side (DR-Margin is not split by
+#: margin: its (reg, λ, κ) is chosen over the whole grid, which no single part sees)
 LETOR_SPLIT = tuple((v, {"variants": [v]}) for v in LETOR_PARAMS["variants"])
 LETOR_AGG = (FoldMean(select={"metric": list(LETOR_MEASURES)}),)
 # Figure 5: the fold means, then each method's rank per set and measure (competition ranking),
@@ -132,11 +133,15 @@ REUTERS_QUICK = {"params": {"subsets": [1], "max_topics": 8, "cv_topics": 2, "la
 #: Figure 17) and each PAMIR model (C chosen on the CV topics in each) are independent
 #: (.reuters); the values comparing them are a Custom aggregation (.pooled: they need the
 #: per-topic values of two parts, which no declared kind sees).  PAMIR-100M (100M updates,
-#: ~100 s in one run) is further split by topics (``REUTERS_PAMIR_BLOCKS``: two contiguous
-#: blocks with equal training positives; each part replays the one random stream and applies
-#: its block's updates, so every model is the joint run's; its Figure 16 means are pooled over
-#: the blocks, :mod:`repro.evidence.query_blocks`)
-REUTERS_PAMIR_BLOCKS = {1: 2}                # index in pamir_iterations -> blocks of topics
+#: ~100 s in one run) is further split by topics (``REUTERS_PAMIR_BLOCKS``: four contiguous
+#: blocks with equal training positives — two blocks took 44-79 s each on a busy 2-core
+#: machine; each part replays the one random stream and applies its block's updates, so every
+#: model is the joint run's; its Figure 16 means are pooled over the blocks,
+#: :mod:`repro.evidence.query_blocks`)
+#: Domination Rank's part is not split by topics: its choice of parameters on the CV topics
+#: (about half of the part; 69 of 129 s measured in replicate 1) precedes every topic's fit,
+#: so each part would repeat it — splitting it needs a run that reads another run's choice
+REUTERS_PAMIR_BLOCKS = {1: 4}                # index in pamir_iterations -> blocks of topics
 
 
 def _pamir_parts(k: int):

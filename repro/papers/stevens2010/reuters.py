@@ -235,7 +235,10 @@ def _evidence(out) -> Evidence:
     :func:`.pooled.reuters_comparisons`'."""
     ev = Evidence(**out)
     topics = list(out["per_topic"])
-    methods = list(dict.fromkeys(m for r in out["per_topic"].values() for m in r))
+    # the PAMIR models of the run too: a part whose block of topics is empty still returns
+    # its (empty) block of each mean, so that the blocks pool
+    methods = list(dict.fromkeys([*(m for r in out["per_topic"].values() for m in r),
+                                  *out["pamir"]]))
     block = out.get("pamir_block")
     means = {}
     for m in methods:

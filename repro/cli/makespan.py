@@ -1,0 +1,90 @@
+"""The makespan of a run command's runs on wider machines, from the run times its report
+directory records (each artifact's ``<name>.runs.json``): printed at the end of every run
+command, and stored in ``<out>/runs.json`` when the command built every artifact (``all``) —
+a command on some targets never writes it, so it never leaves a committed report directory
+describing a part of the suite.  The scheduling is :mod:`repro.run.schedule`'s.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .. import papers as registry
+from ..files import write_if_changed
+from ..report.build import artifact_dir
+from ..run.schedule import CORES, makespans, run_jobs, summary_lines
+from ..spec import Artifact
+
+#: the file of the report directory root holding the makespans of the whole suite
+MAKESPAN_FILE = "runs.json"
+
+
+def recorded_runs(targets: list[Artifact], out_root: Path,
+                  quick: bool = False) -> tuple[list[tuple[str, float, bool]], int]:
+    """``(label, seconds, exclusive)`` of each distinct run of ``targets`` (a run that several
+    artifacts declare once) with the time its artifact's runs file records, and how many
+    runs have no recorded time (not run, failed, or a runs file missing or of other runs)."""
+    runs: dict[str, tuple[str, float | None, bool]] = {}
+    labels: dict[str, int] = {}
+    for art in targets:
+        specs = art.runs(quick)
+        path = artifact_dir(out_root, art) / f"{art.name}.runs.json"
+        try:
+            recs = json.loads(path.read_text(encoding="utf-8"))["runs"]
+        except (OSError, ValueError, KeyError, TypeError):
+            recs = []
+        if [r.get("run") for r in recs if isinstance(r, dict)] != [s.label for s in specs]:
+            recs = [{}] * len(specs)                  # another run's file: no times from it
+        for spec, rec in zip(specs, recs):
+            key = json.dumps(spec.identity, sort_keys=True)
+            seconds = rec.get("seconds") if rec.get("status") == "done" else None
+            if not isinstance(seconds, (int, float)):
+                seconds = None
+            if key in runs:
+                label, had, excl = runs[key]
+                runs[key] = (label, had if had is not None else seconds, excl or spec.exclusive)
+                continue
+            n = labels[spec.label] = labels.get(spec.label, 0) + 1
+            label = spec.label if n == 1 else f"{spec.label} [{n}]"   # same label, other params
+            runs[key] = (label, seconds, spec.exclusive)
+    timed = [(label, float(s), x) for label, s, x in runs.values() if s is not None]
+    return timed, len(runs) - len(timed)
+
+
+def whole_suite(targets: list[Artifact]) -> bool:
+    """Whether ``targets`` are every artifact of every paper, as declared (``all``)."""
+    every = {a.id: a for p in registry.paper_ids() for a in registry.artifacts(p)}
+    return {a.id for a in targets} == set(every) and all(every[a.id] is a for a in targets)
+
+
+def report_makespan(targets: list[Artifact], out_root: Path, quick: bool = False,
+                    log=print) -> dict | None:
+    """Compute the makespans of the targets' runs on :data:`~repro.run.schedule.CORES` from
+    the recorded run times, print them, and write ``<out_root>/runs.json`` when the targets are
+    the whole suite (only when its bytes change).  None when no run has a recorded time."""
+    runs, untimed = recorded_runs(targets, out_root, quick)
+    if not runs:
+        return None
+    result = makespans(run_jobs(runs), CORES)
+    for line in summary_lines(result):
+        log(line)
+    if untimed:
+        log(f"  ({untimed} run(s) without a recorded time left out)")
+    if whole_suite(targets):
+        body = {"what": "the makespan of every run of the suite on wider machines: list "
+                        "scheduling (longest run first among the ready ones; the timing runs "
+                        "alone, after the others) of the run times recorded in the artifacts' "
+                        "*.runs.json, and the lower bound max(work / cores, longest chain)",
+                "quick": bool(quick), "runs_without_time": untimed,
+                **_rounded(result)}
+        write_if_changed(Path(out_root) / MAKESPAN_FILE,
+                         (json.dumps(body, indent=1, ensure_ascii=False) + "\n").encode())
+    return result
+
+
+def _rounded(obj):
+    if isinstance(obj, float):
+        return round(obj, 1)
+    if isinstance(obj, dict):
+        return {k: _rounded(v) for k, v in obj.items()}
+    return obj
