@@ -107,7 +107,7 @@ def figure_complexity(art, results, flat, published):
             size_ticks(ax, [a for a, _ in pts])
             legend_outside(ax)                  # under the axes: never over a curve
             fixed = {k: v for k, v in rows[0]["config"].items() if k != axis}
-            ax.set_title(("operations (judged)" if row == 0 else "time (beside)") + ": "
+            ax.set_title(("operations (judged)" if row == 0 else "time (beside)") + "\n"
                          + ", ".join(f"{k} = {v}" for k, v in fixed.items()))
     fig.tight_layout()
     return {"": fig}
