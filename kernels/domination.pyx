@@ -701,9 +701,11 @@ cdef inline void _lanes_flush(const double* tl, const double* el, Py_ssize_t b, 
 
 
 cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bint* dirty,
-                       double* rec_g, double* rec_delta) noexcept nogil:
+                       double* rec_g, double* rec_delta, int64_t* visits) noexcept nogil:
     """Single-coordinate updates on coords[0..n_steps) (Alg. 2/4 with the cached state of
     Alg. 6); records g and δ when ``rec_g`` is not NULL.  Returns the non-zero updates.
+    ``visits`` (not NULL): adds the stored values of X read — each step's column once for its
+    gradient, and once more for the update of a non-zero step (O(1) per step).
     The kernel's instances are in block order (the wrapper's), so a column's non-zeros come
     block by block: a block's running sums stay in registers, the change of T_b in four
     lanes (dom_t_lanes: lane k the block's touched instances j ≡ k mod 4 of the step, in
@@ -725,6 +727,8 @@ cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bi
     cdef bint dense = P.X.dense, over = False
     for t in range(n_steps):
         r = coords[t]
+        if visits != NULL:
+            visits[0] += get_slice(&P.X, r, &val, &idx)
         if dirty[0]:
             _refresh(P.G, P.gptr, P.bptr, P.rows, P.R, P.c, P.T, P.work, B, not dense)
             dirty[0] = False
@@ -741,6 +745,8 @@ cdef Py_ssize_t _steps(Problem* P, const int64_t* coords, Py_ssize_t n_steps, bi
         changed = changed + 1
         P.w[r] = P.w[r] + delta
         nnz = get_slice(&P.X, r, &val, &idx)
+        if visits != NULL:
+            visits[0] += nnz
         cur = -1
         p0 = 0
         while p0 < nnz:                     # CHUNK non-zeros at a time:
@@ -894,16 +900,20 @@ def cd_steps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1
              const int64_t[::1] gptr, const double[::1] beta, const int64_t[::1] coords,
              double lam, int reg, double[::1] w, RowState[::1] R, double[::1] c,
              double[::1] T, double[::1] Terr, double[::1] work, double[::1] rec_g,
-             double[::1] rec_delta):
+             double[::1] rec_delta, int64_t[::1] visits=None):
     """Single-coordinate updates on ``coords[0], coords[1], …`` in that order (Alg. 2/4 with
     the cached state of Alg. 6); ``reg`` 1 = ℓ1, 2 = ℓ2² with weight ``lam``.  If ``rec_g`` and
     ``rec_delta`` have one entry per coordinate, the gradient g_r and the step δ of every
-    update are recorded.  Returns the number of updates with δ ≠ 0, or −1 on inconsistent
-    shapes or coordinates."""
+    update are recorded.  ``visits`` (optional, one entry): the stored values of X the steps
+    read are added to it (see ``_steps``).  Returns the number of updates with δ ≠ 0, or −1
+    on inconsistent shapes or coordinates."""
     if _bad_call(xdata, xind, xptr, n_rows, dense, rows, bptr, gptr, beta, coords, reg, w, R,
                  c, T, Terr, work):
         return -1
+    if visits is not None and visits.shape[0] < 1:
+        return -1
     cdef Py_ssize_t n_steps = coords.shape[0], b, changed = 0
+    cdef int64_t* vis = &visits[0] if visits is not None else NULL
     cdef bint record = rec_g.shape[0] == n_steps and rec_delta.shape[0] == n_steps
     cdef bint dirty = True
     cdef Problem P = _problem(xdata, xind, xptr, n_rows, dense, rows, bptr, gptr, beta, lam, reg,
@@ -915,7 +925,7 @@ def cd_steps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::1
         for b in range(P.B):
             P.work[W_FLAG * P.B + b] = 0.0
         changed = _steps(&P, &coords[0], n_steps, &dirty,
-                         &rec_g[0] if record else NULL, &rec_delta[0] if record else NULL)
+                         &rec_g[0] if record else NULL, &rec_delta[0] if record else NULL, vis)
     return changed
 
 
@@ -969,7 +979,7 @@ def cd_sweeps(const double[::1] xdata, const int32_t[::1] xind, const int64_t[::
             if n <= 0:
                 status = 2
                 break
-            _steps(&P, &coords[0], n, &dirty, NULL, NULL)
+            _steps(&P, &coords[0], n, &dirty, NULL, NULL, NULL)
             iters = iters + n
             pen = fixed
             for t in range(n_coords):

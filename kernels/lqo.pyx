@@ -205,7 +205,8 @@ cdef inline double _update_score(double* cc, double* u, const double* xb, double
 def greedy_select(const double[:, ::1] X, const double[::1] y, const int64_t[::1] query_ptr,
                   double lam, double[:, ::1] C, double[:, ::1] U, double[::1] a,
                   double[::1] p, double[::1] work, int64_t[::1] selected,
-                  double[::1] errors, double[:, ::1] cand_errors, double[:, ::1] W):
+                  double[::1] errors, double[:, ::1] cand_errors, double[:, ::1] W,
+                  int64_t[::1] ops=None):
     """Algorithm 1 for ``k = selected.shape[0]`` steps.
 
     Inputs: ``X`` (n×m, query-centred X̂, one feature per row), ``y`` (ŷ, centred),
@@ -214,6 +215,12 @@ def greedy_select(const double[:, ::1] X, const double[::1] y, const int64_t[::1
     step s), ``errors[s]`` (its LQO squared error, eq. 7), ``cand_errors[s, i]`` (e_i of every
     candidate at step s; +inf for features already selected), ``W[s, :s+1]`` (weights
     w = X̂_S a of the prefix model after step s, in selection order; the rest of the row 0).
+
+    ``ops`` (optional, at least 2 entries): the operations done are added to ``ops[0]``
+    (multiply-adds over the m documents: every product of the sweeps, the initialisation,
+    the updates of ``C``, ``U``, ``p``, ``a`` and the prefix weights) and ``ops[1]`` (entries
+    of the caches ``C`` and ``U`` written).  They are counted per column sweep, O(1) each, so
+    counting costs nothing measurable; the per-query O(|𝒬|) terms are not counted.
 
     Returns the number of steps done (fewer than k only if no candidate had a finite
     error: non-finite input), or -1 (nothing written) if the array shapes are inconsistent
@@ -226,8 +233,9 @@ def greedy_select(const double[:, ::1] X, const double[::1] y, const int64_t[::1
             or work.shape[0] < 11 * Q + 2 * n or errors.shape[0] != k
             or cand_errors.shape[0] != k or cand_errors.shape[1] != n
             or W.shape[0] != k or W.shape[1] != k or Q < 1 or query_ptr[0] != 0
-            or query_ptr[Q] != m or k > n):
+            or query_ptr[Q] != m or k > n or (ops is not None and ops.shape[0] < 2)):
         return -1
+    cdef int64_t madds = 0, writes = 0
     cdef Py_ssize_t i, j, q, step, r, b = -1, bj = -1, done = 0
     cdef int taken
     cdef double inv_lam = 1.0 / lam, e, best, t, acc
@@ -261,12 +269,15 @@ def greedy_select(const double[:, ::1] X, const double[::1] y, const int64_t[::1
                 U[j, i] = X[j, i]
             xc[j] = _dot(&X[j, 0], &C[j, 0], m)
             cy[j] = _dot(&C[j, 0], yp, m)
+        madds += m + 3 * n * m                   # a, C = λ⁻¹X̂ᵀ and the two dots per feature
+        writes += 2 * n * m
         for step in range(k):
             for q in range(Q):                   # ‖p_Q‖², shared by every candidate
                 acc = 0.0
                 for i in range(qp[q], qp[q + 1]):
                     acc = acc + p_[i] * p_[i]
                 pp[q] = acc
+            madds += m
             best = INFINITY
             for j in range(n):                   # lines 9-19, fused with 22, 26, 28
                 taken = 0
@@ -279,7 +290,10 @@ def greedy_select(const double[:, ::1] X, const double[::1] y, const int64_t[::1
                 if step == 0:
                     e = _score(&C[j, 0], &U[j, 0], xc[j], cy[j], ap, p_, qp, Q, pp,
                                cu, ua, pu, uu, gam, s)
+                    madds += 4 * m               # four dot products of the column
                 else:
+                    madds += 8 * m               # two of sweep 1; two updates, four dots
+                    writes += 2 * m              # its columns of C and U
                     e = _update_score(&C[j, 0], &U[j, 0], &X[b, 0], 1.0 / cinv_b, &C[b, 0],
                                       &U[b, 0], gb, cub, &xc[j], &cy[j], cinv_b, cy_b, ap,
                                       p_, qp, Q, pp, zq, cu, ua, pu, uu, gam, s)
@@ -309,6 +323,10 @@ def greedy_select(const double[:, ::1] X, const double[::1] y, const int64_t[::1
                 W[step, r] = _dot(&X[sel[r], 0], ap, m)
             for r in range(step + 1, k):
                 W[step, r] = 0.0
+            madds += 4 * m + 2 * m + (step + 1) * m     # b rescored, p and a, the weights
+    if ops is not None:
+        ops[0] += madds
+        ops[1] += writes
     return done
 
 

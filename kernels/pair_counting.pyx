@@ -1033,3 +1033,154 @@ def fun_blocks_fused(int method, const double[:, ::1] X, const double[::1] w,
             if total < 0:
                 break
     return total
+
+
+# --- counted operations --------------------------------------------------------------------
+#
+# ``operation_counts`` replays one function evaluation's sort and counting sweeps of a method
+# and counts their dominant operations instead of summing: the code above is left as it is,
+# so counting costs the evaluations nothing and changes no value.  The replay follows the
+# loops above step for step (the same sort, the same margin tests, the same insertions and
+# walks); tests/reference_pair_counting.py counts the same by brute force.
+
+cdef inline bint _cnt_before(const double* key, int64_t x, int64_t y, int64_t* c) noexcept nogil:
+    c[0] += 1
+    return key[x] < key[y]
+
+
+cdef void _counted_argsort(const double* key, int64_t* idx, int64_t* buf, Py_ssize_t lo,
+                           Py_ssize_t hi, int64_t* c) noexcept nogil:
+    """``stable_argsort`` (stable_sort.pxd, ascending) with every key comparison counted."""
+    cdef Py_ssize_t RUN = 24, start, end, width, mid, i, j, k
+    cdef int64_t t
+    start = lo
+    while start < hi:
+        end = start + RUN if start + RUN < hi else hi
+        for i in range(start + 1, end):
+            t = idx[i]
+            j = i - 1
+            while j >= start and _cnt_before(key, t, idx[j], c):
+                idx[j + 1] = idx[j]
+                j -= 1
+            idx[j + 1] = t
+        start = end
+    width = RUN
+    while width < hi - lo:
+        start = lo
+        while start + width < hi:
+            mid = start + width
+            end = mid + width if mid + width < hi else hi
+            c[0] += 1                                   # the "already in order" test
+            if not key[idx[mid - 1]] <= key[idx[mid]]:
+                i = start
+                j = mid
+                k = start
+                while i < mid and j < end:
+                    if _cnt_before(key, idx[j], idx[i], c):
+                        buf[k] = idx[j]
+                        j += 1
+                    else:
+                        buf[k] = idx[i]
+                        i += 1
+                    k += 1
+                while i < mid:
+                    buf[k] = idx[i]
+                    i += 1
+                    k += 1
+                while j < end:
+                    buf[k] = idx[j]
+                    j += 1
+                    k += 1
+                for k in range(start, end):
+                    idx[k] = buf[k]
+            start = end
+        width *= 2
+
+
+cdef inline int64_t _walk(Py_ssize_t k, Py_ssize_t key) noexcept nogil:
+    """Nodes on the path to ``key`` in the tree of k keys: the iterations of the loops of
+    ``_tree_insert``, ``_tree_above`` and ``_tree_below`` alike (each walks towards ``key``
+    and stops at its node)."""
+    cdef Py_ssize_t lo = 0, hi = k, mid
+    cdef int64_t c = 0
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        c += 1
+        if key == mid:
+            break
+        if key < mid:
+            hi = mid
+        else:
+            lo = mid + 1
+    return c
+
+
+cdef void _count_query_ops(int method, const double* z, const int32_t* level,
+                           const int64_t* order, Py_ssize_t a, Py_ssize_t n, Py_ssize_t k,
+                           int64_t* ops) noexcept nogil:
+    """The margin tests (``ops[1]``) and level operations (``ops[2]``) of one query's
+    counting by ``method``: (a) one counter update per document swept in and one per level
+    summed at a document (II.2); (b) per level r, the two passes over the query's documents;
+    (c) the tree nodes an insertion or a query walks through."""
+    cdef Py_ssize_t r, i, j, oi
+    if method == 1:                                 # _joachims_query
+        for r in range(k - 1):
+            ops[2] += 2 * n
+            j = 0
+            for i in range(n):
+                oi = order[a + i]
+                if level[oi] != r:
+                    continue
+                while j < n:
+                    ops[1] += 1
+                    if not 1.0 - z[order[a + j]] + z[oi] > 0:
+                        break
+                    j += 1
+        return
+    if method == 2 and k < 2:                       # _sweep_query: no pairs, nothing swept
+        return
+    j = 0
+    for i in range(n):                              # the ascending sweep
+        oi = order[a + i]
+        while j < n:
+            ops[1] += 1
+            if not 1.0 - z[order[a + j]] + z[oi] > 0:
+                break
+            ops[2] += _walk(k, level[order[a + j]]) if method == 2 else 1
+            j += 1
+        ops[2] += _walk(k, level[oi]) if method == 2 else k - 1 - level[oi]
+    j = n - 1
+    for i in range(n - 1, -1, -1):                  # the descending sweep
+        oi = order[a + i]
+        while j >= 0:
+            ops[1] += 1
+            if not 1.0 - z[oi] + z[order[a + j]] > 0:
+                break
+            ops[2] += _walk(k, level[order[a + j]]) if method == 2 else 1
+            j -= 1
+        ops[2] += _walk(k, level[oi]) if method == 2 else level[oi]
+
+
+def operation_counts(int method, const double[::1] z, const int32_t[::1] level,
+                     const int32_t[::1] n_levels, const int64_t[::1] query_ptr,
+                     int64_t[::1] order, int64_t[::1] buf, int64_t[::1] ops):
+    """The operations of one counting pass of ``method`` at scores ``z``, added to ``ops``:
+    ``ops[0]`` the key comparisons of the sort of each query (that of
+    :func:`sort_within_queries`, warm-started from ``order``, which is left sorted),
+    ``ops[1]`` the margin tests ``1 - z_high + z_low > 0`` of the sweeps, ``ops[2]`` the
+    level operations (see ``_count_query_ops``).  Nothing is summed: the values are those
+    of :func:`count_range`, the operations the ones it does.  Returns 0, or -1 if the
+    shapes are inconsistent (``ops`` needs 3 entries, ``buf`` n)."""
+    cdef Py_ssize_t n = z.shape[0], Q = query_ptr.shape[0] - 1, q
+    if (_bad_range(z, level, n_levels, query_ptr, order, 0, Q if Q >= 0 else 0)
+            or buf.shape[0] != n or ops.shape[0] < 3 or not 0 <= method <= 2):
+        return -1
+    if n == 0:
+        return 0
+    with nogil:
+        for q in range(Q):
+            _counted_argsort(&z[0], &order[0], &buf[0], query_ptr[q], query_ptr[q + 1],
+                             &ops[0])
+            _count_query_ops(method, &z[0], &level[0], &order[0], query_ptr[q],
+                             query_ptr[q + 1] - query_ptr[q], n_levels[q], &ops[0])
+    return 0

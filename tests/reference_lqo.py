@@ -77,3 +77,17 @@ def greedy(X, y, query_ptr, lam, k):
         selected.append(b)
         errors.append(e[b])
     return selected, errors
+
+
+def operations(m, n, k):
+    """The operations of greedy RankRLS as ``greedy_select`` counts them, by formula: the
+    multiply-adds over the m documents (initialisation a, C = λ⁻¹X̂ᵀ and two dots per feature;
+    per step s: ‖p_Q‖², four dots per candidate at s = 0 and eight (two of the first sweep,
+    two updates, four dots) at s ≥ 1 over the n − s candidates, b rescored (four), p and a,
+    s + 1 weights) and the cache entries written (C and U: 2nm, then 2m per updated column)."""
+    madds = m + 3 * n * m
+    writes = 2 * n * m
+    for s in range(k):
+        madds += m + (n - s) * (4 if s == 0 else 8) * m + 4 * m + 2 * m + (s + 1) * m
+        writes += 0 if s == 0 else 2 * m * (n - s)
+    return {"multiply-adds": madds, "cache writes": writes}

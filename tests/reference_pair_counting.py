@@ -107,3 +107,90 @@ def joachims_algorithm_I(z, y, r_range="corrected"):
                 lp[pi[i]] = cplus                        # b (l^+_{π(i)})
                 cminus -= 1                              # c
     return np.array(lp), np.array(lm)
+
+
+# --- operation counts, by brute force ---------------------------------------------------------
+
+RUN = 24    # the kernels' sort: runs of 24 sorted by insertion, then bottom-up merges
+
+
+def sort_comparisons(keys):
+    """Key comparisons of the kernels' stable sort of ``keys`` (in their given order),
+    from the sorted contents of its runs, without running it: an insertion into a run
+    compares with every earlier key above it, plus once more if an earlier key is not above
+    it; a merge of two sorted runs compares once to see whether they are in order, and
+    otherwise once per element output before one run is exhausted."""
+    keys = [float(x) for x in keys]
+    n = len(keys)
+    c = 0
+    for s in range(0, n, RUN):
+        run = keys[s:s + RUN]
+        for i in range(1, len(run)):
+            above = sum(1 for x in run[:i] if x > run[i])
+            c += above + (1 if above < i else 0)
+    width = RUN
+    while width < n:
+        for s in range(0, n, 2 * width):
+            mid, end = s + width, min(s + 2 * width, n)
+            if mid >= end:
+                continue
+            left, right = sorted(keys[s:mid]), sorted(keys[mid:end])
+            c += 1
+            if left[-1] <= right[0]:
+                continue
+            if left[-1] > right[-1]:        # the right run runs out first
+                rest = sum(1 for x in left if x > right[-1])
+            else:                           # the left one: right keys ≥ its last remain
+                rest = sum(1 for x in right if x >= left[-1])
+            c += (end - s) - rest
+        width *= 2
+    return c
+
+
+def tree_depth(k, key):
+    """Depth (nodes from the root, inclusive) of ``key`` in the perfectly balanced tree of
+    the keys 0..k-1 whose node of the key range [lo, hi) is (lo + hi) // 2."""
+    def depth(lo, hi):
+        mid = (lo + hi) // 2
+        return 1 if key == mid else 1 + (depth(lo, mid) if key < mid else depth(mid + 1, hi))
+    return depth(0, k)
+
+
+def operation_counts(method, z, y, query_ptr, order=None):
+    """``(sort comparisons, margin tests, level operations)`` of one counting pass of
+    ``method`` (see the kernel's ``operation_counts``), from the margin relations directly:
+    in sorted order the documents inside the margin above document i form a prefix of
+    length j_i = #{j | 1 − z_j + z_i > 0}, those below a suffix of length
+    d_i = #{j | 1 − z_i + z_j > 0}; the ascending sweep inserts max j_i documents and tests
+    once more at every i with j_i < l (the descending one likewise)."""
+    z = np.asarray(z, float)
+    n = len(z)
+    order = np.arange(n) if order is None else np.asarray(order)
+    sort_c = tests = level_ops = 0
+    for q in range(len(query_ptr) - 1):
+        a, b = int(query_ptr[q]), int(query_ptr[q + 1])
+        idx = order[a:b]
+        sort_c += sort_comparisons(z[idx])
+        srt = idx[np.argsort(z[idx], kind="stable")]
+        zs = z[srt]
+        lev = np.unique(np.asarray(y, float)[srt], return_inverse=True)[1].ravel()
+        m = b - a
+        k = int(lev.max()) + 1 if m else 0
+        jup = np.array([np.sum(1.0 - zs + zs[i] > 0) for i in range(m)], dtype=np.int64)
+        jdn = np.array([np.sum(1.0 - zs[i] + zs > 0) for i in range(m)], dtype=np.int64)
+        if method == "joachims":
+            for r in range(k - 1):
+                at = lev == r
+                tests += (int(jup[at].max()) if at.any() else 0) + int(np.sum(jup[at] < m))
+                level_ops += 2 * m
+            continue
+        if method == "tree" and k < 2:
+            continue
+        J, D = (int(jup.max()), int(jdn.max())) if m else (0, 0)
+        tests += J + int(np.sum(jup < m)) + D + int(np.sum(jdn < m))
+        if method == "direct":
+            level_ops += J + D + m * (k - 1)
+        else:
+            dep = [tree_depth(k, int(r)) for r in lev]
+            level_ops += sum(dep[:J]) + sum(dep[m - D:]) + 2 * sum(dep)
+    return sort_c, tests, level_ops

@@ -426,3 +426,29 @@ def test_baseline_and_avx2_lane_loops_give_the_same_bits(sparse):
     assert a.n_sweeps > 3
     assert np.array_equal(a.w, b.w) and a.n_iter == b.n_iter
     assert [h["f"] for h in a.history] == [h["f"] for h in b.history]
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+@pytest.mark.parametrize("reg", ["l1", "l2"])
+def test_counted_visits_are_the_columns_read(sparse, reg):
+    """The kernel's count of stored values read: each step's column once for its gradient
+    and once more when its step is non-zero (δ from a recorded run of the same steps), the
+    values unchanged by counting."""
+    X, y, groups = problem_data(7, levels=3, sparse=sparse)
+    stored = (np.diff(sp.csc_matrix(X).indptr) if sparse
+              else np.full(X.shape[1], X.shape[0]))
+    coords = np.concatenate([np.arange(X.shape[1])] * 2 + [[5, 0, 3]])
+    w0 = np.random.default_rng(2).normal(size=X.shape[1]) * 0.4
+    runs = []
+    for counted in (False, True):
+        P = DominationProblem(sp.csr_matrix(X) if sparse else X, y, groups)
+        P.reset(w0)
+        visits = np.zeros(1, dtype=np.int64) if counted else None
+        lam = 50.0 if reg == "l1" else 2.0          # ℓ1: w set to 0, then zero steps
+        g, delta = P.steps(coords, lam, reg, record=True, visits=visits)
+        runs.append((g, delta, P.w.copy(), visits))
+    assert all(np.array_equal(a, b) for a, b in zip(runs[0][:3], runs[1][:3]))
+    delta = runs[1][1]
+    want = int(stored[coords].sum() + stored[coords][delta != 0].sum())
+    assert runs[1][3][0] == want
+    assert (delta != 0).any() and ((delta == 0).any() or reg == "l2")   # both branches

@@ -292,3 +292,21 @@ def test_latent_ties_choose_the_ideal_ordering_the_scores_prefer():
         want[order] = c[:hi - lo]
         np.testing.assert_array_equal(oracle.cbar[lo:hi], want)
     assert oracle.relabel(s) == {}                 # a second call changes nothing
+
+
+@pytest.mark.parametrize("ties", ["average", "latent"])
+def test_counted_augmentations_are_the_assignments_formula(monkeypatch, ties):
+    """The fit's counted LAP augmentations are, call by call, min(|T|, |R|): positions with
+    a_j ≠ 0 against relevant documents (b_i ≠ 0) — the rows the rank-2 solve augments, the
+    rest laid out sorted; summed over every oracle call of the fit (the latent refits too)."""
+    import repro.rankers.dorm as dorm_module
+    want = []
+    real = dorm_module.rank2_assignment
+
+    def counting(g, b, c, a, ptr, check_input=True):
+        want.append(min(int(np.count_nonzero(a)), int(np.count_nonzero(b))))
+        return real(g, b, c, a, ptr, check_input=check_input)
+    monkeypatch.setattr(dorm_module, "rank2_assignment", counting)
+    d = make_queries(6, 12, 4, n_levels=3, seed=2)
+    m = DORM(C=1.0, ties=ties).fit_data(d)
+    assert m.result_.n_augmented == sum(want) > 0

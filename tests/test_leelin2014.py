@@ -112,32 +112,71 @@ def test_figure_ii_small_run(data_root):
 def test_complexity_small_run():
     """A tiny run: every method times the same computation (f, ∇f, Hv agree with the tree's),
     each (k, l) cell has its own data (a size added in between leaves the others' data — f at
-    w — unchanged), and the figure draws with its fitted slopes."""
-    params = dict(decl.ARTIFACTS[3].params, sizes=[60, 240], levels=[2, "l"], repeats=1,
-                  max_pairs=1e4, fit_from=50)
-    out = mod.task_complexity(ctx("task_complexity", "synthetic", params))
+    w — unchanged), the exponents compared with the paper are those of the counted
+    operations (equal to a hand computation from the brute-force counts), the time exponents
+    carry the interval of their rounds, and the figure draws both with their exponents."""
+    from reference_pair_counting import operation_counts, pairs
+    from repro.data.synthetic import cell_rng, one_query
+    from repro.run.timing import fit_exponent
+    params = dict(decl.ARTIFACTS[3].params, sizes=[60, 240], levels=[2, "l"], repeats=2,
+                  max_pairs=1e4, fit_from=50, pairs_fit_from=50, min_seconds=0.0)
+    c = ctx("task_complexity", "synthetic", params)
+    out = mod.task_complexity(c)
     assert set(out["curves"]) == {"2", "l"}
     for k in ("2", "l"):
         cur = out["curves"][k]
         assert all(t > 0 for m in ("direct", "joachims", "tree") for t in cur[m])
         assert cur["pairs"][-1] is None and cur["pairs"][0] > 0      # 240²/2 > max_pairs
+        assert all(len(r) == 2 for r in out["rounds"][k]["tree"])
         assert max(out["max_rel_diff"][k]) < 1e-12
     diff = [r for r in out["records"] if r["metric"].startswith("max relative difference")]
     assert len(diff) == 2 and all(r["value"] < 1e-12 for r in diff)
-    expo = {(r["method"], r["metric"]) for r in out["records"] if r["metric"].startswith("exponent")}
-    assert ("(c) order-statistic tree", "exponent in l (k = l)") in expo
-    assert not any(m == "explicit pairs" for m, _ in expo)          # one size only: no fit
+    got = {(r["method"], r["metric"]): r for r in out["records"] if "exponent" in r["metric"]}
+    assert not any(m == "explicit pairs" for m, _ in got)            # one size only: no fit
+    for k in (2, "l"):
+        for m, label in (("tree", "(c) order-statistic tree"), ("direct", "(a) direct counting")):
+            want = []
+            for l in (60, 240):
+                X, y, qp, w, _ = one_query(l, l if k == "l" else k, params["n_features"],
+                                           cell_rng(c.seed, l, k))
+                s, t, lv = operation_counts(m, X @ w, y, qp)
+                want.append(s + 2 * t + 2 * lv)
+            assert out["counts"][str(k)][m] == want
+            rec = got[(label, f"exponent in l (k = {k})")]
+            assert rec["value"] == pytest.approx(fit_exponent([60, 240], want), abs=1e-12)
+            tim = got[(label, f"time exponent in l (k = {k})")]
+            assert tim["ci95"][0] <= tim["value"] <= tim["ci95"][1]
+    # explicit pairs: every pair for f, those inside the margin twice more
+    X, y, qp, w, _ = one_query(60, 60, params["n_features"], cell_rng(c.seed, 60, "l"))
+    H, L = pairs(y, qp)
+    assert out["counts"]["l"]["pairs"][0] == len(H) + 2 * int(np.sum(1 - X[H] @ w + X[L] @ w > 0))
     wider = mod.task_complexity(ctx("task_complexity", "synthetic",
-                                    dict(params, sizes=[60, 120, 240], levels=["l", 5, 2])))
+                                    dict(params, sizes=[60, 120, 240], levels=["l", 5, 2],
+                                         repeats=1)))
     for k in ("2", "l"):
         assert wider["f"][k][0] == out["f"][k][0] and wider["f"][k][2] == out["f"][k][1]
+        assert wider["counts"][k]["tree"][::2] == out["counts"][k]["tree"]
+        assert wider["counts"][k]["pairs"][0] == out["counts"][k]["pairs"][0]
 
     class Res:
         status = "done"
         output = out
-    fig = figures.figure_complexity(decl.ARTIFACTS[3], {"run": Res()}, [], PUB)[""]
+    fig = figures.figure_complexity(decl.ARTIFACTS[3], {"run": Res()}, out["records"],
+                                    PUB)[""]
     labels = [t.get_text() for ax in fig.axes for t in ax.get_legend().get_texts()]
-    assert any("(c) tree (slope" in t for t in labels)
+    assert any(t.startswith("(c) tree (") and "[" not in t for t in labels)   # counts
+    assert any(t.startswith("(c) tree (") and "[" in t for t in labels)       # times
+
+
+def test_count_exponent_of_exact_squares_is_two():
+    """The fit the records use gives the exponent of exact power laws to rounding: the
+    explicit-pair count l(l − 1)/2 (k = l, every pair once) fits 2 + O(1/l), and c·l² fits
+    2 to 1e-6."""
+    from repro.run.timing import fit_exponent
+    ls = [1000, 2000, 4000, 8000]
+    assert fit_exponent(ls, [3 * l * l for l in ls]) == pytest.approx(2.0, abs=1e-6)
+    half = fit_exponent(ls, [l * (l - 1) // 2 for l in ls])
+    assert 2.0 < half < 2.0 + 1e-3
 
 
 def test_table_i_labels_and_no_pairs(monkeypatch):

@@ -455,3 +455,25 @@ def test_web_runs_have_arithmetic_replicates():
     spec = next(s for s in claims.runs() if s.dataset == "OHSUMED" and s.repeat == 4)
     out = tasks.task_fold(RunContext(spec, DATA, log=lambda m: None))
     assert out.get("records", []) == [] and out.get("per_query", []) == []
+
+
+def test_complexity_counts_augmentations_beside_the_time():
+    """Beside each time exponent, the exponent of the fit's counted LAP augmentations
+    (deterministic): the slope of the rows' counts, the same in a second run."""
+    from repro.run.timing import fit_exponent
+    from repro.spec import RunContext
+    art = next(a for a in paper.ARTIFACTS if a.name == "complexity")
+    spec = art.runs(quick=True)[0]
+    outs = [tasks.task_complexity(RunContext(spec, data_dir=None, log=lambda m: None))
+            for _ in range(2)]
+    for axis in ("queries", "docs"):
+        rows = outs[0]["rows"][axis]
+        assert all(r["augmentations"] > 0 for r in rows)
+        assert [r["augmentations"] for r in rows] == [r["augmentations"]
+                                                       for r in outs[1]["rows"][axis]]
+        rec = next(r for r in outs[0]["records"]
+                   if r["metric"] == f"exponent in {axis} of the counted LAP augmentations")
+        assert rec["value"] == pytest.approx(fit_exponent([r[axis] for r in rows],
+                                                          [r["augmentations"] for r in rows]))
+        assert rec["deterministic"] and rec["replicates"] == 1
+        assert any(r["metric"] == f"exponent in {axis}" for r in outs[0]["records"])

@@ -239,3 +239,32 @@ def test_single_level_queries_in_a_mixed_set_equal_refits():
     for s in range(path.k):
         close(path.candidate_errors[s],
               ref.candidate_errors(X, y, qp, 0.6, [int(f) for f in path.selected[:s]]))
+
+
+@pytest.mark.parametrize("sizes,n,k", [(UNEVEN, 7, 7), ([1], 1, 1), ([2, 3], 4, 2),
+                                       ([6] * 5, 9, 4)])
+def test_operation_count_equals_the_formula(sizes, n, k):
+    X, y, qp = make(sizes, n, seed=5)
+    path = greedy_path(X, y, qp, 0.9, k)
+    assert path.operations == ref.operations(int(qp[-1]), n, k)
+
+
+def test_counting_changes_no_value_and_accumulates():
+    X, y, qp = make(UNEVEN, 6, seed=6)
+    g = GreedyLQO(X, y, qp)
+    outs = []
+    for ops in (None, np.array([5, 7], dtype=np.int64)):
+        n, m, k = 6, int(qp[-1]), 4
+        arrays = (np.zeros(k, np.int64), np.zeros(k), np.zeros((k, n)), np.zeros((k, k)))
+        args = (g.Xh, g.yh, g.query_ptr, 0.5, np.empty((n, m)), np.empty((n, m)),
+                np.empty(m), np.empty(m), np.empty(11 * (len(qp) - 1) + 2 * n), *arrays)
+        from repro._kernels import lqo as kernel
+        assert (kernel.greedy_select(*args) if ops is None
+                else kernel.greedy_select(*args, ops)) == k
+        outs.append(arrays)
+        if ops is not None:
+            want = ref.operations(m, n, k)
+            assert list(ops) == [5 + want["multiply-adds"], 7 + want["cache writes"]]
+            assert kernel.greedy_select(*args, np.zeros(1, np.int64)) == -1   # too short
+    for a, b in zip(*outs):
+        assert np.array_equal(a, b)

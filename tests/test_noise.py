@@ -107,6 +107,11 @@ def test_a_timed_value_says_it_is_one_timed_sweep_not_the_paper_s_queries():
     pv = PublishedValue("t", "D", "A", "exponent in n", None, "1", "T")
     e = judge(rec, pv, {"tol": 0.15, "rounding": False})
     assert e.outcome == "reproduced" and e.margin.basis == "declared"
+    counted = {"method": "A", "metric": "exponent in n", "fold": None, "dataset": "D",
+               "value": 1.0, "deterministic": True, "replicates": 1}   # counts' exponent
+    intervals.attach(Artifact("fakepaper", "t", "t", datasets=("D",), task="task",
+                              timing=True), [counted], [])
+    assert counted["noise_words"] == noise.COUNT_WORDS and counted["uncertainty"] == []
 
 
 def test_on_a_sample_d_is_uncertain_by_seeds_and_both_samples_of_queries():

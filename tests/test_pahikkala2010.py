@@ -127,20 +127,44 @@ def test_mq2007_missing_is_reported_not_run(tmp_path):
 
 
 def test_complexity_quick_run_and_figure():
+    """The exponents compared with O(kmn) are fitted on the kernel's counted multiply-adds
+    (equal to the reference formula; in m exactly 1: every term is a multiple of m), the
+    time exponents with their interval over the rounds beside, and the figure draws both."""
+    import reference_lqo
+    from repro.run.timing import fit_exponent
     art = arts("complexity")[0]
     spec = art.runs(quick=True)[0]
     out = tasks.task_complexity(RunContext(spec, data_dir=None, log=lambda m: None))
-    metrics = {(r["method"], r["metric"]) for r in out["records"]}
-    assert metrics == {("GRankRLS (ours)", f"exponent in {a}") for a in "mnk"} | {
-        ("GRankRLS (ours)", "exponent in k (total time, with the O(mn) set-up)")}
-    steps = next(r for r in out["records"] if r["metric"] == "exponent in k")
-    assert steps["value"] == steps["value"]          # fitted on t(k) − t(1): defined
+    got = {r["metric"]: r for r in out["records"]}
+    assert set(got) == {f"{w}exponent in {a}" for w in ("", "time ") for a in "mnk"} | {
+        "time exponent in k (total time, with the O(mn) set-up)"}
+    assert all(r["method"] == "GRankRLS (ours)" for r in out["records"])
+    for axis in "mnk":
+        rows = out["timings"][axis]
+        want = [reference_lqo.operations(r["docs"], r["config"]["n"],
+                                         r["config"]["k"])["multiply-adds"] for r in rows]
+        assert [r["operations"] for r in rows] == want
+        x = [r["docs"] if axis == "m" else r[axis] for r in rows]
+        if axis == "k":
+            x, want = [k - 1 for k in x[1:]], [c - want[0] for c in want[1:]]
+        assert got[f"exponent in {axis}"]["value"] == pytest.approx(fit_exponent(x, want),
+                                                                  abs=1e-12)
+        time = got[f"time exponent in {axis}"] if axis != "k" else got[
+            "time exponent in k (total time, with the O(mn) set-up)"]
+        assert len(time["ci95"]) == 2 and "ci95" not in got[f"exponent in {axis}"]
+    assert got["exponent in m"]["value"] == pytest.approx(1.0, abs=1e-12)
 
     class Res:
         status = "done"
         output = out
-    fig = figures.figure_complexity(art, {spec: Res()}, [], PUB)[""]
-    assert len(fig.axes) == 3
+    fig = figures.figure_complexity(art, {spec: Res()}, out["records"], PUB)[""]
+    assert len(fig.axes) == 6
+    labels = [t.get_text() for ax in fig.axes if ax.get_legend()    # (a time panel may be
+              for t in ax.get_legend().get_texts()]                   # empty: noise)
+    assert any(t == f"ours: slope {got['exponent in m']['value']:.2f}" for t in labels)
+    titles = [ax.get_title() for ax in fig.axes]
+    assert sum(t.startswith("operations (judged)") for t in titles) == 3
+    assert sum(t.startswith("time (beside)") for t in titles) >= 2
 
 
 def test_bad_grid_is_refused():

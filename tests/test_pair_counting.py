@@ -384,3 +384,61 @@ def test_grad_u_is_numpys_formula_bit_for_bit():
     assert kern.grad_u(lp, lm, z, sp, sm, u) == 0
     np.testing.assert_array_equal(u, (lp + lm) * z - sp - sm - (lm - lp))
     assert kern.grad_u(lp, lm, z, sp, sm, np.empty(n - 1)) == -1
+
+
+# --- counted operations ----------------------------------------------------------------------
+
+from reference_pair_counting import operation_counts as ref_operations  # noqa: E402
+from reference_pair_counting import sort_comparisons as ref_sort_comparisons  # noqa: E402
+
+
+def _ops(method, z, y, qp, order=None):
+    return tuple(PairCounter(y, qp, method).operations(z, order).values())
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("seed", range(8))
+def test_operation_counts_equal_the_reference(method, seed):
+    rng = np.random.default_rng(seed)
+    z, y, qp, _ = random_case(rng, n_queries=6, max_docs=120,
+                              n_levels=int(rng.integers(1, 9)), tie_scores=seed % 2 == 0)
+    assert _ops(method, z, y, qp) == ref_operations(method, z, y, qp)
+    order = np.concatenate([rng.permutation(np.arange(a, b)) for a, b in zip(qp[:-1], qp[1:])])
+    assert _ops(method, z, y, qp, order) == ref_operations(method, z, y, qp, order)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_operation_counts_of_edge_cases(method):
+    one = _ops(method, np.array([0.3]), np.array([1.0]), np.array([0, 1]))
+    assert one == ref_operations(method, [0.3], [1.0], [0, 1])
+    # l = 1: no comparison; (a) sweeps the document in once per sweep (one test, one
+    # update); (b) has no level to run, (c) no pair (one level) and skips the query
+    assert one == ((0, 2, 2) if method == "direct" else (0, 0, 0))
+    z = np.zeros(30)                             # all tied scores: every pair in the margin
+    y = np.repeat([0.0, 1.0, 2.0], 10)
+    assert _ops(method, z, y, np.array([0, 30])) == ref_operations(method, z, y, [0, 30])
+    ones = np.ones(30)                           # one level: (c) skips the query
+    got = _ops(method, z, ones, np.array([0, 30]))
+    assert got == ref_operations(method, z, ones, [0, 30])
+    assert got[2] == {"direct": 60, "joachims": 0, "tree": 0}[method]
+
+
+def test_sort_comparisons_are_the_sorts_and_leave_the_order_sorted():
+    rng = np.random.default_rng(3)
+    z = rng.normal(size=500)
+    y = rng.integers(0, 3, 500).astype(float)
+    qp = np.array([0, 500])
+    # sorted input: 21 runs by insertion (23 comparisons each, 19 in the last) and 20 merges
+    # skipped after one comparison each (10, 5, 3, 1, 1 per width)
+    srt = np.argsort(z, kind="stable")
+    assert _ops("tree", z, y, qp, srt)[0] == ref_sort_comparisons(z[srt]) == 20 * 23 + 19 + (10 + 5 + 3 + 1 + 1)
+    pc = PairCounter(y, qp, "tree")
+    order = np.arange(500, dtype=np.int64)
+    ops = np.zeros(3, np.int64)
+    assert kern.operation_counts(kern.TREE, z, pc.level, pc.n_levels, qp, order,
+                                 np.empty(500, np.int64), ops) == 0
+    assert np.array_equal(order, srt) and ops[0] == ref_sort_comparisons(z)
+    assert kern.operation_counts(kern.TREE, z, pc.level, pc.n_levels, qp, order,
+                                 np.empty(500, np.int64), np.zeros(2, np.int64)) == -1
+    with pytest.raises(DataError, match="finite"):
+        pc.operations(np.full(500, np.nan))

@@ -348,3 +348,26 @@ def test_pcg_tron_reaches_the_same_optimum(mq2008):
     assert np.array_equal(plain.coef_, direct.w) and not plain.result_.preconditioned
     with pytest.raises(ValueError, match="solver"):
         RankSVM(solver="newton").fit(d.X, d.y, d.qid_per_doc)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_operations_of_one_evaluation_and_no_state_change(method):
+    from reference_pair_counting import operation_counts, pairs
+    X, y, qp = small_data(3)
+    w = np.random.default_rng(1).normal(size=5)
+    d = np.ones(5)
+    obj = L2RankSVMObjective(X, y, qp, 0.7, method)
+    before = (obj.fun(w), obj.grad(w), obj.hv(d))
+    ops = obj.operations(w)
+    s, t, lv = operation_counts(method, X @ w, y, qp)
+    assert ops == {"sort comparisons": s, "margin tests": 2 * t, "level operations": 2 * lv,
+                   "total": s + 2 * t + 2 * lv}
+    after = (obj.fun(w), obj.grad(w), obj.hv(d))
+    assert before[0] == after[0] and all(np.array_equal(a, b)
+                                         for a, b in zip(before[1:], after[1:]))
+    # explicit pairs: every pair for f, those inside the margin for ∇f and ∇²f·d
+    peer = ExplicitPairObjective(X, y, qp, 0.7)
+    H, L = pairs(y, qp)
+    active = int(np.sum(1.0 - X[H] @ w + X[L] @ w > 0))
+    assert peer.operations(w)["pair visits"] == len(H) + 2 * active
+    assert peer.operations(np.zeros(5))["total"] == 3 * len(H)     # w = 0: all inside

@@ -62,6 +62,9 @@ DEFAULT_WHY = {
 #: the words of a timing artifact's value (a time, a ratio or a fitted exponent of one timed
 #: sweep, run alone): no interval — the queries are not what separates it from a cost claim
 TIMING_WORDS = "none: one timed sweep, run alone (timings are not replicated)"
+#: the words of a timing artifact's deterministic value (a fitted exponent of counted
+#: operations, the same on every machine: ``deterministic`` and one replicate)
+COUNT_WORDS = "none: counted operations, deterministic (the same on every machine)"
 
 
 def basis(art: Artifact, rec: dict) -> str:
@@ -165,7 +168,8 @@ def separation(art: Artifact, rec: dict, within: Within | None, exact: bool) -> 
     var = None if once else float(np.var(values, ddof=1))      # between replicates
     se_q = math.sqrt(within.var) if within is not None and within.var >= 0 else None
     if art.timing:
-        return Separation(Uncertainty(), se_q, b, TIMING_WORDS)
+        counted = rec.get("deterministic") and rec.get("replicates") == 1
+        return Separation(Uncertainty(), se_q, b, COUNT_WORDS if counted else TIMING_WORDS)
     ours = Part(0.0 if var is None else var / n_rep, n_rep - 1, _spread_source(decl.sources),
                 f"the standard error of our mean over {reps}")
     if b == SAME_QUERIES:

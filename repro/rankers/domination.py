@@ -275,9 +275,12 @@ class DominationProblem:
                                       self._Terr, self._work, out), "domination.gradient")
         return out
 
-    def steps(self, coords, lam: float, reg: str, record: bool = False):
+    def steps(self, coords, lam: float, reg: str, record: bool = False,
+              visits: np.ndarray | None = None):
         """Single-coordinate updates on ``coords`` in order; returns the number of non-zero
-        steps, or with ``record`` the arrays ``(g, δ)`` of every step."""
+        steps, or with ``record`` the arrays ``(g, δ)`` of every step.  ``visits`` (an int64
+        array of one entry): the kernel adds the stored values of X the steps read (each
+        step's column for its gradient, and again for a non-zero update)."""
         lam = check_lambda(lam)
         code = check_reg(reg)
         coords = np.ascontiguousarray(coords, dtype=np.int64)
@@ -285,7 +288,7 @@ class DominationProblem:
         rg, rd = np.zeros(k), np.zeros(k)
         done = _kernel.cd_steps(*self._x(), *self._blk(), self.beta, coords, lam, code, self.w,
                                 self._R, self._c, self._T, self._Terr, self._work,
-                                rg, rd)
+                                rg, rd, visits)
         check_status(done, "domination.cd_steps",
                      lambda code: DataError(f"coords: coordinates must be feature indices in "
                                             f"[0, {self.n_features})"))

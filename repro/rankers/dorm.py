@@ -175,6 +175,7 @@ class DormOracle:
             self.ideal[q] = float(np.sort(b)[::-1] @ a)
             self.active[q] = (np.ptp(a) > 0) and (np.ptp(b) > 0)
         self.kernel_seconds = 0.0
+        self.augmentations = 0                # augmenting paths of every assignment solved
         self._ptr1 = {}
         self.latent = ties == "latent"
         self.y = np.asarray(y, dtype=np.float64)
@@ -204,6 +205,7 @@ class DormOracle:
         res = rank2_assignment(np.ascontiguousarray(g), self.b[lo:hi], self.c[lo:hi],
                                self.a[lo:hi], ptr, check_input=False)
         self.kernel_seconds += time.perf_counter() - t
+        self.augmentations += int(res.n_augmented[0])
         pos = res.position
         coef = self.cbar[lo:hi] - self.c[lo:hi][pos]
         delta = self.ideal[q] - float(self.a[lo:hi][pos] @ self.b[lo:hi])

@@ -92,7 +92,9 @@ class GreedyPath:
     ``selected[s]`` is the (0-based) feature added at step ``s``; ``lqo_errors[s]`` the LQO
     squared error (eq. 7) of S_{s+1}; ``candidate_errors[s, i]`` the error S_s ∪ {i} would
     have had (NaN for features already in S_s); ``weights[s, :s+1]`` the weights of the
-    RankRLS model on the features ``selected[:s+1]`` (in that order).
+    RankRLS model on the features ``selected[:s+1]`` (in that order).  ``operations``: the
+    kernel's count of the run's work, ``{"multiply-adds": …, "cache writes": …}``
+    (deterministic: a function of m, n, k and the query sizes; see ``greedy_select``).
     """
     lam: float
     selected: np.ndarray
@@ -100,6 +102,7 @@ class GreedyPath:
     candidate_errors: np.ndarray
     weights: np.ndarray
     n_features: int
+    operations: dict | None = None
 
     @property
     def k(self) -> int:
@@ -171,14 +174,17 @@ class GreedyLQO:
         errors = np.zeros(k)
         cand = np.zeros((k, n))
         W = np.zeros((k, k))
+        ops = np.zeros(2, dtype=np.int64)
         done = _kernel.greedy_select(self.Xh, self.yh, self.query_ptr, lam, self._C, self._U,
-                                     self._a, self._p, self._work, selected, errors, cand, W)
+                                     self._a, self._p, self._work, selected, errors, cand, W,
+                                     ops)
         check_status(done, "lqo.greedy_select")   # cannot fail: the arrays above match
         if done != k:      # cannot happen with finite data and λ > 0 (checked above)
             raise FloatingPointError(f"greedy RankRLS: no candidate with a finite LQO error "
                                      f"at step {done + 1} (λ = {lam})")
         cand[np.isinf(cand)] = np.nan
-        return GreedyPath(lam, selected, errors, cand, W, n)
+        return GreedyPath(lam, selected, errors, cand, W, n,
+                          {"multiply-adds": int(ops[0]), "cache writes": int(ops[1])})
 
 
 def greedy_path(X, y, query_ptr, lam: float, k: int | None = None) -> GreedyPath:

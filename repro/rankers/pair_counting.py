@@ -186,6 +186,27 @@ class PairCounter:
         _check(tot, f"{self.method} counting")
         return tot
 
+    def operations(self, z: np.ndarray, order: np.ndarray | None = None) -> dict[str, int]:
+        """The operations one counting pass of this method does at scores ``z``, counted by
+        the kernel's ``operation_counts`` (a replay of the sort and the sweeps; nothing here
+        changes): ``"sort comparisons"`` (the per-query sort, warm-started from ``order``;
+        default: a fresh counter's, the documents in their stored order), ``"margin tests"``
+        and ``"level operations"`` (per-level counter updates and sums (a), document visits
+        per level (b), tree node visits (c)).  Deterministic: the same on every machine."""
+        z = np.ascontiguousarray(z, dtype=np.float64)
+        if z.shape != (self.n,) or not np.all(np.isfinite(z)):
+            raise DataError(f"z: expected {self.n} finite values, got shape {z.shape}")
+        work = np.arange(self.n, dtype=np.int64) if order is None else \
+            np.array(order, dtype=np.int64)
+        if work.shape != (self.n,):
+            raise DataError(f"order: expected {self.n} indices, got shape {work.shape}")
+        ops = np.zeros(3, dtype=np.int64)
+        _check(_kernel.operation_counts(METHOD_IDS[self.method], z, self.level, self.n_levels,
+                                        self.query_ptr, work, np.empty(self.n, np.int64), ops),
+               "operation_counts")
+        return {"sort comparisons": int(ops[0]), "margin tests": int(ops[1]),
+                "level operations": int(ops[2])}
+
     def _dummy_counts(self) -> np.ndarray:
         if not hasattr(self, "_dummy"):
             self._dummy = np.zeros(self.n, dtype=np.int64)

@@ -114,6 +114,21 @@ class L2RankSVMObjective:
         """|P| (computed once: the labels are fixed)."""
         return count_pairs(self.y, self.query_ptr)
 
+    def operations(self, w) -> dict[str, int]:
+        """The counted operations of one f(w), ∇f(w) and ∇²f(w)d from a cold start (the
+        documents in their stored order; :meth:`PairCounter.operations`): the sort's
+        comparisons once, the sweeps' margin tests and level operations twice (the
+        Hessian-vector product sums over the same sets at the same sort; the products with X,
+        O(l n̄) for every method alike, are not counted).  ``"total"`` is their sum.  Nothing
+        is evaluated: the objective's state and values are untouched."""
+        z = np.ascontiguousarray(self.X @ np.asarray(w, dtype=np.float64))
+        one = PairCounter(self.y, self.query_ptr, self.counter.method).operations(z)
+        ops = {"sort comparisons": one["sort comparisons"],
+               "margin tests": 2 * one["margin tests"],
+               "level operations": 2 * one["level operations"]}
+        ops["total"] = sum(ops.values())
+        return ops
+
     def _evaluate(self, w) -> _State:
         w = np.array(w, dtype=np.float64, copy=True)
         pc = self.counter
@@ -544,6 +559,15 @@ class ExplicitPairObjective:
     @property
     def n_pairs(self) -> int:
         return int(self.H.shape[0])
+
+    def operations(self, w) -> dict[str, int]:
+        """The pairs one f(w), ∇f(w) and ∇²f(w)d visit: every pair for f, the pairs inside the
+        margin for ∇f and again for ∇²f·d (``"pair visits"``, also ``"total"``).  Counted from
+        the margins at ``w``; the objective's state is untouched."""
+        z = self.X @ np.asarray(w, dtype=np.float64)
+        active = int(np.count_nonzero(1.0 - z[self.H] + z[self.L] > 0))
+        visits = self.n_pairs + 2 * active
+        return {"pair visits": visits, "total": visits}
 
     def fun(self, w) -> float:
         w = np.asarray(w, dtype=np.float64)

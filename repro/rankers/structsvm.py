@@ -64,6 +64,7 @@ class StructResult(SolverResult):
     seconds_qp: float
     n_active: int
     xi: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    n_augmented: int = 0        # the oracle's counted operations (``oracle.augmentations``)
 
     @property
     def qp_share(self) -> float:
@@ -343,7 +344,8 @@ def n_slack(X: np.ndarray, query_ptr: np.ndarray, oracle, C: float, eps: float,
             sweeps_per_pass: int = 10) -> tuple[StructResult, WorkingSets]:
     """Algorithm 2 (see the module doc).  ``oracle.active[i]``: whether query i has a
     non-constant loss; ``oracle(i, g) -> (coef, Δ)``; ``oracle.kernel_seconds`` (optional):
-    seconds spent in its kernel so far.  ``warm``: working sets (with feasible α) to start
+    seconds spent in its kernel so far; ``oracle.augmentations`` (optional): the operations
+    its kernel counted so far (DORM: augmenting paths).  ``warm``: working sets (with feasible α) to start
     from.  Returns the result and the final working sets."""
     query_ptr = np.ascontiguousarray(query_ptr, dtype=np.int64)
     m = query_ptr.shape[0] - 1
@@ -355,6 +357,7 @@ def n_slack(X: np.ndarray, query_ptr: np.ndarray, oracle, C: float, eps: float,
     trace = SolverTrace(callback, keep_history)
     t_qp = t_oracle = 0.0
     kernel0 = getattr(oracle, "kernel_seconds", 0.0)
+    aug0 = getattr(oracle, "augmentations", 0)
     steps = 0
     w = np.zeros(d)
     gap = 0.0
@@ -423,6 +426,7 @@ def n_slack(X: np.ndarray, query_ptr: np.ndarray, oracle, C: float, eps: float,
         n_constraints=int(ws.counts.sum()), n_sv=ws.n_sv(w, qp_tol), n_oracle=n_oracle,
         n_qp_steps=steps, seconds_oracle=t_oracle,
         seconds_kernel=getattr(oracle, "kernel_seconds", 0.0) - kernel0, seconds_qp=t_qp,
+        n_augmented=getattr(oracle, "augmentations", 0) - aug0,
         n_active=n_active, xi=xi)
     return result, ws
 
@@ -541,11 +545,12 @@ class StructuralRanker:
             ws = self.working_sets_
             for q, dc in changes.items():
                 ws.shift(q, dc @ X[qp[q]:qp[q + 1]])
-            seconds = self.result_.seconds
+            seconds, augmented = self.result_.seconds, self.result_.n_augmented
             self.result_, self.working_sets_ = n_slack(
                 X, qp, oracle, float(self.C), float(self.eps), qp_tol, int(self.max_iter),
                 self.callback, warm=ws)
             self.result_.seconds += seconds
+            self.result_.n_augmented += augmented
             self.n_outer_ += 1
         warn_at_limit("the n-slack cutting plane", self.result_.status, self.result_.n_iter)
         xi = np.empty_like(self.result_.xi)

@@ -11,7 +11,11 @@ Conventions (stated in every figure that uses them):
 * a comparison of contenders on one problem times them alternately and keeps the median
   (:func:`time_alternating`), so drift and caching hit all alike;
 * an empirical exponent is the least-squares slope of log time against log size
-  (:func:`fit_exponent`).
+  (:func:`fit_exponent`);
+* a time exponent with an interval comes from interleaved rounds
+  (:func:`interleaved_sweep`): every round times every size once, one exponent is fitted per
+  round, and the interval is the t interval over the rounds (:func:`exponent_interval`).
+  A machine's load then widens the interval instead of bending one curve.
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ import time
 from typing import Callable, Iterable
 
 import numpy as np
+from scipy import stats
 from threadpoolctl import threadpool_limits
 
 
@@ -109,3 +114,71 @@ def fun_grad_hv(problem, w, d) -> Callable[[], dict]:
         g = problem.grad(w)
         return {"f": f, "grad": g, "hv": problem.hv(d)}
     return once
+
+
+def interleaved_sweep(points: Iterable, make: Callable[[object], object],
+                      contenders: dict[str, Callable[[object], Callable[[], object]]],
+                      rounds: int = 5, min_time: float = 0.05,
+                      skip: Callable[[str, object], bool] | None = None,
+                      log: Callable[[str], object] | None = None) -> list[dict]:
+    """Time every contender at every point of a size sweep in ``rounds`` interleaved rounds.
+
+    Every problem is built first (``make(point)``, untimed) and every call prepared
+    (``contenders[name](problem)``, untimed); one warm-up call of each keeps its value (to
+    check that the contenders compute the same thing) and sets the cell's batch: the number
+    of calls that together take at least ``min_time`` seconds, so that no measurement is
+    near the clock's resolution.  Then each round times every cell once — one batch, divided
+    by its number of calls — the cells forward in even rounds and backward in odd ones, so
+    that a change of the machine's load during the sweep hits every size alike instead of
+    the largest ones only.  ``skip(name, point)`` leaves a cell out (``None``).
+
+    Returns one row per point: ``{"point", "seconds": {name: [s per round] or None},
+    "values": {name: value}}``.  Fit with :func:`exponent_interval`."""
+    if rounds < 1:
+        raise ValueError(f"interleaved_sweep: rounds must be ≥ 1, not {rounds}")
+    points = list(points)
+    cells, rows = [], []
+    for point in points:
+        problem = make(point)
+        row = {"point": point, "seconds": {}, "values": {}}
+        for name, prepare in contenders.items():
+            if skip is not None and skip(name, point):
+                row["seconds"][name] = None
+                continue
+            call = prepare(problem)
+            t0 = time.perf_counter()
+            row["values"][name] = call()                 # warm-up, and the value computed
+            once = time.perf_counter() - t0
+            batch = max(1, min(1000, int(np.ceil(min_time / max(once, 1e-9)))))
+            row["seconds"][name] = []
+            cells.append((row, name, call, batch))
+        rows.append(row)
+    for r in range(rounds):
+        for row, name, call, batch in (cells if r % 2 == 0 else cells[::-1]):
+            t0 = time.perf_counter()
+            for _ in range(batch):
+                call()
+            row["seconds"][name].append((time.perf_counter() - t0) / batch)
+        if log is not None:
+            log(f"round {r + 1}/{rounds} done")
+    return rows
+
+
+def exponent_interval(x, seconds, level: float = 0.95) -> dict:
+    """The time exponent of interleaved rounds: ``seconds[i][r]`` is the time of size
+    ``x[i]`` in round ``r`` (None: not timed).  One exponent per round
+    (:func:`fit_exponent` over the sizes timed), their mean and its t interval at ``level``
+    over the rounds (``scipy.stats.t``; NaN bounds with fewer than two rounds).
+    Returns ``{"exponent", "ci": [lo, hi], "per_round": [...]}``."""
+    pts = [(a, s) for a, s in zip(x, seconds) if s is not None]
+    n_rounds = min((len(s) for _, s in pts), default=0)
+    per = [fit_exponent([a for a, _ in pts], [s[r] for _, s in pts]) for r in range(n_rounds)]
+    per = [e for e in per if np.isfinite(e)]
+    if not per:
+        return {"exponent": float("nan"), "ci": [float("nan"), float("nan")], "per_round": []}
+    mean = float(np.mean(per))
+    if len(per) < 2:
+        return {"exponent": mean, "ci": [float("nan"), float("nan")], "per_round": per}
+    se = float(np.std(per, ddof=1)) / np.sqrt(len(per))
+    h = float(stats.t.ppf(0.5 + level / 2, len(per) - 1)) * se
+    return {"exponent": mean, "ci": [mean - h, mean + h], "per_round": per}

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from ..plotting import figure, legend_outside, size_ticks
-from ...run.timing import fit_exponent
 
 
 def figure_ii(art, results, flat, published):
@@ -65,38 +64,51 @@ def figure_ii(art, results, flat, published):
     return figs
 
 
+def _recorded(flat, method: str, metric: str):
+    return next((r for r in flat if r.get("method") == method and r.get("metric") == metric
+                 and r.get("value") is not None), None)
+
+
 def figure_complexity(art, results, flat, published):
+    """One row per number of levels k: the counted operations of one f + ∇f + Hv (left:
+    what the page judges) and its median time over the interleaved rounds (right, beside),
+    against l on log-log axes; each curve labelled with its exponent from the records (so
+    that figure and table say the same; times with their 95 % interval over the rounds)."""
     res = next((r for r in results.values() if r.status == "done"), None)
     if res is None:
         return {}
     o = res.output
     sizes = o["sizes"]
     ks = o.get("levels", list(o["curves"]))
-    ncol = 2 if len(ks) > 2 else len(ks)
-    nrow = -(-len(ks) // ncol)
-    fig, axes = figure(ncol, nrow, height=3.6)
-    for ax in axes.ravel()[len(ks):]:
-        ax.set_axis_off()
+    fig, axes = figure(2, len(ks), height=3.0)
     names = {"direct": "(a) direct", "joachims": "(b) Joachims", "tree": "(c) tree",
              "pairs": "explicit pairs"}
-    for ax, k in zip(axes.ravel(), ks):
-        for i, m in enumerate(names):
-            ts = o["curves"][k][m]
-            pts = [(l, t) for l, t in zip(sizes, ts) if t is not None]
-            if not pts:
+    from .complexity import LABELS
+    for row, k in zip(axes, ks):
+        for col, (ax, data, what, unit) in enumerate((
+                (row[0], o.get("counts", {}).get(k), "exponent", "operations"),
+                (row[1], o["curves"][k], "time exponent", "seconds"))):
+            if data is None:
+                ax.set_axis_off()
                 continue
-            x, t = zip(*pts)
-            start = o.get("pairs_fit_from", 1000) if m == "pairs" else o.get("fit_from", 1000)
-            big = [(a, b) for a, b in pts if a >= start]
-            lab = names[m]
-            if len(big) >= 2:
-                lab += f" (slope {fit_exponent(*zip(*big)):.2f})"
-            ax.loglog(x, t, "o-", ms=3, color=f"C{i}", label=lab)
-        size_ticks(ax, sizes)
-        kt = "k = l (every document its own level)" if k == "l" else f"k = {k} levels"
-        ax.set_title(f"{kt}, one query")
-        ax.set_xlabel("documents l")
-        ax.set_ylabel("seconds per f + ∇f + Hv")
-        legend_outside(ax, ncol=2)
+            for i, m in enumerate(names):
+                pts = [(l, v) for l, v in zip(sizes, data[m]) if v is not None]
+                if not pts:
+                    continue
+                rec = _recorded(flat, LABELS[m], f"{what} in l (k = {k})")
+                lab = names[m]
+                if rec is not None:
+                    ci = rec.get("ci95")
+                    lab += f" ({rec['value']:.2f}" + (
+                        f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci and all(
+                            c == c for c in ci) else "") + ")"
+                ax.loglog(*zip(*pts), "o-", ms=3, color=f"C{i}", label=lab)
+            size_ticks(ax, sizes)
+            kt = "k = l" if k == "l" else f"k = {k}"
+            ax.set_title(f"{kt}: " + ("operations (judged)" if col == 0 else
+                                      "time (beside, median of rounds)"))
+            ax.set_xlabel("documents l")
+            ax.set_ylabel(unit + " per f + ∇f + Hv")
+            legend_outside(ax, ncol=2)
     fig.tight_layout()
     return {"": fig}

@@ -50,54 +50,64 @@ def _recorded(flat, metric: str):
                  and r.get("value") is not None), None)
 
 
+def _fmt_ci(rec) -> str:
+    ci = (rec or {}).get("ci95")
+    return f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci and all(np.isfinite(ci)) else ""
+
+
+def _record(flat, metric: str):
+    return next((r for r in flat if r.get("metric") == metric and r.get("value") is not None),
+                None)
+
+
 def figure_complexity(art, results, flat, published):
-    """Wall time against m, n and k (log-log), each curve labelled with the exponent the page
-    judges (the records' values, so that figure and table say the same): in m and n the
-    slope of the total time; in k the slope of the steps t(k) − t(1) against k − 1 (the claim
-    is about the k steps of O(mn); the O(mn) set-up is t(1)), the total time beside it.  The
-    slope 1 that the paper's O(kmn) claims is drawn through each curve's first point (the
-    published claim, marked gid="published" so that the caption says it is overlaid)."""
+    """Counted multiply-adds (top row: what the page judges) and wall time (bottom row,
+    beside) against m, n and k (log-log), each curve labelled with its exponent from the
+    records (so that figure and table say the same; times with their 95 % interval over the
+    interleaved rounds).  In k the curves are the steps, c(k) − c(1) and t(k) − t(1) against
+    k − 1 (the claim is about the k steps of O(mn); the O(mn) set-up is the value at k = 1).
+    The slope 1 that the paper's O(kmn) claims is drawn through each count curve's first
+    point (the published claim, marked gid="published" so that the caption says it is
+    overlaid)."""
     done = [r for r in results.values() if r.status == "done"]
     if not done:
         return {}
     timings = done[0].output["timings"]
-    fig, axes = figure(ncols=3, height=3.5)
-    labels = {"m": "documents m", "n": "features n", "k": "selected features k"}
-    for ax, axis in zip(axes[0], ("m", "n", "k")):
+    fig, axes = figure(ncols=3, nrows=2, height=3.3)
+    labels = {"m": "documents m", "n": "features n", "k": "selected features k (steps: k − 1)"}
+    for col, axis in enumerate(("m", "n", "k")):
         rows = timings[axis]
         x = [r["docs"] if axis == "m" else r[axis] for r in rows]
-        t = [r["ours"] for r in rows]
-        base = t[x.index(1)] if axis == "k" and 1 in x else None
-        steps = [(k - 1, tk - base) for k, tk in zip(x, t)
-                 if base is not None and k > 1 and tk > base]
-        if axis == "k" and steps:
-            judged, total = _recorded(flat, "exponent in k"), _recorded(
-                flat, "exponent in k (total time, with the O(mn) set-up)")
-            ax.loglog(*zip(*steps), "o-", ms=3, color="C0",
-                      label="steps t(k) − t(1) vs k − 1"
-                      + (f":\nslope {judged:.2f} (judged)" if judged is not None else ""))
-            ax.loglog(x, t, "s:", ms=2.5, color="C1", lw=0.9,
-                      label="total time t(k)" + (f": slope {total:.2f}" if total is not None
-                                                 else ""))
-            x0, t0 = steps[0]
-            ref_x = [a for a, _ in steps]
-            ax.loglog(ref_x, [t0 * xi / x0 for xi in ref_x], "--", lw=0.9, color="0.45",
-                      gid="published", label="claimed O(kmn): slope 1")
-            ax.set_xlabel("selected features k (steps: k − 1)")
-            ax.set_ylabel("seconds")
-        else:
-            judged = _recorded(flat, f"exponent in {axis}")
-            ax.loglog(x, t, "o-", ms=3, color="C0",
-                      label="ours" + (f": slope {judged:.2f} (judged)"
-                                      if judged is not None else ""))
-            if t and t[0] is not None:
-                ax.loglog(x, [t[0] * xi / x[0] for xi in x], "--", lw=0.9, color="0.45",
-                          gid="published", label="claimed O(kmn): slope 1")
+        for row, (key, what, unit) in enumerate((("operations", "exponent", "multiply-adds"),
+                                                 ("ours", "time exponent", "seconds"))):
+            ax = axes[row, col]
+            v = [r[key] for r in rows]
+            if axis == "k" and 1 in x:
+                base = v[x.index(1)]
+                pts = [(k - 1, vk - base) for k, vk in zip(x, v) if k > 1 and vk > base]
+                name = "steps c(k) − c(1)" if row == 0 else "steps t(k) − t(1)"
+            else:
+                pts = list(zip(x, v))
+                name = "ours"
+            if not pts:                         # noise: no step slower than k = 1
+                ax.text(0.5, 0.5, "no step time above t(1)", ha="center", va="center",
+                        transform=ax.transAxes)
+                ax.set_axis_off()
+                continue
+            rec = _record(flat, f"{what} in {axis}")
+            ax.loglog(*zip(*pts), "o-", ms=3, color="C0" if row == 0 else "C1",
+                      label=name + (f": slope {rec['value']:.2f}" + _fmt_ci(rec)
+                                    if rec else ""))
+            if row == 0:
+                x0, v0 = pts[0]
+                ax.loglog([a for a, _ in pts], [v0 * a / x0 for a, _ in pts], "--", lw=0.9,
+                          color="0.45", gid="published", label="claimed O(kmn): slope 1")
             ax.set_xlabel(labels[axis])
-            ax.set_ylabel("seconds")
-        size_ticks(ax, x)
-        legend_outside(ax)                      # under the axes: never over a curve
-        fixed = {k: v for k, v in rows[0]["config"].items() if k != axis}
-        ax.set_title(", ".join(f"{k} = {v}" for k, v in fixed.items()))
+            ax.set_ylabel(unit)
+            size_ticks(ax, [a for a, _ in pts])
+            legend_outside(ax)                  # under the axes: never over a curve
+            fixed = {k: v for k, v in rows[0]["config"].items() if k != axis}
+            ax.set_title(("operations (judged)" if row == 0 else "time (beside)") + "\n"
+                         + ", ".join(f"{k} = {v}" for k, v in fixed.items()))
     fig.tight_layout()
     return {"": fig}
