@@ -196,5 +196,5 @@ def bench(data_dir, quick: bool) -> list[dict]:
                          f"with only k = {k} levels the {m} counting costs O(l log l + lk), "
                          "about the tree's O(l log l) with smaller constants; the tree pays "
                          "off as k grows (k = l: O(l log l) against O(l²), see the complexity "
-                         "figure of leelin2014)") for m in ("direct", "joachims")}))
+                         "figure of Lee & Lin 2014)") for m in ("direct", "joachims")}))
     return rows

@@ -305,9 +305,11 @@ def cmd_eval(argv) -> int:
                    "recorded by `repro runs` in the file's comments, 'letor = 4'; else 4 if "
                    "they have LETOR 4.0's 'inc =' field, else 3)")
     p.add_argument("--per-query", action="store_true", help="also per-query lines (flag 1)")
-    p.add_argument("--convention", choices=sorted(CONVENTIONS),
+    p.add_argument("--convention", metavar="NAME",
                    help="evaluate by a named convention of repro.metrics.family (the LETOR 3.0/"
-                        "4.0 and MSLR scripts, trec_eval, the GBDT libraries, a paper's own); "
+                        "4.0 and MSLR scripts, trec_eval, the GBDT libraries, the inner-product "
+                        "and good-ranks forms: " + ", ".join(sorted(CONVENTIONS)) + ") or by a "
+                        "the convention a paper declares (named by the paper's id); "
                         "default: the official LETOR output")
     _max_features_option(p)
     args = p.parse_args(argv)
@@ -319,7 +321,8 @@ def cmd_eval(argv) -> int:
 
 def cmd_bench(argv) -> int:
     from ..bench import command as bench_command
-    return bench_command.main(argv)
+    from .bench_inputs import bench_inputs
+    return bench_command.main(argv, bench_inputs)
 
 
 def cmd_runs(argv) -> int:

@@ -76,6 +76,7 @@ from .claims import DECLARED as CLAIMS_DECLARED
 from .names import (BASELINES, CLAIMS, CLEANED, FIGURE3, FIGURE4, FIGURE5, FIGURE6, FIGURE7,
                     FIGURE8, FLOOR, LETOR3, LETOR3_RANDOM, METHODS, METRICS, PAPER_DEF,
                     PAPER_RANDOM, PER_FOLD, SENS_METHOD, SENS_METRICS, STOCHASTIC)
+from ...metrics.family import get_convention
 from .. import prose
 from ..replicates import replicated
 
@@ -85,6 +86,14 @@ PAPER = Paper(
     title="Conditional Models for Non-smooth Ranking Loss Functions",
     authors="A. Dubey, J. Machchhar, C. Bhattacharyya, S. Chakrabarti", venue="ICDM 2009",
     text="001_6d8b563b3ae0bb43.txt")
+
+#: the paper's measures (Sec. 1.6.2-1.6.3), as the metric family computes them from the ranks of
+#: the good documents (``python -m repro eval --convention dubey2009``)
+CONVENTION = get_convention("binary_ranks").replace(
+    name="dubey2009",
+    source="Dubey et al. (2009) Sec. 1.6.2-1.6.3: binary gain z (good iff label >= 1), D(i) = 1 "
+           "for ranks 1-2 and 1/log2(rank) beyond, AP normalised by n+; measured on queries "
+           "with a good document only (others: NaN)")
 
 #: the words of the report (notes; each artifact's description and choices): prose.md
 PROSE = prose.load(__name__)
