@@ -66,7 +66,7 @@ def wide_paper(tmp: Path) -> types.ModuleType:
 def render_wide_paper(tmp: Path, pdf: bool) -> Path:
     """Write the wide paper's JSON, page (and PDF) into ``tmp/out``; returns the out dir."""
     from repro.judge.published import load
-    from repro.cli.pipeline import build_artifact
+    from repro.pipeline import build_artifact
     from repro.report.index import render_index
     from repro.report.pages import render_paper
     mod = wide_paper(tmp)

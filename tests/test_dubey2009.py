@@ -18,7 +18,7 @@ from repro.papers.replicates import REPEATS
 from repro.judge import kinds as aggregate
 from repro import papers
 from repro.judge import published as pub
-from repro.cli.pipeline import build_artifact
+from repro.pipeline import build_artifact
 from repro.bench.sampler import PythonFig2, python_chain
 from repro.data.load import load_letor_fold
 from repro.data.queries import QueryData

@@ -3,11 +3,12 @@ stages of the pipeline (``docs/architecture.md`` draws them):
 
     base (errors, files, spec)  →  data  →  metrics  →  rankers  →  evidence  →  run
     →  judge (stats, intervals, published values, verdicts, kinds, claims)  →  papers
-    →  judge.assemble  →  report  →  bench, cli
+    →  judge.assemble  →  report  →  pipeline  →  bench, cli
 
 The report layer renders what was computed and stored: it imports no data loader, metric,
 ranker, aggregation or protocol (assembling values is :mod:`repro.judge.assemble`'s job, and
-:mod:`repro.cli.pipeline` hands what it assembled to the report).
+the pipeline, :mod:`repro.pipeline`, hands what it assembled to the report).  The pipeline
+orchestrates runner, judge and report; the commands parse arguments and call it.
 
 Imports are read from the source (every ``import`` statement, also inside functions) by
 :func:`repro.run.codekey.imports_of`, the same reader that derives the cache's code keys.
@@ -31,6 +32,7 @@ LAYERS = [
     ("repro.papers",),
     ("repro.judge.assemble",),
     ("repro.report",),
+    ("repro.pipeline",),
     ("repro.bench", "repro.cli", "repro.__main__"),
 ]
 
@@ -70,15 +72,23 @@ def test_every_module_imports_only_downward():
 
 def test_the_rule_catches_an_upward_import():
     # a plotting helper importing the bench command, a runner importing the paper registry,
-    # an aggregation kind importing the assembly
+    # an aggregation kind importing the assembly, the report or the runner importing the
+    # pipeline, the pipeline importing a command
     graph = {"repro.papers.plotting": {"repro.bench.command"},
-             "repro.run.runner": {"repro.papers"},
+             "repro.run.runner": {"repro.papers", "repro.pipeline.options"},
              "repro.judge.kinds": {"repro.judge.assemble"},
+             "repro.report.pages": {"repro.pipeline"},
+             "repro.pipeline.run": {"repro.report.pages", "repro.run.runner",
+                                    "repro.judge.assemble", "repro.cli.guards"},
+             "repro.cli.pipeline": {"repro.pipeline.run"},
              "repro.papers.x.tasks": {"repro.rankers.lqo", "repro.evidence.protocol"}}
     got = violations(graph)
     assert got == ["repro.judge.kinds (layer 6) imports repro.judge.assemble (layer 8)",
-                   "repro.papers.plotting (layer 7) imports repro.bench.command (layer 10)",
-                   "repro.run.runner (layer 5) imports repro.papers (layer 7)"]
+                   "repro.papers.plotting (layer 7) imports repro.bench.command (layer 11)",
+                   "repro.pipeline.run (layer 10) imports repro.cli.guards (layer 11)",
+                   "repro.report.pages (layer 9) imports repro.pipeline (layer 10)",
+                   "repro.run.runner (layer 5) imports repro.papers (layer 7)",
+                   "repro.run.runner (layer 5) imports repro.pipeline.options (layer 10)"]
 
 
 def test_imports_inside_functions_are_read(tmp_path):
@@ -107,7 +117,7 @@ def test_the_report_layer_imports_no_data_ranker_or_aggregation():
 
 def test_the_report_rule_catches_a_computing_import():
     graph = {"repro.report.build": {"repro.data.catalog", "repro.files"},
-             "repro.report.html": {"repro.evidence.reference"}, "repro.cli.pipeline": {"repro.data"}}
+             "repro.report.html": {"repro.evidence.reference"}, "repro.pipeline.run": {"repro.data"}}
     assert computing_imports(graph) == ["repro.report.build imports repro.data.catalog",
                                         "repro.report.html imports repro.evidence.reference"]
 

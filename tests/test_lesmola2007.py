@@ -12,7 +12,7 @@ from scipy.stats import ttest_rel
 from repro.papers.replicates import REPEATS
 from repro.judge import kinds as aggregate
 from repro import papers as registry
-from repro.cli.pipeline import build_artifact
+from repro.pipeline import build_artifact
 from repro.data import catalog as cat
 from repro.data.uci import uci_queries
 from repro.errors import DataError, DataMissing

@@ -227,7 +227,7 @@ def test_report_only_with_an_empty_cache_keeps_computed_values(fake, tmp_path, m
 
 
 def test_missing_data_keeps_the_values_of_a_data_artifact(fake, tmp_path, capsys):
-    from repro.cli.pipeline import lost_values
+    from repro.pipeline.promote import lost_values
     old = [{"artifact": "t", "dataset": "MQ2008", "method": "m", "metric": "MAP", "fold": "1",
             "value": 0.4, "verdict": "reproduced"},
            {"artifact": "t", "dataset": "MQ2008", "method": "m", "metric": "MAP", "fold": "2",
@@ -314,7 +314,7 @@ def test_bad_input_inside_a_run_is_its_message_without_a_traceback(capsys):
 
 # 7. smaller
 def test_quick_fold_mean_figures_keep_their_values():
-    from repro.cli.pipeline import _quick_view
+    from repro.pipeline.plan import quick_view as _quick_view
     art = papers.resolve("dubey2009.figure4")[0]
     assert art.select["fold"] == "avg"
     assert _quick_view(art, False) is art

@@ -403,7 +403,7 @@ def user_targets(args, targets: list) -> list:
                              f"--dataset {args.on}=PATH or in {user_data.CATALOG_FILE}); the "
                              f"catalogued sets run without --on")
     if args.on:
-        from .pipeline import on_dataset
+        from ..pipeline.user_data import on_dataset
         targets = [on_dataset(a, args.on) for a in targets]
     if args.ranker:
         from ..evidence.reference import parse_ranker
@@ -449,13 +449,8 @@ def cmd_run(argv) -> int:
     guards.check_writable(out)
     guards.check_cache_dir()
     guards.clean_stale_staging()
-    from .pipeline import run_artifacts
-    outcome = run_artifacts(targets, root, out, quick=args.quick, jobs=args.jobs,
-                            force=args.force, report_only=args.report_only,
-                            pdf=not args.no_pdf, scheduler=args.scheduler,
-                            allow_downgrade=args.allow_downgrade, only_targets=bool(args.on),
-                            threads=args.threads if args.threads is not None
-                            else (None if args.jobs == 1 else 1))
+    from . import pipeline
+    outcome = pipeline.run(targets, args, root, out)
     code = 0
     if outcome.failed:
         print(f"error: {len(outcome.failed)} run(s) failed (their values say \"not run: "
