@@ -13,7 +13,7 @@ REPORTS = Path(os.environ.get("REPRO_CHECK_REPORTS")
                or Path(__file__).resolve().parent.parent / "reports")
 
 
-def rendered_by_issue26(html: str) -> bool:
+def rendered_with_verdict_legend(html: str) -> bool:
     """Whether a page was rendered by the current report code (its stylesheet has the
     palette's legend swatches of the equivalence verdicts): pages rendered before are not held
     to its checks."""

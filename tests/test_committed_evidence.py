@@ -81,7 +81,7 @@ def test_every_artifact_with_query_tables_in_the_cache_has_its_sidecar():
     assert missing == []
 
 
-# --- intervals and claims on the committed pages (issue 16's acceptance) ---------------------
+# --- intervals and claims on the committed pages -----------------------------------------
 
 def _pages():
     for paper_dir in sorted(p for p in REPORTS.iterdir() if p.is_dir()):

@@ -1,5 +1,5 @@
-"""Issue 27: nothing overwritten by surprise, nothing failed that exits 0, nothing edited that
-is served — guards that hold from any working directory.  One section per item of the issue;
+"""Nothing overwritten by surprise, nothing failed that exits 0, nothing edited that is
+served — guards that hold from any working directory.  One numbered section per guard;
 commands run from a directory of the test's own (never the checkout's root), and the
 checkout's reports/ are compared before and after every refused or failed command."""
 from __future__ import annotations

@@ -60,13 +60,13 @@ def test_declarations():
     assert art("claims").noise_for("MQ2008").basis == "same queries"
     assert {art(f"figure{i}").stand_ins.get("MQ2008") for i in range(2, 8)} == \
         {"web-search-lesmola"}
-    # measured times only on timing artifacts (issue 18, item 5)
+    # measured times only on timing artifacts
     assert {a.name for a in paper.ARTIFACTS if a.timing} == {"figure7", "table2-qp",
                                                              "complexity"}
 
 
 def test_timing_runs_are_not_the_value_runs():
-    """Figure 7 and Table 2's "% in QP" time refits of their own (issue 28): one timing run per
+    """Figure 7 and Table 2's "% in QP" time refits of their own: one timing run per
     web fold, none of them a value run, so the value runs of the web folds pool."""
     timing = {s for a in paper.ARTIFACTS if a.timing for s in a.runs()}
     values = {s for a in paper.ARTIFACTS if not a.timing for s in a.runs()}

@@ -393,7 +393,7 @@ def test_committed_benchmarks_page_names_its_origin():
         assert float(r) >= 1 or re.search(rf'class="why">ratio ×{re.escape(r)}, below 1: \S', page), r
 
 
-# --- the commands a page shows (issue 26, item 10) ----------------------------------------------
+# --- the commands a page shows ------------------------------------------------------------------
 
 def test_page_commands_name_out_options_and_per_query_only_where_there_are_tables(tmp_path):
     """The recompute command writes into a directory of the reader's own (--out), repeats the

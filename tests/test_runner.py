@@ -260,7 +260,7 @@ def test_timing_runs_execute_alone_after_the_others(tmp_path, monkeypatch):
 
 def test_specs_sharing_a_cache_key_run_once(tmp_path):
     """A run that two artifacts declare, once as a timing run (exclusive), has one result:
-    computed once, so each artifact's run times are those of the cache entry (issue 18)."""
+    computed once, so each artifact's run times are those of the cache entry."""
     from dataclasses import replace
     spec = table1().runs()[0]
     timed = replace(spec, exclusive=True)

@@ -1,5 +1,4 @@
-"""Defects found trying the suite as a new user would (issue 12): each test failed before its
-fix."""
+"""Defects found trying the suite as a new user would: each test failed before its fix."""
 import json
 import lzma
 import os
@@ -189,8 +188,9 @@ def test_bad_input_is_named(tmp_path):
         read_bytes(tmp_path)
 
 
-# --- issue 18: safe to run on a shared machine and in a checkout ------------------------------
-# (items 1 and 2: tests/test_process_safety.py; item 4: tests/test_clean_checkout.py)
+# --- safe to run on a shared machine and in a checkout ---------------------------------------
+# (the bounded pool: tests/test_process_safety.py; rerendering a checkout:
+# tests/test_clean_checkout.py)
 
 @pytest.fixture()
 def fake(tmp_path, monkeypatch):

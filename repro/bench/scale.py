@@ -57,7 +57,7 @@ SEED = 20140301
 FORMAT_VERSION = 1
 #: Peak resident memory allowed to the parse, as a multiple of the float64 feature matrix.
 PARSE_MEMORY_BOUND = 1.5
-#: Throughput the parse of the full-size file aims at (wall clock, issue 19).
+#: Throughput the parse of the full-size file aims at (wall clock).
 PARSE_GOAL_MB_S = 300.0
 #: Size of the slice of the file on which the parse is compared with scikit-learn's reader.
 SLICE_BYTES = 200_000_000

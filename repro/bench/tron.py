@@ -40,7 +40,7 @@ def _peer_fit(X, y, qp, C, tol, pairs=None):
     return m.coef_.ravel()
 
 
-#: Fits timed for the minimum of the default fit (issue 19: min of ≥ 15 runs).
+#: Fits timed for the minimum of the default fit (the minimum of at least 15 runs).
 MIN_RUNS = 15
 
 

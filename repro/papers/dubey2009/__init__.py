@@ -146,7 +146,7 @@ QUICK = {"folds": (1,), "params": {
     "sensitivity": {"sizes": [30, 100], "sample_repeats": 2, "skews": [0.9, 0.1],
                     "ks": [0, -10], "restart_states": 6, "smear": {"states": 50, "bins": 10},
                     "dominance": {"queries": 4, "rankings": 5, "iterations": 5}}}}
-#: replicates of the runs with training randomness (issue 25, ..replicates): a replicate > 0
+#: replicates of the runs with training randomness (..replicates): a replicate > 0
 #: refits only the stochastic methods (.figure3.replicated) and Figure 6 (.sampling)
 _REPLICATED = replicated(QUICK)
 #: Figure 3 (and its claims): the paper's own test queries, training randomness varies

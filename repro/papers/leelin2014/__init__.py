@@ -44,7 +44,7 @@ SCALE_RUNS = ({"artifact": "figureII", "label": "Figure (II)", "dataset": "MSLR-
                "fold": 1},)
 BENCH_INPUTS = {"scale": SCALE_RUNS}
 
-#: which variation separates our values from the published ones (issue 25): none but arithmetic
+#: which variation separates our values from the published ones: none but arithmetic
 NOISE = Noise(SAME_QUERIES, (), why=(
     "the data are the supplement's own sets and splits, and TRON and the cutting-plane method "
     "are deterministic: one run, whose difference from the paper's value is exact; "

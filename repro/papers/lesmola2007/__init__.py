@@ -123,8 +123,8 @@ NOTES = PROSE.notes
 
 #: inner folds of the nested selection of C (Table 1).  Measured on fold 1 (one core,
 #: single-threaded BLAS as the runner sets it): 4.6 s (page-blocks), 4.0 s (pendigits), 8.9 s
-#: (optdigits) per outer fold with every method, so about 3 minutes for the 30 folds — within
-#: the ~6 minutes below which the issue keeps 5 (3 only above).
+#: (optdigits) per outer fold with every method, so about 3 minutes for the 30 folds: 5 inner
+#: folds while the nested selection stays under about 6 minutes (3 above that).
 INNER_FOLDS = 5
 UCI_PARAMS = {"queries": {"page-blocks": 50, "pendigits": 50, "optdigits": 50,
                           "covertype": 500},
@@ -141,7 +141,7 @@ QUICK = {"folds": {**{d: (1,) for d in UCI}, **{d: (1,) for d in WEB}},
                             "grid": [0.1, 1.0], "methods": list(WEB_METHODS),
                             "c_schemes": True}}}
 
-#: replicates of Table 1 (issue 25, ..replicates): replicate r draws its own 50 queries × 100
+#: replicates of Table 1 (..replicates): replicate r draws its own 50 queries × 100
 #: documents of each UCI set (seed text .uci.sample_name: replicate 0 keeps the draw it always
 #: had) and fits every method on them; the web-search runs are deterministic, replicate 0 only
 _REPLICATED = replicated(QUICK)

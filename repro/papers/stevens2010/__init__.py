@@ -75,7 +75,7 @@ _COREL = {"datasets": ("corel5k",), "stand_ins": {"corel5k": "corel-pamir"}}
 _GOOGLE = {"datasets": ("corel5k",), "stand_ins": {"corel5k": "google-images"}}
 _REUTERS = {"datasets": ("rcv1-subsets",), "stand_ins": {"rcv1-subsets": "rcv1-singhal"}}
 
-# --- replicates and noise (issue 25) -----------------------------------------------------------
+# --- replicates and noise --------------------------------------------------------------------
 #: replicates (..replicates) of the stand-in studies with published numbers and training
 #: randomness (Corel: Figures 6–8; Reuters: Figure 16 and the text's claims): replicate r > 0
 #: refits the stochastic methods (DR-Sampled / DR-FeatureSelection's sampled negatives,
