@@ -42,6 +42,7 @@ def _load(paper, name):
     return flat, decode_sidecar(path.read_bytes())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", sorted(WITH_QUERY_MEANS))
 def test_three_fold_means_per_paper_are_recomputed_from_the_sidecars(paper):
     checked = values = 0

@@ -37,8 +37,8 @@ def test_dask_records_are_byte_identical_to_local_runs(cluster, tmp_path, monkey
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache2"))     # nothing cached
     run_artifacts(arts, Options(tmp_path, tmp_path / "pool", jobs=2, **quiet))
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache3"))
-    run_artifacts(arts, Options(tmp_path, tmp_path / "dask", scheduler=cluster.scheduler_address,
-                  **quiet))
+    run_artifacts(arts, Options(tmp_path, tmp_path / "dask",
+                                scheduler=cluster.scheduler_address, **quiet))
     local = records(tmp_path / "local")
     assert {"table1.json", "table4.json", "table5.json"} <= set(local)
     assert records(tmp_path / "pool") == local

@@ -199,9 +199,9 @@ def test_ndcg_of_eq14():
     s = np.array([0.1, 0.9, 0.5, 0.2, 0.5])        # ranking: 1, 2, 4 (tie: document order), 3, 0
     ideal = 3.0 + 1.0 / np.log2(3.0)
     dcg = 0.0 + 1.0 / np.log2(3.0) + 1.0 / np.log2(4.0)
-    got = ndcg(y, s, np.array([0, 5]), 3, "lesmola2007")[0]
+    got = ndcg(y, s, np.array([0, 5]), 3, uci.CONVENTION)[0]
     assert got == pytest.approx(dcg / (ideal + 1.0 / np.log2(4.0)))
-    assert ndcg(np.zeros(3), np.arange(3.0), np.array([0, 3]), 10, "lesmola2007")[0] == 0.0
+    assert ndcg(np.zeros(3), np.arange(3.0), np.array([0, 3]), 10, uci.CONVENTION)[0] == 0.0
 
 
 @pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")

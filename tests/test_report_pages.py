@@ -307,8 +307,8 @@ def test_timing_artifacts_are_kept_apart(timed_paper, tmp_path):
     run_artifacts(papers.resolve("fakepaper"), Options(tmp_path, out, pdf=False, **QUIET))
     main = (out / "fakepaper" / "index.html").read_bytes()
     first = json.loads((out / "fakepaper" / "timing" / "speed.json").read_text())
-    run_artifacts(papers.resolve("fakepaper.speed"), Options(tmp_path, out, pdf=False, force=True,
-                  **QUIET))
+    run_artifacts(papers.resolve("fakepaper.speed"),
+                  Options(tmp_path, out, pdf=False, force=True, **QUIET))
     again = json.loads((out / "fakepaper" / "timing" / "speed.json").read_text())
     assert first[0]["value"] != again[0]["value"]          # measured: changes
     assert (out / "fakepaper" / "index.html").read_bytes() == main

@@ -370,6 +370,7 @@ def tables_of(art) -> list[dict]:
     return tables
 
 
+@pytest.mark.slow
 def test_key_fields_ties_missing_docids_and_tables_without_run_files(mini, tmp_path):
     out = tmp_path / "out"
     assert cli.main(["runs", "runfilespaper.table1", "runfilespaper.table2",

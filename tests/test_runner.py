@@ -78,8 +78,8 @@ def test_published_file_and_verdicts():
 @pytest.mark.slow
 def test_pipeline_writes_records_meta_figures_and_pages(tmp_path):
     out = tmp_path / "reports"
-    flats = run_artifacts(papers.resolve("fakepaper"), Options(tmp_path, out, pdf=False,
-                          log=lambda *a, **k: None))
+    flats = run_artifacts(papers.resolve("fakepaper"),
+                          Options(tmp_path, out, pdf=False, log=lambda *a, **k: None))
     t1 = {(r["metric"], r["fold"]): r for r in flats["fakepaper.table1"]}
     assert t1[("x", "1")]["verdict"] == "reproduced"
     # a constant 2 against the printed 2.1: d = −0.1 exactly, beyond the margin — deviates
@@ -111,10 +111,12 @@ def test_pipeline_writes_records_meta_figures_and_pages(tmp_path):
 
 def test_report_only_keeps_existing_outputs_and_never_computes(tmp_path):
     out = tmp_path / "reports"
-    run_artifacts(papers.resolve("fakepaper.table1"), Options(tmp_path, out, pdf=False, log=lambda *a, **k: None))
+    run_artifacts(papers.resolve("fakepaper.table1"),
+                  Options(tmp_path, out, pdf=False, log=lambda *a, **k: None))
     fakepaper.CALLS.clear()
-    flats = run_artifacts(papers.resolve("fakepaper.table1"), Options(tmp_path, out, pdf=False,
-                          report_only=True, log=lambda *a, **k: None))
+    flats = run_artifacts(papers.resolve("fakepaper.table1"),
+                          Options(tmp_path, out, pdf=False, report_only=True,
+                                  log=lambda *a, **k: None))
     assert fakepaper.CALLS == []
     assert any(r["verdict"] == "reproduced" for r in flats["fakepaper.table1"])
 
@@ -154,8 +156,9 @@ def test_dataset_not_run_without_published_values_still_gets_a_row(tmp_path):
 
 
 def test_quick_mode_says_why_values_are_missing(tmp_path):
-    flats = run_artifacts(papers.resolve("fakepaper.table1"), Options(tmp_path, tmp_path / "q",
-                          quick=True, pdf=False, log=lambda *a, **k: None))
+    flats = run_artifacts(papers.resolve("fakepaper.table1"),
+                          Options(tmp_path, tmp_path / "q", quick=True, pdf=False,
+                                  log=lambda *a, **k: None))
     by_fold = {r["fold"]: r for r in flats["fakepaper.table1"] if r["metric"] == "x"}
     assert by_fold["1"]["verdict"] == "reproduced"
     assert by_fold["2"]["verdict"] == "not run"
