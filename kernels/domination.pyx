@@ -61,7 +61,7 @@ The order depends on the data alone — not on the CPU, the vector width, the co
 threads (there are none), nor on whether X is dense or sparse (a zero x_ir adds +0) — and
 each lane's operations are single IEEE operations (no FMA: ``-ffp-contract=off``), so the
 baseline and AVX2 builds of the lane loops give the same bits on every x86-64 machine.
-(Issue 28: against the one-chain order this moved the last bits of w — max |Δw| 2.4e−13
+(Against the one-chain order this moved the last bits of w — max |Δw| 2.4e−13
 over 44 OHSUMED fold-1 solves, 9e−13 over 15 Reuters solves — with no chosen configuration,
 feature, sweep or iteration count and no test measure moved, for ×1.2–1.3 on a dense pooled
 sweep.)

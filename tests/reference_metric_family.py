@@ -1,5 +1,5 @@
-"""The five NDCG implementations the suite had before ``repro.metrics.family`` (issue 15
-item 5), frozen verbatim as references: the family must reproduce each to the last bit.
+"""The five NDCG implementations the suite had before ``repro.metrics.family``,
+frozen verbatim as references: the family must reproduce each to the last bit.
 
 * ``lesmola_ndcg_at`` — ``repro/papers/lesmola2007/tasks.py`` ``ndcg_at`` (with
   ``positions`` and the ``"ndcg"`` branch of ``repro/rankers/dorm.py`` ``loss_vectors``);

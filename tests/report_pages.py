@@ -13,7 +13,7 @@ REPORTS = Path(os.environ.get("REPRO_CHECK_REPORTS")
                or Path(__file__).resolve().parent.parent / "reports")
 
 
-def rendered_by_issue26(html: str) -> bool:
+def rendered_with_verdict_legend(html: str) -> bool:
     """Whether a page was rendered by the current report code (its stylesheet has the
     palette's legend swatches of the equivalence verdicts): pages rendered before are not held
     to its checks."""
@@ -66,7 +66,7 @@ def wide_paper(tmp: Path) -> types.ModuleType:
 def render_wide_paper(tmp: Path, pdf: bool) -> Path:
     """Write the wide paper's JSON, page (and PDF) into ``tmp/out``; returns the out dir."""
     from repro.judge.published import load
-    from repro.cli.pipeline import build_artifact
+    from repro.pipeline import build_artifact
     from repro.report.index import render_index
     from repro.report.pages import render_paper
     mod = wide_paper(tmp)

@@ -8,6 +8,7 @@ import pytest
 
 from repro import papers
 from repro.bench import scale
+from repro.cli.bench_inputs import scale_runs
 from repro.data.letor import read_letor
 from repro.papers.leelin2014.common import _power, _solve, load_split
 from repro.rankers import RankSVM
@@ -96,15 +97,22 @@ def test_children_measure_the_same_parse_and_fit(tmp_path, monkeypatch):
 
 
 def test_the_papers_declare_the_runs_bench_scale_times():
-    """The benchmark knows no paper: leelin2014 declares Figure (II) on MSLR-WEB30K Fold1."""
-    assert scale.paper_runs() == [("leelin2014", {"artifact": "figureII", "label": "Figure (II)",
-                                                  "dataset": "MSLR-WEB30K", "fold": 1})]
+    """The benchmark knows no paper: leelin2014 declares Figure (II) on MSLR-WEB30K Fold1, and
+    the command line hands it over with its run and its task."""
+    (run,) = scale_runs()
+    assert {k: run[k] for k in ("paper", "artifact", "label", "dataset", "fold")} == {
+        "paper": "leelin2014", "artifact": "figureII", "label": "Figure (II)",
+        "dataset": "MSLR-WEB30K", "fold": 1}
+    assert run["spec"]["task"] == "task_figure_ii" and run["spec"]["fold"] == 1
+    assert run["task"].endswith(":task_figure_ii")
+    json.dumps(run)                                     # handed to a child as JSON
 
 
 @pytest.mark.slow
 def test_paper_run_child_runs_the_papers_task(data_root):
     """The task `bench scale` runs on a user's MSLR-WEB30K, here on MQ2008 (quick grid)."""
-    out = scale._child_paper_run(str(data_root), "leelin2014", "figureII", "MQ2008", 1, True)
+    (run,) = scale_runs(quick=True, dataset="MQ2008")
+    out = scale._child_paper_run(str(data_root), run["spec"], run["task"])
     assert out["run"] == "leelin2014/task_figure_ii/MQ2008/fold1 (quick)"
     assert out["seconds"] > 0 and out["peak_rss"] > 0
     # its CG iterations at the default stop are those of TRON run here to ε = 1e-3

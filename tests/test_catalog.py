@@ -82,7 +82,7 @@ def test_missing_dataset_error_says_where_to_get_it(tmp_path):
 
 
 def test_loading_keeps_no_parsed_copy_that_could_be_edited(data_root, tmp_path, monkeypatch):
-    """Issue 27 item 4: every load parses the bytes it verified against the catalog; nothing
+    """Every load parses the bytes it verified against the catalog; nothing
     parsed is written beside the cache (where it could be edited with a sidecar to match)."""
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "c"))
     a = load_letor("MQ2008", 2, "test", data_root)

@@ -1,4 +1,4 @@
-"""Issue 18, item 4: rendering is a pure function of the results — a rerun from the cache into
+"""Rendering is a pure function of the results — a rerun from the cache into
 a checkout's own reports/ leaves `git status --porcelain` empty (PDFs included: fixed dates),
 and only `bench` writes the benchmarks page.
 

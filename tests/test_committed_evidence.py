@@ -42,6 +42,7 @@ def _load(paper, name):
     return flat, decode_sidecar(path.read_bytes())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("paper", sorted(WITH_QUERY_MEANS))
 def test_three_fold_means_per_paper_are_recomputed_from_the_sidecars(paper):
     checked = values = 0
@@ -81,7 +82,7 @@ def test_every_artifact_with_query_tables_in_the_cache_has_its_sidecar():
     assert missing == []
 
 
-# --- intervals and claims on the committed pages (issue 16's acceptance) ---------------------
+# --- intervals and claims on the committed pages -----------------------------------------
 
 def _pages():
     for paper_dir in sorted(p for p in REPORTS.iterdir() if p.is_dir()):

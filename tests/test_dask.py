@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from repro import papers
-from repro.cli.pipeline import run_artifacts
+from repro.pipeline import Options, run_artifacts
 from repro.run.cache import RunCache
 from repro.run.runner import Runner
 
@@ -33,12 +33,12 @@ def records(out, paper="fakepaper"):
 def test_dask_records_are_byte_identical_to_local_runs(cluster, tmp_path, monkeypatch):
     arts = [a for a in papers.resolve("fakepaper") if a.name in ("table1", "table4", "table5")]
     quiet = dict(pdf=False, log=lambda *a, **k: None, progress=False)
-    run_artifacts(arts, tmp_path, tmp_path / "local", **quiet)
+    run_artifacts(arts, Options(tmp_path, tmp_path / "local", **quiet))
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache2"))     # nothing cached
-    run_artifacts(arts, tmp_path, tmp_path / "pool", jobs=2, **quiet)
+    run_artifacts(arts, Options(tmp_path, tmp_path / "pool", jobs=2, **quiet))
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache3"))
-    run_artifacts(arts, tmp_path, tmp_path / "dask", scheduler=cluster.scheduler_address,
-                  **quiet)
+    run_artifacts(arts, Options(tmp_path, tmp_path / "dask",
+                                scheduler=cluster.scheduler_address, **quiet))
     local = records(tmp_path / "local")
     assert {"table1.json", "table4.json", "table5.json"} <= set(local)
     assert records(tmp_path / "pool") == local

@@ -1,10 +1,10 @@
-"""No silent nonsense from the structural SVMs' defaults (issue 17): DORM and PrecisionAtKSVM
+"""No silent nonsense from the structural SVMs' defaults: DORM and PrecisionAtKSVM
 with their default parameters rank MQ2008 fold 1's test queries above random scores (test MAP,
 LETOR 4.0 evaluation), on the shipped features and, for DORM, on standardised ones too (a
 larger feature scale acts as a larger C; PrecisionAtKSVM passes there as well, 0.42, but its
 fit takes minutes); and DORM ranks a separable toy perfectly.
 
-The cutting-plane fits are sensitive to arithmetic (issue 25): a relative jitter of 2⁻⁴⁰ on the
+The cutting-plane fits are sensitive to arithmetic: a relative jitter of 2⁻⁴⁰ on the
 features, or another BLAS kernel or thread count, moves DORM's test MAP between 0.28 and 0.44
 (standardised) and 0.39 and 0.43 (shipped), PrecisionAtKSVM's between 0.318 and 0.330.  So
 each model is judged on the mean of 5 fits — the data as it is and 4 seeded jitters

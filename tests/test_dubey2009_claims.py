@@ -266,6 +266,7 @@ def test_sampler_claims():
     assert flat["MAP"]["outcome"] == "inconclusive"
 
 
+@pytest.mark.slow
 def test_key_claims():
     recs = judged(ART["claims"], _figure3_outputs({}) + _sens_outputs(0.01, "OHSUMED"))
     key = [r for r in recs if r.get("key")]

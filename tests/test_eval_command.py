@@ -66,7 +66,7 @@ def test_eval_keeps_the_last_line_of_a_duplicate_docid(tmp_path):
 
 
 def test_eval_refuses_a_qid_split_in_two_places_as_the_loader_does(tmp_path):
-    """Issue 27 item 5: the scripts would merge qid 7's lines; the loader refuses them."""
+    """The scripts would merge qid 7's lines; the loader refuses them."""
     letor = tmp_path / "t.txt"
     letor.write_text("1 qid:7 1:1 #docid = a\n0 qid:8 1:1 #docid = b\n"
                      "0 qid:7 1:1 #docid = c\n")

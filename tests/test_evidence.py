@@ -8,7 +8,7 @@ import pytest
 
 import fakepaper
 from repro import papers
-from repro.cli.pipeline import build_artifact
+from repro.pipeline import build_artifact
 from repro.evidence import (SIDECAR_SUFFIX, Evidence, QueryTable, TableIndex, decode_sidecar,
                             encode_sidecar, table_mean)
 from repro.judge.published import load

@@ -1,5 +1,5 @@
-"""Issue 27: nothing overwritten by surprise, nothing failed that exits 0, nothing edited that
-is served — guards that hold from any working directory.  One section per item of the issue;
+"""Nothing overwritten by surprise, nothing failed that exits 0, nothing edited that is
+served — guards that hold from any working directory.  One numbered section per guard;
 commands run from a directory of the test's own (never the checkout's root), and the
 checkout's reports/ are compared before and after every refused or failed command."""
 from __future__ import annotations
@@ -194,7 +194,8 @@ def _spoil(line: str, how: str) -> str:
             "zero": line.replace(" 1:", " 0:", 1)}[how]
 
 
-@pytest.mark.parametrize("how", ["label", "negative", "nan", "repeated", "zero", "split qid"])
+@pytest.mark.parametrize("how", [pytest.param("label", marks=pytest.mark.slow), "negative", "nan",
+                                 "repeated", "zero", "split qid"])
 def test_bad_user_data_fails_its_runs_and_the_command(elsewhere, tmp_path, capsys, how):
     folder = write_folds(tmp_path / "bad", letor_lines())
     train = folder / "Fold1" / "train.txt"
@@ -472,6 +473,7 @@ def test_the_console_names_values_on_an_unverified_copy():
 
 # --- 8. the README's command from another checkout path ---------------------------------------
 
+@pytest.mark.slow
 def test_a_recomputation_with_the_same_values_keeps_runs_json(fake_paper, elsewhere, tmp_path,
                                                               monkeypatch):
     out = tmp_path / "out"

@@ -3,11 +3,12 @@ stages of the pipeline (``docs/architecture.md`` draws them):
 
     base (errors, files, spec)  →  data  →  metrics  →  rankers  →  evidence  →  run
     →  judge (stats, intervals, published values, verdicts, kinds, claims)  →  papers
-    →  judge.assemble  →  report  →  bench, cli
+    →  judge.assemble  →  report  →  pipeline  →  bench, cli
 
 The report layer renders what was computed and stored: it imports no data loader, metric,
 ranker, aggregation or protocol (assembling values is :mod:`repro.judge.assemble`'s job, and
-:mod:`repro.cli.pipeline` hands what it assembled to the report).
+the pipeline, :mod:`repro.pipeline`, hands what it assembled to the report).  The pipeline
+orchestrates runner, judge and report; the commands parse arguments and call it.
 
 Imports are read from the source (every ``import`` statement, also inside functions) by
 :func:`repro.run.codekey.imports_of`, the same reader that derives the cache's code keys.
@@ -31,6 +32,7 @@ LAYERS = [
     ("repro.papers",),
     ("repro.judge.assemble",),
     ("repro.report",),
+    ("repro.pipeline",),
     ("repro.bench", "repro.cli", "repro.__main__"),
 ]
 
@@ -70,15 +72,23 @@ def test_every_module_imports_only_downward():
 
 def test_the_rule_catches_an_upward_import():
     # a plotting helper importing the bench command, a runner importing the paper registry,
-    # an aggregation kind importing the assembly
+    # an aggregation kind importing the assembly, the report or the runner importing the
+    # pipeline, the pipeline importing a command
     graph = {"repro.papers.plotting": {"repro.bench.command"},
-             "repro.run.runner": {"repro.papers"},
+             "repro.run.runner": {"repro.papers", "repro.pipeline.options"},
              "repro.judge.kinds": {"repro.judge.assemble"},
+             "repro.report.pages": {"repro.pipeline"},
+             "repro.pipeline.run": {"repro.report.pages", "repro.run.runner",
+                                    "repro.judge.assemble", "repro.cli.guards"},
+             "repro.cli.pipeline": {"repro.pipeline.run"},
              "repro.papers.x.tasks": {"repro.rankers.lqo", "repro.evidence.protocol"}}
     got = violations(graph)
     assert got == ["repro.judge.kinds (layer 6) imports repro.judge.assemble (layer 8)",
-                   "repro.papers.plotting (layer 7) imports repro.bench.command (layer 10)",
-                   "repro.run.runner (layer 5) imports repro.papers (layer 7)"]
+                   "repro.papers.plotting (layer 7) imports repro.bench.command (layer 11)",
+                   "repro.pipeline.run (layer 10) imports repro.cli.guards (layer 11)",
+                   "repro.report.pages (layer 9) imports repro.pipeline (layer 10)",
+                   "repro.run.runner (layer 5) imports repro.papers (layer 7)",
+                   "repro.run.runner (layer 5) imports repro.pipeline.options (layer 10)"]
 
 
 def test_imports_inside_functions_are_read(tmp_path):
@@ -107,7 +117,7 @@ def test_the_report_layer_imports_no_data_ranker_or_aggregation():
 
 def test_the_report_rule_catches_a_computing_import():
     graph = {"repro.report.build": {"repro.data.catalog", "repro.files"},
-             "repro.report.html": {"repro.evidence.reference"}, "repro.cli.pipeline": {"repro.data"}}
+             "repro.report.html": {"repro.evidence.reference"}, "repro.pipeline.run": {"repro.data"}}
     assert computing_imports(graph) == ["repro.report.build imports repro.data.catalog",
                                         "repro.report.html imports repro.evidence.reference"]
 
@@ -127,3 +137,78 @@ def test_the_benchmarks_import_no_paper_package():
     assert paper_package_imports({"repro.bench.x": {"repro.papers.lesmola2007.uci",
                                                    "repro.papers"}}) == \
         ["repro.bench.x imports repro.papers.lesmola2007.uci"]
+
+
+#: the library: the layers that serve every paper, and so name none
+LIBRARY = ("repro.metrics", "repro.rankers", "repro.data", "repro.run", "repro.judge",
+           "repro.report", "repro.bench", "repro.evidence", "repro.spec")
+
+
+def _strings(source: str) -> list[str]:
+    """The string constants of ``source``, docstrings aside (prose may cite a paper; code
+    that looks one up needs its id as a value)."""
+    import ast
+    tree = ast.parse(source)
+    docs = {id(node.body[0].value) for node in ast.walk(tree)
+            if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef,
+                                 ast.AsyncFunctionDef))
+            and node.body and isinstance(node.body[0], ast.Expr)
+            and isinstance(node.body[0].value, ast.Constant)}
+    found = [node for node in ast.walk(tree) if isinstance(node, ast.Constant)
+             and isinstance(node.value, str) and id(node) not in docs]
+    return [node.value for node in sorted(found, key=lambda n: (n.lineno, n.col_offset))]
+
+
+def paper_references(module: str, source: str, imports: set[str], ids) -> list[str]:
+    """Every way library ``module`` reaches a paper: a string constant naming a paper id (a
+    registry call by id, ``registry.module("lesmola2007")``, a convention named after it), an
+    import of a paper package, and — for the benchmarks — the registry itself (their inputs
+    are handed in)."""
+    out = [f"{module} names {pid} in {text!r}" for text in _strings(source) for pid in ids
+           if pid in text]
+    out += [f"{module} imports {t}" for t in sorted(imports)
+            if any(t == f"repro.papers.{pid}" or t.startswith(f"repro.papers.{pid}.")
+                   for pid in ids)]
+    if module.startswith("repro.bench"):
+        out += [f"{module} imports the paper registry ({t})" for t in sorted(imports)
+                if t == "repro.papers"]
+    return out
+
+
+def _source(module: str) -> str:
+    import importlib.util
+    return open(importlib.util.find_spec(module).origin, encoding="utf-8").read()
+
+
+@pytest.mark.slow
+def test_the_library_names_no_paper():
+    ids = repro_papers().known_ids()
+    library = [m for m in package_modules()
+               if any(m == p or m.startswith(p + ".") for p in LIBRARY)]
+    assert len(library) > 40 and len(ids) >= 5
+    found = [line for m in library
+             for line in paper_references(m, _source(m), imports_of(m), ids)]
+    assert found == []
+
+
+def test_the_paper_rule_catches_a_library_module_that_names_a_paper():
+    ids = ("lesmola2007", "dubey2009")
+    planted = ('"""Uses lesmola2007\'s queries (a docstring may say so)."""\n'
+               'from .. import papers as registry\n'
+               'def f(d):\n'
+               '    return registry.module("lesmola2007").table1_queries(d)\n'
+               'NAME = "dubey2009.figure3"\n')
+    imports = {"repro.papers", "repro.papers.lesmola2007.uci"}
+    assert paper_references("repro.bench.x", planted, imports, ids) == [
+        "repro.bench.x names lesmola2007 in 'lesmola2007'",
+        "repro.bench.x names dubey2009 in 'dubey2009.figure3'",
+        "repro.bench.x imports repro.papers.lesmola2007.uci",
+        "repro.bench.x imports the paper registry (repro.papers)"]
+    # a report module may use the registry by a variable (the figure of any paper)
+    assert paper_references("repro.report.build", "def f(a):\n    return registry.figure("
+                            "a.paper, a.figure)\n", {"repro.papers"}, ids) == []
+
+
+def repro_papers():
+    from repro import papers
+    return papers

@@ -12,7 +12,7 @@ from scipy.stats import ttest_rel
 from repro.papers.replicates import REPEATS
 from repro.judge import kinds as aggregate
 from repro import papers as registry
-from repro.cli.pipeline import build_artifact
+from repro.pipeline import build_artifact
 from repro.data import catalog as cat
 from repro.data.uci import uci_queries
 from repro.errors import DataError, DataMissing
@@ -61,13 +61,13 @@ def test_declarations():
     assert art("claims").noise_for("MQ2008").basis == "same queries"
     assert {art(f"figure{i}").stand_ins.get("MQ2008") for i in range(2, 8)} == \
         {"web-search-lesmola"}
-    # measured times only on timing artifacts (issue 18, item 5)
+    # measured times only on timing artifacts
     assert {a.name for a in paper.ARTIFACTS if a.timing} == {"figure7", "table2-qp",
                                                              "complexity"}
 
 
 def test_timing_runs_are_not_the_value_runs():
-    """Figure 7 and Table 2's "% in QP" time refits of their own (issue 28): one timing run per
+    """Figure 7 and Table 2's "% in QP" time refits of their own: one timing run per
     web fold, none of them a value run, so the value runs of the web folds pool."""
     timing = {s for a in paper.ARTIFACTS if a.timing for s in a.runs()}
     values = {s for a in paper.ARTIFACTS if not a.timing for s in a.runs()}
@@ -200,9 +200,9 @@ def test_ndcg_of_eq14():
     s = np.array([0.1, 0.9, 0.5, 0.2, 0.5])        # ranking: 1, 2, 4 (tie: document order), 3, 0
     ideal = 3.0 + 1.0 / np.log2(3.0)
     dcg = 0.0 + 1.0 / np.log2(3.0) + 1.0 / np.log2(4.0)
-    got = ndcg(y, s, np.array([0, 5]), 3, "lesmola2007")[0]
+    got = ndcg(y, s, np.array([0, 5]), 3, uci.CONVENTION)[0]
     assert got == pytest.approx(dcg / (ideal + 1.0 / np.log2(4.0)))
-    assert ndcg(np.zeros(3), np.arange(3.0), np.array([0, 3]), 10, "lesmola2007")[0] == 0.0
+    assert ndcg(np.zeros(3), np.arange(3.0), np.array([0, 3]), 10, uci.CONVENTION)[0] == 0.0
 
 
 @pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")

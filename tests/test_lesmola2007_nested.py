@@ -8,7 +8,7 @@ import pytest
 
 from repro.judge import kinds as aggregate
 from repro import papers as registry
-from repro.cli.pipeline import build_artifact
+from repro.pipeline import build_artifact
 from repro.data import catalog as cat
 from repro.data.load import load_letor_fold
 from repro.evidence import SIDECAR_SUFFIX, TableIndex, decode_sidecar, table_mean

@@ -38,12 +38,26 @@ Y, S, QP = queries((A_Y, A_S), (B_Y, B_S), (C_Y, C_S))
 
 def test_every_convention_is_declared_with_its_source():
     assert set(CONVENTIONS) == {"letor3", "letor4", "mslr", "trec_eval", "trec_eval_classic",
-                                "gbdt", "lesmola2007", "dubey2009", "stevens2010"}
+                                "gbdt", "inner_product", "binary_ranks"}
     for name, c in CONVENTIONS.items():
         assert c.name == name and len(c.source) > 20
 
 
-@pytest.mark.parametrize("conv", ["letor3", "letor4", "mslr", "stevens2010"])
+def test_the_papers_declare_their_conventions_from_the_librarys():
+    """A paper's convention is one of the library's under the paper's id: the same choices,
+    so the same values (its source cites the paper)."""
+    from dataclasses import replace
+    from repro import papers
+    declared = papers.conventions()
+    same = {n: [lib for lib, c in CONVENTIONS.items()
+                if replace(c, name=n, source="") == replace(d, source="")]
+            for n, d in declared.items()}
+    assert same == {"dubey2009": ["binary_ranks"], "lesmola2007": ["inner_product"],
+                    "stevens2010": ["letor4"]}
+    assert not set(declared) & set(CONVENTIONS)
+
+
+@pytest.mark.parametrize("conv", ["letor3", "letor4", "mslr"])
 def test_letor_scripts_hand_computed(conv):
     # gain 2^r - 1, positions 1-2 undiscounted: A ranked gains 1, 3, 0 → DCG@3 = 4 = ideal.
     nd = ndcg(Y, S, QP, 3, conv)
@@ -127,38 +141,38 @@ def test_k_beyond_query_length_letor3_letor4_truncate():
     assert ndcg(Y, S, QP, 5, "letor3")[0] == 0.0
     assert precision(Y, S, QP, 5, "letor3")[0] == 0.0
     assert ndcg(Y, S, QP, 5, "gbdt")[0] == ndcg(Y, S, QP, 3, "gbdt")[0]
-    assert ndcg(Y, S, QP, 5, "lesmola2007")[0] == ndcg(Y, S, QP, 3, "lesmola2007")[0]
-    assert ndcg(Y, S, QP, 5, "dubey2009")[0] == 1.0
+    assert ndcg(Y, S, QP, 5, "inner_product")[0] == ndcg(Y, S, QP, 3, "inner_product")[0]
+    assert ndcg(Y, S, QP, 5, "binary_ranks")[0] == 1.0
 
 
 def test_gbdt_scores_one_on_a_query_without_relevant_documents():
     assert ndcg(Y, S, QP, 10, "gbdt")[1] == 1.0
     assert average_precision(Y, S, QP, "gbdt")[1] == 1.0
-    for conv in ("letor3", "letor4", "mslr", "trec_eval", "lesmola2007", "stevens2010"):
+    for conv in ("letor3", "letor4", "mslr", "trec_eval", "inner_product"):
         assert ndcg(Y, S, QP, 10, conv, docids=DOCIDS)[1] == 0.0
         assert average_precision(Y, S, QP, conv, docids=DOCIDS)[1] == 0.0
 
 
-def test_gbdt_and_lesmola2007_hand_computed():
+def test_gbdt_and_inner_product_hand_computed():
     # A: gains 1, 3, 0 at 1/log2(i + 1): DCG = 1 + 3/log2 3; ideal 3 + 1/log2 3.
     want = (1 + 3 / L3) / (3 + 1 / L3)
     assert ndcg(Y, S, QP, 3, "gbdt")[0] == pytest.approx(want, rel=1e-14)
-    assert ndcg(Y, S, QP, 3, "lesmola2007")[0] == pytest.approx(want, rel=1e-14)
+    assert ndcg(Y, S, QP, 3, "inner_product")[0] == pytest.approx(want, rel=1e-14)
     # C: gains 3, 0, 7, 15 → DCG@4 = 3 + 7/2 + 15/log2 5; ideal 15 + 7/log2 3 + 3/2.
     want = (3 + 3.5 + 15 / L5) / (15 + 7 / L3 + 1.5)
     assert ndcg(Y, S, QP, 4, "gbdt")[2] == pytest.approx(want, rel=1e-14)
-    assert ndcg(Y, S, QP, 2, "lesmola2007")[2] == pytest.approx(3 / (15 + 7 / L3), rel=1e-14)
+    assert ndcg(Y, S, QP, 2, "inner_product")[2] == pytest.approx(3 / (15 + 7 / L3), rel=1e-14)
 
 
-def test_dubey2009_binary_gain_and_queries_without_a_good_document():
+def test_binary_ranks_binary_gain_and_queries_without_a_good_document():
     # C: good (label ≥ 1) at ranks 1, 3, 4 → NDCG@4 = (1 + 1/log2 3 + 1/2) / (1 + 1 + 1/log2 3).
-    nd = ndcg(Y, S, QP, 4, "dubey2009")
+    nd = ndcg(Y, S, QP, 4, "binary_ranks")
     assert np.isnan(nd[1]) and nd[0] == 1.0
     assert nd[2] == pytest.approx((1 + 1 / L3 + 0.5) / (2 + 1 / L3), rel=1e-14)
-    ap = average_precision(Y, S, QP, "dubey2009")
+    ap = average_precision(Y, S, QP, "binary_ranks")
     assert np.isnan(ap[1]) and ap[2] == pytest.approx((1 + 2 / 3 + 3 / 4) / 3)
-    assert np.isnan(precision(Y, S, QP, 2, "dubey2009")[1])
-    stricter = CONVENTIONS["dubey2009"].replace(relevant_min=3.0)
+    assert np.isnan(precision(Y, S, QP, 2, "binary_ranks")[1])
+    stricter = CONVENTIONS["binary_ranks"].replace(relevant_min=3.0)
     assert ndcg(Y, S, QP, 4, stricter)[2] == pytest.approx((1 / L3 + 0.5) / 2)
 
 
@@ -186,14 +200,14 @@ def test_bad_input_is_refused_with_the_argument_named():
     with pytest.raises(DataError, match="gain must be one of"):
         CONVENTIONS["gbdt"].replace(gain="square")
     with pytest.raises(DataError, match="engine 'inner' computes discount 'log2' only"):
-        CONVENTIONS["lesmola2007"].replace(discount="letor")
+        CONVENTIONS["inner_product"].replace(discount="letor")
 
 
 def test_engines_agree_on_other_gains():
     rng = np.random.default_rng(21)
     for _ in range(50):
         y, s, qp = random_queries(rng)
-        inner = CONVENTIONS["lesmola2007"].replace(gain="linear")
+        inner = CONVENTIONS["inner_product"].replace(gain="linear")
         np.testing.assert_allclose(ndcg(y, s, qp, 5, inner),
                                    ndcg(y, s, qp, 5, inner.replace(engine="sum")),
                                    rtol=1e-13, atol=1e-15)
@@ -241,14 +255,14 @@ def test_random_ties_shuffle_within_queries_then_sort_stably():
         np.testing.assert_array_equal(got, ev.ndcg[:, 4])
 
 
-def test_lesmola2007_equals_the_former_ndcg_at_bit_for_bit():
+def test_inner_product_equals_the_former_ndcg_at_bit_for_bit():
     rng = np.random.default_rng(14)
     for _ in range(200):
         y, s, qp = random_queries(rng)
         k = int(rng.integers(1, 15))
-        got = ndcg(y, s, qp, k, "lesmola2007")
+        got = ndcg(y, s, qp, k, "inner_product")
         np.testing.assert_array_equal(got, ref.lesmola_ndcg_at(y, s, qp, k))
-        plain = CONVENTIONS["lesmola2007"].replace(engine="sum")
+        plain = CONVENTIONS["inner_product"].replace(engine="sum")
         np.testing.assert_allclose(ndcg(y, s, qp, k, plain), got, rtol=1e-13, atol=1e-15)
         lo, hi = qp[0], qp[1]
         for a, b in zip(ndcg_vectors(y[lo:hi], k), ref.dorm_ndcg_vectors(y[lo:hi], k)):
@@ -265,23 +279,23 @@ def test_gbdt_mean_equals_the_former_yahoo_ndcg10_bit_for_bit():
         assert yahoo_ndcg10(y, s, empty) == ref.yahoo_ndcg10(y, s, empty)
 
 
-def test_dubey2009_equals_the_former_paper_measures_bit_for_bit():
+def test_binary_ranks_equals_the_former_paper_measures_bit_for_bit():
     rng = np.random.default_rng(9)
     for _ in range(200):
         y, s, qp = random_queries(rng)
         k = int(rng.integers(1, 15))
         ap, nd = ref.dubey_paper_measures(y, s, qp, k)
-        np.testing.assert_array_equal(average_precision(y, s, qp, "dubey2009"), ap)
-        np.testing.assert_array_equal(ndcg(y, s, qp, k, "dubey2009"), nd)
+        np.testing.assert_array_equal(average_precision(y, s, qp, "binary_ranks"), ap)
+        np.testing.assert_array_equal(ndcg(y, s, qp, k, "binary_ranks"), nd)
         seed = int(rng.integers(1 << 30))
         ap, nd = ref.dubey_paper_measures(y, s, qp, k, np.random.default_rng(seed))
         np.testing.assert_array_equal(
-            ndcg(y, s, qp, k, "dubey2009", ties="random", rng=np.random.default_rng(seed)), nd)
-        plain = CONVENTIONS["dubey2009"].replace(engine="sum")
-        np.testing.assert_allclose(ndcg(y, s, qp, k, plain), ndcg(y, s, qp, k, "dubey2009"),
+            ndcg(y, s, qp, k, "binary_ranks", ties="random", rng=np.random.default_rng(seed)), nd)
+        plain = CONVENTIONS["binary_ranks"].replace(engine="sum")
+        np.testing.assert_allclose(ndcg(y, s, qp, k, plain), ndcg(y, s, qp, k, "binary_ranks"),
                                    rtol=1e-13)
         np.testing.assert_allclose(average_precision(y, s, qp, plain),
-                                   average_precision(y, s, qp, "dubey2009"), rtol=1e-13)
+                                   average_precision(y, s, qp, "binary_ranks"), rtol=1e-13)
 
 
 def test_good_rank_forms_equal_the_former_deltas_functions():

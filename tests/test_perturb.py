@@ -1,5 +1,5 @@
 """repro.data.perturb: the seeded relative jitter that measures a fit's sensitivity to
-arithmetic (issue 25)."""
+arithmetic."""
 import numpy as np
 import pytest
 import scipy.sparse as sp

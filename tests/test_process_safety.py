@@ -1,4 +1,4 @@
-"""Issue 18, items 1 and 2: a bounded pool whose workers end with the command, however the
+"""A bounded pool whose workers end with the command, however the
 command ends (SIGKILL, SIGTERM, SIGINT), leaving the cache consistent."""
 import json
 import os

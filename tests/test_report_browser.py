@@ -4,7 +4,7 @@ element reaching beyond the viewport, every image decoded, every id unique and e
 resolving (files and #anchors) — and the scoreboard of claims, a value cell's recompute
 command and the list of changes there and legible; the index leading with its answer (the
 headline and each paper's figure in the first screen), stand-in data named on the
-scoreboard, and numbers in one notation (issue 26).
+scoreboard, and numbers in one notation.
 Run on the committed reports, on a freshly rendered paper with a published table
 far wider than a page (it must pass), and on a hand-made over-wide page (the checker must
 report it)."""
@@ -18,7 +18,7 @@ from urllib.parse import unquote, urlparse
 import pytest
 
 from report_pages import (CLAIMS_PAPER, REPORTS, committed_pages, overwide_page,
-                          render_claims_paper, render_wide_paper, rendered_by_issue26)
+                          render_claims_paper, render_wide_paper, rendered_with_verdict_legend)
 
 #: every test here drives a headless browser
 pytestmark = pytest.mark.slow
@@ -111,8 +111,8 @@ PAGES = committed_pages()
 def test_committed_page_reads_well(browser, page):
     problems = check_page(browser, page)
     text = page.read_text(encoding="utf-8")
-    if not rendered_by_issue26(text):
-        # rendered before issue 26 gave every section an id of its own: re-rendering fixes
+    if not rendered_with_verdict_legend(text):
+        # rendered before every section had an id of its own: re-rendering fixes
         # the one duplicate it had (a page section and the "claims" artifact)
         problems = [p for p in problems if not p.startswith("duplicate id(s): claims")]
     assert problems == []
@@ -217,7 +217,7 @@ def test_committed_paper_page_shows_claims_commands_and_changes(browser, page):
     assert problems == []
 
 
-# --- issue 26: the answer first, stand-ins named, one formatter ---------------------------------
+# --- the answer first, stand-ins named, one formatter -----------------------------------------
 
 _ANSWER = """
 window.scrollTo(0, 0);
@@ -344,7 +344,7 @@ def test_committed_index_leads_with_the_answer(browser):
                                              for p in PAGES])
 def test_committed_page_reads_in_one_notation(browser, page):
     text = page.read_text(encoding="utf-8")
-    assert rendered_by_issue26(text), \
+    assert rendered_with_verdict_legend(text), \
         f"{page} lacks the marks of the one number formatter (re-render it, or they were lost)"
     assert check_reading(browser, page) == []
 

@@ -18,7 +18,7 @@ import fakepaper
 from repro import papers
 from repro.spec import Artifact
 from repro.evidence.record import record
-from repro.cli.pipeline import run_artifacts
+from repro.pipeline import Options, run_artifacts
 from repro.evidence.record import check_fields
 from repro.judge.equivalence import outcome_at
 from repro.judge.published import PublishedValue, load
@@ -99,7 +99,7 @@ def test_layouts_follow_the_toml_tables():
 
 def _fake_layout_pages(tmp_path):
     out = tmp_path / "reports"
-    run_artifacts(papers.resolve("fakepaper"), tmp_path, out, pdf=False, **QUIET)
+    run_artifacts(papers.resolve("fakepaper"), Options(tmp_path, out, pdf=False, **QUIET))
     return out
 
 
@@ -285,9 +285,9 @@ def _tree(root: Path) -> dict[str, bytes]:
 def test_pages_and_records_are_byte_identical_across_runs_and_jobs(timed_paper, tmp_path,
                                                                    monkeypatch):
     a, b = tmp_path / "a", tmp_path / "b"
-    run_artifacts(papers.resolve("fakepaper"), tmp_path, a, pdf=False, jobs=1, **QUIET)
+    run_artifacts(papers.resolve("fakepaper"), Options(tmp_path, a, pdf=False, jobs=1, **QUIET))
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache2"))       # empty cache
-    run_artifacts(papers.resolve("fakepaper"), tmp_path, b, pdf=False, jobs=2, **QUIET)
+    run_artifacts(papers.resolve("fakepaper"), Options(tmp_path, b, pdf=False, jobs=2, **QUIET))
     ta, tb = _tree(a), _tree(b)
     assert ta.keys() == tb.keys()
     differ = {k for k in ta if ta[k] != tb[k]}
@@ -304,11 +304,11 @@ def test_pages_and_records_are_byte_identical_across_runs_and_jobs(timed_paper, 
 @pytest.mark.slow
 def test_timing_artifacts_are_kept_apart(timed_paper, tmp_path):
     out = tmp_path / "out"
-    run_artifacts(papers.resolve("fakepaper"), tmp_path, out, pdf=False, **QUIET)
+    run_artifacts(papers.resolve("fakepaper"), Options(tmp_path, out, pdf=False, **QUIET))
     main = (out / "fakepaper" / "index.html").read_bytes()
     first = json.loads((out / "fakepaper" / "timing" / "speed.json").read_text())
-    run_artifacts(papers.resolve("fakepaper.speed"), tmp_path, out, pdf=False, force=True,
-                  **QUIET)
+    run_artifacts(papers.resolve("fakepaper.speed"),
+                  Options(tmp_path, out, pdf=False, force=True, **QUIET))
     again = json.loads((out / "fakepaper" / "timing" / "speed.json").read_text())
     assert first[0]["value"] != again[0]["value"]          # measured: changes
     assert (out / "fakepaper" / "index.html").read_bytes() == main
@@ -329,7 +329,7 @@ def test_fresh_out_directory_index_links_only_what_exists(tmp_path):
 
 def test_unrun_artifact_shows_no_stand_in_and_no_time(tmp_path):
     from dataclasses import replace
-    from repro.cli.pipeline import build_artifact
+    from repro.pipeline import build_artifact
     art = replace(papers.resolve("fakepaper.table3")[0], datasets=("synthetic",),
                   stand_ins={"synthetic": "MQ2007"})
     build_artifact(art, [], load("fakepaper", fakepaper.PUBLISHED_PATH), tmp_path / "fakepaper",
@@ -393,7 +393,7 @@ def test_committed_benchmarks_page_names_its_origin():
         assert float(r) >= 1 or re.search(rf'class="why">ratio ×{re.escape(r)}, below 1: \S', page), r
 
 
-# --- the commands a page shows (issue 26, item 10) ----------------------------------------------
+# --- the commands a page shows ------------------------------------------------------------------
 
 def test_page_commands_name_out_options_and_per_query_only_where_there_are_tables(tmp_path):
     """The recompute command writes into a directory of the reader's own (--out), repeats the

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from report_pages import (CLAIMS_PAPER, REPORTS, committed_pdfs, overwide_page,
-                          render_claims_paper, render_wide_paper, rendered_by_issue26)
+                          render_claims_paper, render_wide_paper, rendered_with_verdict_legend)
 
 pdfium = pytest.importorskip("pypdfium2", reason="pypdfium2 is not installed "
                                                  "(pip install -e '.[test]')")
@@ -179,7 +179,7 @@ def test_committed_pdf_shows_commands(pdf):
     assert "Whatchangedsincethelastrendering" in text
 
 
-# --- issue 26: legible text, headings with their content, an index PDF, relative links, the
+# --- legible text, headings with their content, an index PDF, relative links, the
 # same bytes from any checkout -------------------------------------------------------------------
 
 #: the page footer (provenance, page number) is set apart from the body, in the bottom margin
@@ -290,8 +290,8 @@ def check_print(pdf_path: Path, html_path: Path) -> list[str]:
                if re.match(r"(file:|/)", u) or "://" in u and not u.startswith("http")])
 
 
-def _rendered_by_issue26(page: Path) -> bool:
-    return rendered_by_issue26(page.read_text(encoding="utf-8"))
+def _rendered_with_verdict_legend(page: Path) -> bool:
+    return rendered_with_verdict_legend(page.read_text(encoding="utf-8"))
 
 
 @pytest.mark.slow
@@ -300,7 +300,7 @@ def _rendered_by_issue26(page: Path) -> bool:
                                                        .is_file() else []))
 def test_committed_pdf_prints_legibly(pdf):
     page = pdf.parent / "index.html"
-    assert _rendered_by_issue26(page), \
+    assert _rendered_with_verdict_legend(page), \
         f"{page} lacks the marks of its PDF's print rules (re-render it, or they were lost)"
     assert check_print(pdf, page) == []
 

@@ -226,7 +226,7 @@ def test_a_table_that_fits_keeps_its_notes():
 def test_never_public_data_is_said_not_not_implemented(tmp_path):
     import types
     from repro import papers
-    from repro.cli.pipeline import build_artifact
+    from repro.pipeline import build_artifact
     from repro.judge.published import load
     from repro.report.pages import render_paper
     mod = papers.module("stevens2010")

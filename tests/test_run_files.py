@@ -273,7 +273,7 @@ def _letor_docs(path: Path):
 
 
 def test_trec_eval_convention_equals_pytrec_eval_on_the_run_files(table7):
-    """Issue 27 item 7: ``--convention trec_eval`` gives what current trec_eval gives
+    """``--convention trec_eval`` gives what current trec_eval gives
     (pytrec_eval-terrier, trec_eval's own C code) for P@10, MAP and NDCG@10 of every query of
     the exported run files; the classic discount (``trec_eval_classic``) does not."""
     pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -370,6 +370,7 @@ def tables_of(art) -> list[dict]:
     return tables
 
 
+@pytest.mark.slow
 def test_key_fields_ties_missing_docids_and_tables_without_run_files(mini, tmp_path):
     out = tmp_path / "out"
     assert cli.main(["runs", "runfilespaper.table1", "runfilespaper.table2",

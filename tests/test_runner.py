@@ -7,7 +7,7 @@ import pytest
 import fakepaper
 from repro import papers
 from repro.spec import RunSpec
-from repro.cli.pipeline import run_artifacts
+from repro.pipeline import Options, run_artifacts
 from repro.judge.published import load, parse_number
 from repro.run.runner import Runner
 
@@ -78,8 +78,8 @@ def test_published_file_and_verdicts():
 @pytest.mark.slow
 def test_pipeline_writes_records_meta_figures_and_pages(tmp_path):
     out = tmp_path / "reports"
-    flats = run_artifacts(papers.resolve("fakepaper"), tmp_path, out, pdf=False,
-                          log=lambda *a, **k: None)
+    flats = run_artifacts(papers.resolve("fakepaper"),
+                          Options(tmp_path, out, pdf=False, log=lambda *a, **k: None))
     t1 = {(r["metric"], r["fold"]): r for r in flats["fakepaper.table1"]}
     assert t1[("x", "1")]["verdict"] == "reproduced"
     # a constant 2 against the printed 2.1: d = −0.1 exactly, beyond the margin — deviates
@@ -111,10 +111,12 @@ def test_pipeline_writes_records_meta_figures_and_pages(tmp_path):
 
 def test_report_only_keeps_existing_outputs_and_never_computes(tmp_path):
     out = tmp_path / "reports"
-    run_artifacts(papers.resolve("fakepaper.table1"), tmp_path, out, pdf=False, log=lambda *a, **k: None)
+    run_artifacts(papers.resolve("fakepaper.table1"),
+                  Options(tmp_path, out, pdf=False, log=lambda *a, **k: None))
     fakepaper.CALLS.clear()
-    flats = run_artifacts(papers.resolve("fakepaper.table1"), tmp_path, out, pdf=False,
-                          report_only=True, log=lambda *a, **k: None)
+    flats = run_artifacts(papers.resolve("fakepaper.table1"),
+                          Options(tmp_path, out, pdf=False, report_only=True,
+                                  log=lambda *a, **k: None))
     assert fakepaper.CALLS == []
     assert any(r["verdict"] == "reproduced" for r in flats["fakepaper.table1"])
 
@@ -142,7 +144,7 @@ def test_dataset_not_run_without_published_values_still_gets_a_row(tmp_path):
     from dataclasses import replace
     art = replace(papers.resolve("fakepaper.table2")[0], datasets=("MQ2007", "TD2003"))
     from repro.judge.published import load
-    from repro.cli.pipeline import build_artifact
+    from repro.pipeline import build_artifact
     from repro.run.runner import Runner
     res = list(Runner(tmp_path, papers.task).run(art.runs()).values())
     unavailable = {"MQ2007": "data missing: MQ2007", "TD2003": "data missing: TD2003"}
@@ -154,8 +156,9 @@ def test_dataset_not_run_without_published_values_still_gets_a_row(tmp_path):
 
 
 def test_quick_mode_says_why_values_are_missing(tmp_path):
-    flats = run_artifacts(papers.resolve("fakepaper.table1"), tmp_path, tmp_path / "q",
-                          quick=True, pdf=False, log=lambda *a, **k: None)
+    flats = run_artifacts(papers.resolve("fakepaper.table1"),
+                          Options(tmp_path, tmp_path / "q", quick=True, pdf=False,
+                                  log=lambda *a, **k: None))
     by_fold = {r["fold"]: r for r in flats["fakepaper.table1"] if r["metric"] == "x"}
     assert by_fold["1"]["verdict"] == "reproduced"
     assert by_fold["2"]["verdict"] == "not run"
@@ -232,7 +235,7 @@ def test_nan_survives_the_cache_and_reaches_the_report_as_undefined(tmp_path, mo
     Runner(tmp_path, papers.task).run([spec])
     cached = Runner(tmp_path, papers.task, cache_only=True).run([spec])[spec]     # read back from disk
     from repro.judge.published import load
-    from repro.cli.pipeline import build_artifact
+    from repro.pipeline import build_artifact
     flat = build_artifact(art, [cached], load("fakepaper", fakepaper.PUBLISHED_PATH),
                           tmp_path / "o", False)
     rec = [r for r in flat if r["metric"] == "x" and r["fold"] == "1"][0]
@@ -260,7 +263,7 @@ def test_timing_runs_execute_alone_after_the_others(tmp_path, monkeypatch):
 
 def test_specs_sharing_a_cache_key_run_once(tmp_path):
     """A run that two artifacts declare, once as a timing run (exclusive), has one result:
-    computed once, so each artifact's run times are those of the cache entry (issue 18)."""
+    computed once, so each artifact's run times are those of the cache entry."""
     from dataclasses import replace
     spec = table1().runs()[0]
     timed = replace(spec, exclusive=True)

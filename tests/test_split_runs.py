@@ -1,4 +1,4 @@
-"""Runs for wide machines (issue 28): timing artifacts have runs of their own (a value run is
+"""Runs for wide machines: timing artifacts have runs of their own (a value run is
 never executed alone), and a long run split into parts (``Artifact.split``) computes what the
 unsplit run computed — every model with the same seed, the same records and per-query tables —
 in independent runs."""

@@ -1,4 +1,4 @@
-"""`python -m repro stability` (issue 25 item 8): the comparison of two renderings (values that
+"""`python -m repro stability`: the comparison of two renderings (values that
 moved, beside their spread; verdicts that flipped), the exit status, where it writes — and one
 end-to-end rerun of a small paper under two OpenBLAS kernels.
 

@@ -10,7 +10,7 @@ import pytest
 
 from repro import papers
 from repro.judge import published as pub
-from repro.cli.pipeline import build_artifact
+from repro.pipeline import build_artifact
 from repro.evidence import SIDECAR_SUFFIX, TableIndex, decode_sidecar
 from repro.papers import stevens2010 as paper
 from repro.run.runner import Runner

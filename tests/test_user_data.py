@@ -1,4 +1,4 @@
-"""Issue 17 items 1–2: a user's own LETOR set run under a paper's protocol (``--dataset``,
+"""A user's own LETOR set run under a paper's protocol (``--dataset``,
 ``--on``), a data search path, and an unverified copy of a catalogued set
 (``--allow-unverified``), each marked in every record and on the page; the committed
 reports stay untouched."""

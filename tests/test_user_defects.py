@@ -1,5 +1,4 @@
-"""Defects found trying the suite as a new user would (issue 12): each test failed before its
-fix."""
+"""Defects found trying the suite as a new user would: each test failed before its fix."""
 import json
 import lzma
 import os
@@ -189,8 +188,9 @@ def test_bad_input_is_named(tmp_path):
         read_bytes(tmp_path)
 
 
-# --- issue 18: safe to run on a shared machine and in a checkout ------------------------------
-# (items 1 and 2: tests/test_process_safety.py; item 4: tests/test_clean_checkout.py)
+# --- safe to run on a shared machine and in a checkout ---------------------------------------
+# (the bounded pool: tests/test_process_safety.py; rerendering a checkout:
+# tests/test_clean_checkout.py)
 
 @pytest.fixture()
 def fake(tmp_path, monkeypatch):
@@ -227,7 +227,7 @@ def test_report_only_with_an_empty_cache_keeps_computed_values(fake, tmp_path, m
 
 
 def test_missing_data_keeps_the_values_of_a_data_artifact(fake, tmp_path, capsys):
-    from repro.cli.pipeline import lost_values
+    from repro.pipeline.promote import lost_values
     old = [{"artifact": "t", "dataset": "MQ2008", "method": "m", "metric": "MAP", "fold": "1",
             "value": 0.4, "verdict": "reproduced"},
            {"artifact": "t", "dataset": "MQ2008", "method": "m", "metric": "MAP", "fold": "2",
@@ -314,7 +314,7 @@ def test_bad_input_inside_a_run_is_its_message_without_a_traceback(capsys):
 
 # 7. smaller
 def test_quick_fold_mean_figures_keep_their_values():
-    from repro.cli.pipeline import _quick_view
+    from repro.pipeline.plan import quick_view as _quick_view
     art = papers.resolve("dubey2009.figure4")[0]
     assert art.select["fold"] == "avg"
     assert _quick_view(art, False) is art

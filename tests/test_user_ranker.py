@@ -1,4 +1,4 @@
-"""Issue 17 item 3: a user's ranker (any class with fit(X, y, qid) / predict(X)) beside a
+"""A user's ranker (any class with fit(X, y, qid) / predict(X)) beside a
 paper's methods (``--ranker``), under the table's folds, grid selection and evaluation, with
 paired tests against each paper method; the modern reference is one instance of the same
 mechanism and keeps its run identities."""

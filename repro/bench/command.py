@@ -30,7 +30,10 @@ GROUPS = {"letor": letor.bench, "lqo": lqo.bench, "tron": tron.bench, "scale": s
 DEFAULT = ("letor", "lqo", "tron", "sampler", "domination", "assignment", "pamir")
 
 
-def main(argv) -> int:
+def main(argv, inputs=None) -> int:
+    """The command; ``inputs(group)``: the keyword arguments of a group's ``bench`` that the
+    papers provide (their declared benchmark inputs, resolved by :mod:`repro.cli`: this package
+    names no paper)."""
     p = argparse.ArgumentParser(prog="python -m repro bench",
                                 description="Time the kernels against peers in one process.")
     p.add_argument("names", nargs="*", help=f"groups to run: {', '.join(GROUPS)} (default: "
@@ -69,7 +72,8 @@ def main(argv) -> int:
     for name in names:
         print(f"bench {name} …", flush=True)
         with single_thread_blas():
-            group_cases = GROUPS[name](root, args.quick)
+            group_cases = GROUPS[name](root, args.quick,
+                                       **(inputs(name) if inputs is not None else {}))
         for c in group_cases:
             c["group"] = name
             cases.append(c)

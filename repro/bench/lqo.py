@@ -60,7 +60,7 @@ def numpy_greedy_path(X, y, query_ptr, lam: float, k: int):
 
 
 
-#: Runs timed for the minimum (issue 19: min of ≥ 15 runs).
+#: Runs timed for the minimum (the minimum of at least 15 runs).
 MIN_RUNS = 15
 
 

@@ -4,7 +4,7 @@ pooled), every topic trained jointly as in the Reuters study, against two peers 
 run:
 
 * the same kernel applying each triplet as it is drawn, to the rows in their natural feature
-  numbering (what it did before issue 28: every iteration then reads a different model's
+  numbering (what it did before the renumbering: every iteration then reads a different model's
   weights, wherever the features' numbers put them);
 * the same kernel applying each triplet as it is drawn, to the renumbered rows (the two
   changes' shares);

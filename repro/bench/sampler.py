@@ -11,7 +11,7 @@ Peers, all in one run:
    ranking; 10 moves per walk) over every OHSUMED Fold1 training query, without recording the
    states (the samplers' own work);
 3. the same walks recording every state (what drawing Ŷ costs end to end), for information;
-4. dubey2009's sampled objective (``repro._kernels.conditional``, ConvexLoss with Δ_NDCG, the
+4. Dubey et al.'s sampled objective (``repro._kernels.conditional``, ConvexLoss with Δ_NDCG, the
    Figure 3 sample of 1,000 states per query) against the same objective and score gradient
    in NumPy from every sampled ranking's wins (:func:`numpy_objective`, here), per evaluation
    (the kernel's one exp per sampled ranking is the fixed exp of ``kernels/fixed_exp.h``).
@@ -201,7 +201,7 @@ def _objective_case(train, quick: bool) -> dict:
     t = interleaved(fns, repeats=3 if quick else 7)
     per = per_unit(t, {"ours": reps * 1e6, "NumPy from every ranking's wins":
                        max(1, reps // 10) * 1e6})                # seconds per evaluation
-    return case("dubey2009's sampled objective (ConvexLoss, Δ_NDCG): one evaluation, seconds "
+    return case("Dubey et al.'s sampled objective (ConvexLoss, Δ_NDCG): one evaluation, seconds "
                 "(kernel: forest of moves, one fixed exp per sampled ranking)",
                 {"queries": gf.n_queries, "data": "OHSUMED Fold1 train",
                  "sampled rankings": int(sample.row_ptr[-1]), "states per query": size},

@@ -16,8 +16,8 @@ atomically, reused while its recorded size and sha256 match), then:
   default ε = 0.001, single-threaded: time, Newton and CG iterations, peak memory.
 
 The same command also runs, when their data is in the data directory, the runs the papers
-declare for it (``SCALE_RUNS`` of a paper module, :func:`paper_runs`: leelin2014's Figure (II)
-task on MSLR-WEB30K Fold1), each in a child, timed, with its peak memory.
+declare for it (``paper_runs``, handed in by the command line: Lee & Lin's Figure (II) task on
+MSLR-WEB30K Fold1), each in a child, timed, with its peak memory.
 Every row records the CPU model and the load averages before and after it.
 """
 from __future__ import annotations
@@ -39,7 +39,7 @@ from ..data import catalog as cat
 from ..data.io import file_checksums
 from ..data.letor import LetorStream, default_threads
 from ..errors import ReproError
-from ..spec import RunContext
+from ..spec import RunContext, RunSpec
 from ..run.provenance import machine
 from ..run.timing import single_thread_blas
 from .common import case, cpu_model, interleaved, load_average, spread
@@ -57,7 +57,7 @@ SEED = 20140301
 FORMAT_VERSION = 1
 #: Peak resident memory allowed to the parse, as a multiple of the float64 feature matrix.
 PARSE_MEMORY_BOUND = 1.5
-#: Throughput the parse of the full-size file aims at (wall clock, issue 19).
+#: Throughput the parse of the full-size file aims at (wall clock).
 PARSE_GOAL_MB_S = 300.0
 #: Size of the slice of the file on which the parse is compared with scikit-learn's reader.
 SLICE_BYTES = 200_000_000
@@ -266,27 +266,17 @@ def _child_tron(path: str, n_features: int, C: float, eps: float, threads: int =
             "matrix_bytes": int(d.X.nbytes), "read_bytes_per_s": bandwidth}
 
 
-def paper_runs() -> list[tuple[str, dict]]:
-    """``(paper, run)`` of every run a paper declares for this benchmark: its module's
-    ``SCALE_RUNS``, each ``{"artifact", "label", "dataset", "fold"}`` (a run of the artifact
-    as declared, on a large set the paper uses)."""
-    from .. import papers as registry
-    return [(pid, dict(run)) for pid in registry.paper_ids()
-            for run in getattr(registry.module(pid), "SCALE_RUNS", ())]
-
-
-def _child_paper_run(data_dir: str, paper: str, artifact: str, dataset: str, fold,
-                     quick: bool = False) -> dict:
-    """The run of ``paper``'s ``artifact`` on ``fold`` of ``dataset`` (its task, as the
-    artifact declares it; a dataset without folds: its one run)."""
-    from ..papers import artifacts, task
-    art = next(a for a in artifacts(paper) if a.name == artifact)
-    spec_ = next(s for s in art.runs(quick) if s.dataset == dataset
-                 and s.fold in (None, fold, str(fold)))
+def _child_paper_run(data_dir: str, spec: dict, task: str) -> dict:
+    """The run ``spec`` (a :class:`repro.spec.RunSpec`'s fields) by its task ``task``
+    (``module:function``), as the runner would execute it."""
+    import importlib
+    module, name = task.split(":")
+    fn = getattr(importlib.import_module(module), name)
+    spec_ = RunSpec(**spec)
     ctx = RunContext(spec_, Path(data_dir), log=lambda *a, **k: None)
     with single_thread_blas():
         t0 = time.perf_counter()
-        out = task(spec_.paper, spec_.task)(ctx)
+        out = fn(ctx)
         seconds = time.perf_counter() - t0
     return {"seconds": seconds, "peak_rss": peak_rss(), "run": spec_.label,
             "records": out["records"], "tron_status": out.get("tron_status")}
@@ -373,9 +363,13 @@ def parse_rows(path: Path, record: dict, sp: dict, runs: int = 3, peer_repeats: 
     return rows
 
 
-def bench(data_dir, quick: bool, sp: dict | None = None, runs: int = 3) -> list[dict]:
+def bench(data_dir, quick: bool, sp: dict | None = None, runs: int = 3,
+          paper_runs: list[dict] = ()) -> list[dict]:
     """The measurements above, as benchmark rows (``ours_s`` = the time; the full-size rows
     have no peers: the reference point is the matrix size and the 1.5× memory bound).
+    ``paper_runs``: the runs the papers declare for this benchmark, resolved by the command
+    line (each ``{"paper", "label", "dataset", "fold", "spec": RunSpec fields, "task":
+    "module:function"}``).
     ``quick``: a set 1/20 of the size and a 20 MB slice for the peer (for smoke runs; the
     figures then do not speak for MSLR's size)."""
     if sp is None:
@@ -451,13 +445,13 @@ def bench(data_dir, quick: bool, sp: dict | None = None, runs: int = 3) -> list[
         "status": pcg["status"], "cpu_s": round(pcg["cpu_seconds"], 2),
         "peak_rss_GiB": _gib(pcg["peak_rss"]), **where, "load_average_after": load_average()})
     root = cat.data_dir(data_dir)
-    for paper, run in paper_runs() if not quick else []:
+    for run in paper_runs if not quick else []:
         if not cat.data_state(run["dataset"], root)[0]:
             continue
-        got = run_child("paper_run", str(root.resolve()), paper, run["artifact"],
-                        run["dataset"], run["fold"], timeout=6 * 3600)
+        got = run_child("paper_run", str(root.resolve()), run["spec"], run["task"],
+                        timeout=6 * 3600)
         rows.append({
-            "name": f"{paper} {run['label']} on {run['dataset']} Fold{run['fold']} "
+            "name": f"{run['paper']} {run['label']} on {run['dataset']} Fold{run['fold']} "
                     f"(the user's copy)",
             "params": {"run": got["run"]}, "ours_s": got["seconds"], "peers_s": {},
             "ratios": {}, "peak_rss_GiB": _gib(got["peak_rss"]),

@@ -40,7 +40,7 @@ def _peer_fit(X, y, qp, C, tol, pairs=None):
     return m.coef_.ravel()
 
 
-#: Fits timed for the minimum of the default fit (issue 19: min of ≥ 15 runs).
+#: Fits timed for the minimum of the default fit (the minimum of at least 15 runs).
 MIN_RUNS = 15
 
 
@@ -196,5 +196,5 @@ def bench(data_dir, quick: bool) -> list[dict]:
                          f"with only k = {k} levels the {m} counting costs O(l log l + lk), "
                          "about the tree's O(l log l) with smaller constants; the tree pays "
                          "off as k grows (k = l: O(l log l) against O(l²), see the complexity "
-                         "figure of leelin2014)") for m in ("direct", "joachims")}))
+                         "figure of Lee & Lin 2014)") for m in ("direct", "joachims")}))
     return rows

@@ -1,2 +1,3 @@
-"""The commands: ``python -m repro …`` (:mod:`.main`), the run pipeline (:mod:`.pipeline`),
-``runs`` (:mod:`.runs`) and ``eval`` (:mod:`.eval`)."""
+"""The commands: ``python -m repro …`` (:mod:`.main`; its options handed to the run pipeline,
+:mod:`repro.pipeline`, by :mod:`.pipeline`), ``runs`` (:mod:`.runs`) and ``eval``
+(:mod:`.eval`)."""

@@ -12,7 +12,8 @@ documents and changes how ties are broken); we accept CRLF files (the scripts' r
 them under a Unix perl).
 
 ``convention`` (``repro eval --convention NAME``, a name of
-:data:`repro.metrics.family.CONVENTIONS`) evaluates by another convention instead: ``letor3`` /
+:data:`repro.metrics.family.CONVENTIONS` or a paper's own: :func:`conventions`) evaluates by
+another convention instead: ``letor3`` /
 ``letor4`` / ``stevens2010`` print the official script's output for that version, ``mslr``
 what ``Eval-Score-MSLR.pl`` prints (the 4.0 layout, P@k and MAP with labels ≥ 2 relevant), and
 the others (``trec_eval``, ``trec_eval_classic``, ``gbdt``, ``lesmola2007``, ``dubey2009``) the
@@ -34,7 +35,8 @@ from ..data.io import iter_line_chunks, printable, read_bytes
 from ..data.labels import check_labels
 from ..data.letor import BOM, group_queries, max_features, tokenize
 from ..errors import DataError
-from ..metrics.family import average_precision, get_convention, ndcg, precision, script_mean
+from ..metrics.family import (CONVENTIONS, Convention, average_precision, ndcg, precision,
+                              script_mean)
 from ..metrics.letor_eval import MAX_K, evaluate
 
 
@@ -179,10 +181,27 @@ def format_output(ev, query_sizes: np.ndarray, per_query: bool) -> str:
     return "".join(out)
 
 
+def conventions() -> dict[str, Convention]:
+    """Every convention ``--convention`` takes: the metric family's (named by what they
+    compute), then the papers' own (a paper's declared ``CONVENTION``, named by its id)."""
+    from .. import papers as registry
+    return {**CONVENTIONS, **registry.conventions()}
+
+
+def convention_named(convention: str | Convention) -> Convention:
+    """The convention ``convention`` names (or ``convention`` itself)."""
+    if isinstance(convention, Convention):
+        return convention
+    known = conventions()
+    if convention not in known:
+        raise DataError(f"convention: expected one of {sorted(known)}, got {convention!r}")
+    return known[convention]
+
+
 def run(letor_path: str, score_path: str, version: int | None = None,
         per_query: bool = False, convention: str | None = None) -> str:
     letor_path, score_path = Path(letor_path), Path(score_path)
-    conv = None if convention is None else get_convention(convention)
+    conv = None if convention is None else convention_named(convention)
     if conv is not None and version is not None and not (
             conv.engine == "letor" and conv.letor_version == version and conv.name != "mslr"):
         raise DataError(f"convention: --letor {version} and --convention {conv.name} disagree; "

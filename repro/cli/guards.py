@@ -7,7 +7,8 @@
 * The report directory and the cache directory (``$REPRO_CACHE_DIR``) must take a file
   (:func:`check_writable`, :func:`check_cache_dir`): a one-line error, not a traceback, and
   nothing computed in vain.
-* Staging directories (:func:`staging_dir`) carry the id of the process that made them; those
+* Staging directories (:func:`repro.pipeline.staging.staging_dir`) carry the id of the process
+  that made them; those
   of processes that no longer exist (killed mid-rendering) are removed by the next command
   (:func:`clean_stale_staging`).
 """
@@ -22,9 +23,8 @@ from pathlib import Path
 
 from ..errors import ReproError
 from ..files import cache_root, os_reason
-
-PACKAGE_REPORTS = Path(__file__).resolve().parents[2] / "reports"
-STAGING_PREFIX = "repro-staging-"
+# where the pipeline stages and the package's reports: the checks below guard them
+from ..pipeline.staging import PACKAGE_REPORTS, STAGING_PREFIX, staging_dir  # noqa: F401
 #: A staging directory without a process id (an older version's) is removed after this long.
 STALE_SECONDS = 24 * 3600
 
@@ -160,12 +160,6 @@ def check_cache_dir() -> Path:
                          f"({exc.filename or root}); nothing was run. Point REPRO_CACHE_DIR at "
                          f"a writable directory") from None
     return root.absolute()
-
-
-def staging_dir(base: Path | None = None, prefix: str = STAGING_PREFIX) -> Path:
-    """A new staging directory in ``base`` (the temporary directory by default) whose name
-    carries this process's id."""
-    return Path(tempfile.mkdtemp(prefix=f"{prefix}{os.getpid()}-", dir=base))
 
 
 def _alive(pid: int) -> bool:

@@ -310,9 +310,11 @@ def cmd_eval(argv) -> int:
                    "recorded by `repro runs` in the file's comments, 'letor = 4'; else 4 if "
                    "they have LETOR 4.0's 'inc =' field, else 3)")
     p.add_argument("--per-query", action="store_true", help="also per-query lines (flag 1)")
-    p.add_argument("--convention", choices=sorted(CONVENTIONS),
+    p.add_argument("--convention", metavar="NAME",
                    help="evaluate by a named convention of repro.metrics.family (the LETOR 3.0/"
-                        "4.0 and MSLR scripts, trec_eval, the GBDT libraries, a paper's own); "
+                        "4.0 and MSLR scripts, trec_eval, the GBDT libraries, the inner-product "
+                        "and good-ranks forms: " + ", ".join(sorted(CONVENTIONS)) + ") or by a "
+                        "the convention a paper declares (named by the paper's id); "
                         "default: the official LETOR output")
     _max_features_option(p)
     args = p.parse_args(argv)
@@ -324,7 +326,8 @@ def cmd_eval(argv) -> int:
 
 def cmd_bench(argv) -> int:
     from ..bench import command as bench_command
-    return bench_command.main(argv)
+    from .bench_inputs import bench_inputs
+    return bench_command.main(argv, bench_inputs)
 
 
 def cmd_runs(argv) -> int:
@@ -406,7 +409,7 @@ def user_targets(args, targets: list) -> list:
                              f"--dataset {args.on}=PATH or in {user_data.CATALOG_FILE}); the "
                              f"catalogued sets run without --on")
     if args.on:
-        from .pipeline import on_dataset
+        from ..pipeline.user_data import on_dataset
         targets = [on_dataset(a, args.on) for a in targets]
     if args.ranker:
         from ..evidence.reference import parse_ranker
@@ -469,13 +472,8 @@ def cmd_run(argv) -> int:
     guards.check_writable(out)
     guards.check_cache_dir()
     guards.clean_stale_staging()
-    from .pipeline import run_artifacts
-    outcome = run_artifacts(targets, root, out, quick=args.quick, jobs=args.jobs,
-                            force=args.force, report_only=args.report_only,
-                            pdf=not args.no_pdf, scheduler=args.scheduler,
-                            allow_downgrade=args.allow_downgrade, only_targets=bool(args.on),
-                            threads=args.threads if args.threads is not None
-                            else (None if args.jobs == 1 else 1))
+    from . import pipeline
+    outcome = pipeline.run(targets, args, root, out)
     from .makespan import report_makespan
     report_makespan(targets, out, quick=args.quick)      # printed; <out>/runs.json for `all`
     code = 0

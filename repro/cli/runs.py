@@ -2,7 +2,8 @@
 method and fold of an artifact, so that a reader can re-score them with any tool.
 
 The run cache holds no document scores, so the artifact's runs are executed again, in this
-process, with a score sink active (:mod:`repro.evidence.run_files`): every test scoring that a task
+process, with a score sink active (:func:`repro.pipeline.execute.execute_with_sink`,
+:mod:`repro.evidence.run_files`): every test scoring that a task
 evaluates through :func:`repro.evidence.protocol.measured` and records with
 :meth:`repro.evidence.Evidence.measured` is collected with its method, fold and key fields.
 The per-query values are the runs' own query tables, selected as the artifact's sidecar
@@ -44,15 +45,13 @@ from ..evidence import run_files
 from .. import papers as registry
 from ..judge.assemble import dataset_label, gather_records
 from ..data import catalog as cat
-from ..data.queries import QueryData
 from ..errors import ReproError
 from ..evidence import key_text, table_key
 from ..evidence.record import IN_ARTIFACT
 from ..spec import Artifact, RunSpec
-from .guards import (check_cache_dir, check_writable, clean_stale_staging,
-                     refuse_committed, staging_dir)
-from .pipeline import tasks
-from ..run.backends import compute
+from .guards import check_cache_dir, check_writable, clean_stale_staging, refuse_committed
+from ..pipeline.execute import CACHE_STATES, execute_with_sink, tasks
+from ..pipeline.staging import staging_dir
 from ..run.cache import RunCache
 from ..run.result import RunResult
 
@@ -157,52 +156,6 @@ def plan(targets: list[Artifact], quick: bool, datasets: list[str], folds: list[
 
 # --- running -----------------------------------------------------------------------------------
 
-CACHE_STATES = {"same": "equal to the cached run's (the values the report was built from)",
-                "differs": "DIFFER from the cached run's: the report's values came from another "
-                           "execution (another machine or code); these files describe this one",
-                "new": "new (no cached run before; cached now)"}
-
-
-def _canonical(tables) -> str:
-    return json.dumps(tables, sort_keys=True, separators=(",", ":"))
-
-
-def execute(spec: RunSpec, root: Path, cache: RunCache, log=print, threads: int = 1
-            ) -> tuple[RunResult, list[run_files.Scoring], str]:
-    """Run ``spec`` here with a score sink; its result, the scorings offered, and how its
-    per-query tables compare with the cached run's ("same", "differs", "new": not cached
-    before, now cached)."""
-    ok, why = cat.data_state(spec.dataset, root)
-    if not ok:
-        return RunResult(spec, "not run", why=why, refused=why.startswith("data corrupt")), \
-            [], ""
-    log(f"running {spec.label} with the score sink")
-    with run_files.collecting() as sink:
-        res = compute(spec, tasks(spec.paper, spec.task), str(root), log=log, threads=threads)
-    if res.status != "done":
-        return res, [], ""
-    key = cache.key(spec)
-    hit = cache.lookup(spec, key)
-    if hit is None:
-        res.key = key
-        cache.store(res)
-        state = "new"
-    else:
-        fresh = json.loads(json.dumps(res.output.get("per_query", [])))
-        state = ("same" if _canonical(fresh) == _canonical(hit.output.get("per_query", []))
-                 else "differs")
-    log(f"  done in {res.seconds:.1f} s: {len(sink.scorings)} scoring(s) offered; per-query "
-        f"values {CACHE_STATES[state]}")
-    light: dict[int, QueryData] = {}            # the documents without their features
-    for s in sink.scorings:
-        d = s.data
-        if id(d) not in light:
-            light[id(d)] = QueryData(np.zeros((d.n_docs, 0)), d.y, d.query_ptr, d.qids,
-                                     d.docids, d.source, d.line_no)
-        s.data = light[id(d)]
-    return res, sink.scorings, state
-
-
 def _group_key(t: dict) -> str:
     """The key of a table without its metric: one scoring's tables share it."""
     return key_text({k: v for k, v in table_key(t).items() if k != "metric"})
@@ -234,7 +187,7 @@ def export(art: Artifact, specs: list[RunSpec], root: Path, stage: Path, cache: 
     scorings: list[tuple[RunSpec, run_files.Scoring]] = []
     for spec in specs:
         if spec not in memo:
-            memo[spec] = execute(spec, root, cache, log, threads)
+            memo[spec] = execute_with_sink(spec, root, cache, log, threads)
         res, offered, state = memo[spec]
         ex.results.append(res)
         if state:

@@ -1,5 +1,5 @@
 """``python -m repro stability TARGET …``: do the values and verdicts survive another BLAS
-kernel?  (issue 25 item 8; a local check — CI keeps the machine's own settings.)
+kernel?  (A local check — CI keeps the machine's own settings.)
 
 Last-bit differences of floating-point arithmetic (another BLAS kernel, another SIMD width,
 another summation order) are amplified by sensitive methods — a selection of C that flips, a

@@ -1,6 +1,6 @@
 """Arithmetic perturbation: the same data with every feature value moved by a seeded relative
 jitter far below any measurement's precision (default 2⁻⁴⁰ ≈ 9·10⁻¹³), for measuring what a
-deterministic but sensitive fit does under last-bit differences (issue 25) — the kind of
+deterministic but sensitive fit does under last-bit differences — the kind of
 difference another BLAS kernel, SIMD width or summation order makes.  A method whose result
 moves under it (a selection that flips, a non-convex fit or a cutting-plane path that lands
 elsewhere) is judged on the mean over several perturbed fits, not on one fit."""

@@ -1,6 +1,6 @@
 """Replicates: an artifact whose runs repeat (``Artifact.repeats`` = R > 1; ``RunSpec.repeat``
 = 0..R−1, seeds derived from the repeat) gives every value R times.  This module turns them
-into the values an artifact shows (issue 25; Bouthillier et al., MLSys 2021: a single run is a
+into the values an artifact shows (Bouthillier et al., MLSys 2021: a single run is a
 draw, not a value):
 
 * **records** — per key without ``repeat`` (:func:`group`), one record whose ``value`` is the

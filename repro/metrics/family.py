@@ -1,8 +1,11 @@
-"""One NDCG / AP / precision family with named conventions (issue 15, item 5).
+"""One NDCG / AP / precision family with named conventions.
 
 Every NDCG, DCG, AP and P@k of the suite is computed here (the official LETOR arithmetic stays
 in ``kernels/letor_eval.pyx``, reached through :func:`repro.metrics.letor_eval.evaluate`).
-A :class:`Convention` states each choice the definitions leave open:
+A :class:`Convention` states each choice the definitions leave open.  The conventions here are
+named by what they compute; a paper that measures by a convention of its own declares it in its
+package (``CONVENTION``, a :class:`Convention` built from one of these with
+:meth:`Convention.replace`):
 
 * ``gain`` of a label r: ``"exp2"`` 2^r − 1, ``"linear"`` r, ``"binary"`` 1 if r is relevant;
 * ``discount`` at 1-based position i: ``"log2"`` 1/log2(i + 1); ``"letor"`` 1 at positions 1
@@ -116,20 +119,16 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in (
                       "label_gain 2^r - 1, discount 1/log2(i + 1), k cut at the query's "
                       "length, a query without relevant documents scores 1; also the Yahoo! "
                       "LTR challenge's NDCG used by Lee & Lin (2014)"),
-    Convention("lesmola2007", "exp2", "log2", "file", 0.0, "truncate", 1.0, engine="inner",
-               source="Le & Smola (2007) eq. (12)-(14): NDCG@n = <a(pi), b(y)>, a_i = "
-                      "1/log(i+1) for i <= n, b = (2^r - 1)/DCG@n(1, y); 0 where the ideal "
-                      "DCG is 0 (the paper leaves it open); ties in document order"),
-    Convention("dubey2009", "binary", "letor", "file", float("nan"), "truncate", 1.0,
+    Convention("inner_product", "exp2", "log2", "file", 0.0, "truncate", 1.0, engine="inner",
+               source="NDCG@n as the inner product <a(pi), b(y)> of Le & Smola (2007), eq. "
+                      "(12)-(14): a_i = 1/log2(i+1) for i <= n, b = (2^r - 1)/DCG@n(1, y); 0 "
+                      "where the ideal DCG is 0; ties in document order"),
+    Convention("binary_ranks", "binary", "letor", "file", float("nan"), "truncate", 1.0,
                engine="ranks",
-               source="Dubey et al. (2009) Sec. 1.6.2-1.6.3: binary gain z (good iff label >= "
-                      "1), D(i) = 1 for ranks 1-2 and 1/log2(rank) beyond, AP normalised by "
-                      "n+; measured on queries with a good document only (others: NaN)"),
-    Convention("stevens2010", "exp2", "letor", "file", 0.0, "letor4", None, engine="letor",
-               letor_version=4,
-               source="Stevens (2010) Sec. 8: AP and P@10 of each query, binary relevance, "
-                      "by the LETOR 4.0 script's rules (the thesis reports no NDCG; the 4.0 "
-                      "arithmetic is used for it too)"),
+               source="binary gain (good iff label >= 1), D(i) = 1 for ranks 1-2 and "
+                      "1/log2(rank) beyond, AP normalised by n+, computed from the ranks of "
+                      "the good documents (Dubey et al. 2009, Sec. 1.6.2-1.6.3); measured on "
+                      "queries with a good document only (others: NaN)"),
 )}
 
 

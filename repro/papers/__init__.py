@@ -194,3 +194,22 @@ def resolve(target: str, paper: str | None = None):
         raise ReproError(f"no artifact {target!r}" + (f" in {paper}" if paper else "")
                          + f"; artifacts: {', '.join(names)} (see `python -m repro list`)")
     return found
+
+
+def conventions() -> dict:
+    """The metric conventions the papers declare (a paper's ``CONVENTION``: a
+    :class:`repro.metrics.family.Convention` named by its id), by name."""
+    out = {}
+    for pid in paper_ids():
+        conv = getattr(module(pid), "CONVENTION", None)
+        if conv is not None:
+            out[conv.name] = conv
+    return out
+
+
+def bench_inputs(group: str) -> list:
+    """``(paper, input)`` of every paper that declares an input for benchmark ``group``
+    (its ``BENCH_INPUTS[group]``): what ``repro.bench`` is handed, so that it names no
+    paper."""
+    return [(pid, inputs[group]) for pid in paper_ids()
+            for inputs in [getattr(module(pid), "BENCH_INPUTS", {})] if group in inputs]

@@ -1,4 +1,4 @@
-"""How many replicates the papers' stochastic artifacts run (issue 25): a single run of a
+"""How many replicates the papers' stochastic artifacts run: a single run of a
 method with randomness is one draw, not a value.  An artifact declares ``**replicated(quick)``:
 ``Artifact.repeats`` runs of every (dataset, fold), replicate r seeded from the run's identity
 (``RunSpec.seed``; replicate 0 keeps the seed the runs always had), and fewer under

@@ -222,7 +222,7 @@ class DORM(StructuralRanker, LinearRanker):
     ``ties``: Φ(x_i, z_i) under label ties (module doc); ``relevant_min``: binary relevance
     for ``"precision"``; ``eru_neutral``/``eru_halflife``: d and α of ERU (eq. 16).
 
-    Default C = 0.01 (it was 1.0; issue 17).  Cause of the old default's below-random
+    Default C = 0.01 (it was 1.0).  Cause of the old default's below-random
     rankings: the loss under label ties, not the oracle or the QP (the most violated
     constraint equals brute force over all permutations, the sign is right — the learned w
     ranks relevant documents up at small C — and the working-set QP converges).  Where most

@@ -24,50 +24,11 @@ declared (:mod:`.claims`) and judged by the suite's claim engine (:mod:`repro.ju
 paired tests on the per-query tables); the one custom aggregation is the computed context of
 the OHSUMED gap (:mod:`.gap`).  Names: :mod:`.names`.
 
-The twelve open questions of the declarations, as decided here (each artifact's choices in
-``prose.md`` say the same to the reader):
-
-1. Sampler: θ as reconstructed; validity = consistency with a total order, tested in O(1) (a
-   flip is valid iff g and b sit in adjacent good/bad blocks of the merged order).  Ŷ_q: y_q,
-   then 1000 states (``sample_size``) of walks of 10 moves from restarts at y_q (probability
-   0.9, Sec. 5.3.2: skewing toward Δ = 0 is better) or at the worst ranking; every visited
-   state, restart states included, is kept.  The experiments use the rejection-free sampler
-   (same transition probabilities as the literal loop; tested).  1000 is where Figure 4's
-   curve flattens on OHSUMED (|Ŷ| = 100 → 1000 → 3000).
-2. The sum over y is replaced by the sum over the *distinct* rankings of Ŷ_q, y_q included
-   (row 0): Z_q and the expectations are restricted to that set.
-3. MLE, L₃ and ConvexLoss (Sec. 3) are sampled; only ExpGain_AUC uses the closed form over the
-   whole hypercube (Sec. 2.3), with the A_q misprint read as h_gb(+1) (Fig. 1 identity 3), which
-   gives E[AUC] = mean over pairs of σ(2 s_q (S_g − S_b)).
-4. Binary relevance: label ≥ 1.  Cleaning (conflicting labels = identical feature vectors with
-   different binary labels in a query, all such documents removed; then queries without a good
-   document) is applied to the training and validation splits (``clean = "train+vali"``); test
-   splits are the official files, so that the LETOR-script column is the standard one.  The
-   counts removed are in each run's output.
-5. Both conventions are reported: the paper's definitions (the compared value) and the LETOR
-   3.0 script (in the note); the k inside Δ_NDCG is 10.
-6. C ∈ {0.01, 0.1, 1, 10, 100} in ‖w‖²/C, chosen by validation MAP (ties: smaller C); φ_po
-   without the 1/(n⁺n⁻) scale (the paper omits it); scipy's L-BFGS-B; ExpGain and L₃ from 3
-   starting points (w = 0 and two random), the lowest training objective kept.  Baselines:
-   RankSVM C ∈ {10⁻⁶ … 1}, SVM-MAP C ∈ {10⁻³ … 10³}, RankBoost rounds ∈ {10, 30, 100, 300,
-   1000}, all chosen by validation MAP, trained on the binary labels.
-7. Figure 3 cells = means of the five test folds (``CELLS``); the microaverage weights are the LETOR 3.0
-   query counts of the TOML (they reproduce the printed microaverages).
-8. SVMmap, RankBoost and RankSVM are rerun by the suite; ListNet and BoltzRank2 are shown as
-   published baselines; records use the TOML's method names.
-9. Figure 6: ConvexLoss_NDCG with restarts drawn from a handcrafted set of 11 rankings (goods in
-   one run below the first j bads, the j chosen so that Δ_NDCG spreads evenly over [0, 1]) with
-   Pr ∝ exp(kΔ_NDCG); the published MAP .033/.089 at k = 5/0 is below a random ranking's MAP
-   on every LETOR set (OHSUMED random order ≈ 0.31): reported as not reproducible in kind.
-10. Figures 4, 5, 7, 8 have no numbers: their qualitative claims are checked in ``claims``
-    (:mod:`.claims`).
-11. MQ2008 is not a Figure 3 column; it is a labelled stand-in (with OHSUMED) for HP2004 in the
-    Sec. 5.3 studies only.
-12. Sec. 5.2's win counts are re-judged in ``claims`` cell by cell with paired tests on the
-    per-query values (pooled over the five test folds; best-of-variants claims Holm-adjusted),
-    with a summary row per claim counting the cells of each outcome (:mod:`.claims`).
-13. Each Figure 3 cell's note says on which side of ours the published cell lies, by how much
-    (:mod:`.gap`): the OHSUMED column is above ours in most cells, not in all.
+The paper's open questions, as decided here (the sampler and Ŷ, the sum over distinct
+rankings, ExpGain's closed form, binary relevance and cleaning, the two conventions, the grids
+and solvers, the cells and the microaverage, rerun and quoted baselines, Figure 6, the claims,
+the stand-ins) are written once, in ``prose.md`` (its notes and each artifact's choices, shown
+in the report beside the artifact).
 """
 from ...judge import published as _published
 from ...judge.kinds import Cells, CellsWithGap, Custom, FoldMean, MicroAverage
@@ -76,6 +37,7 @@ from .claims import DECLARED as CLAIMS_DECLARED
 from .names import (BASELINES, CLAIMS, CLEANED, FIGURE3, FIGURE4, FIGURE5, FIGURE6, FIGURE7,
                     FIGURE8, FLOOR, LETOR3, LETOR3_RANDOM, METHODS, METRICS, PAPER_DEF,
                     PAPER_RANDOM, PER_FOLD, SENS_METHOD, SENS_METRICS, STOCHASTIC)
+from ...metrics.family import get_convention
 from .. import prose
 from ..replicates import replicated
 
@@ -85,6 +47,14 @@ PAPER = Paper(
     title="Conditional Models for Non-smooth Ranking Loss Functions",
     authors="A. Dubey, J. Machchhar, C. Bhattacharyya, S. Chakrabarti", venue="ICDM 2009",
     text="001_6d8b563b3ae0bb43.txt")
+
+#: the paper's measures (Sec. 1.6.2-1.6.3), as the metric family computes them from the ranks of
+#: the good documents (``python -m repro eval --convention dubey2009``)
+CONVENTION = get_convention("binary_ranks").replace(
+    name="dubey2009",
+    source="Dubey et al. (2009) Sec. 1.6.2-1.6.3: binary gain z (good iff label >= 1), D(i) = 1 "
+           "for ranks 1-2 and 1/log2(rank) beyond, AP normalised by n+; measured on queries "
+           "with a good document only (others: NaN)")
 
 #: the words of the report (notes; each artifact's description and choices): prose.md
 PROSE = prose.load(__name__)
@@ -137,7 +107,7 @@ QUICK = {"folds": (1,), "params": {
     "sensitivity": {"sizes": [30, 100], "sample_repeats": 2, "skews": [0.9, 0.1],
                     "ks": [0, -10], "restart_states": 6, "smear": {"states": 50, "bins": 10},
                     "dominance": {"queries": 4, "rankings": 5, "iterations": 5}}}}
-#: replicates of the runs with training randomness (issue 25, ..replicates): a replicate > 0
+#: replicates of the runs with training randomness (..replicates): a replicate > 0
 #: refits only the stochastic methods (.figure3.replicated) and Figure 6 (.sampling)
 _REPLICATED = replicated(QUICK)
 #: Figure 3 (and its claims): the paper's own test queries, training randomness varies

@@ -39,11 +39,13 @@ NOTES = PROSE.notes
 # --- declarations --------------------------------------------------------------------------------
 
 #: the run ``python -m repro bench scale`` times on the largest set, when the data is present
-#: (:func:`repro.bench.scale.paper_runs`): Figure (II)'s task on MSLR-WEB30K Fold1
+#: (handed to :mod:`repro.bench.scale` by the command line): Figure (II)'s task on MSLR-WEB30K
+#: Fold1
 SCALE_RUNS = ({"artifact": "figureII", "label": "Figure (II)", "dataset": "MSLR-WEB30K",
                "fold": 1},)
+BENCH_INPUTS = {"scale": SCALE_RUNS}
 
-#: which variation separates our values from the published ones (issue 25): none but arithmetic
+#: which variation separates our values from the published ones: none but arithmetic
 NOISE = Noise(SAME_QUERIES, (), why=(
     "the data are the supplement's own sets and splits, and TRON and the cutting-plane method "
     "are deterministic: one run, whose difference from the paper's value is exact; "

@@ -11,8 +11,7 @@ the suite's RankSVM and :mod:`repro.rankers.single_feature` (BM25).  Runs: :mod:
 and :mod:`.web` (Figures 2–7, Table 2) through the fold task of :mod:`.folds`, :mod:`.docs`
 (Figure 1), :mod:`.eachmovie`, :mod:`.complexity`; names: :mod:`.names`; every aggregation,
 the claims included, is declared below; figures: :mod:`.figures`; the assignment benchmark:
-``python -m repro bench assignment``.  Every open question below is decided in the choices of
-``prose.md`` (shown with each artifact).
+``python -m repro bench assignment``.
 
 Published values are in ``lesmola2007.toml``. That file's header says how they are encoded:
 * "mean±spread" cells are split into metrics M and "M ±";
@@ -20,65 +19,13 @@ Published values are in ``lesmola2007.toml``. That file's header says how they a
 * Table 4's Yu et al. (2006) rows are baselines;
 * the p<0.0001 bounds and the figure claims of the text are in its [notes].
 
-Data: the UCI sets page-blocks, pendigits and optdigits are in the catalog and verified. Covertype
-is in the catalog but not in the shared data directory. The Microsoft web-search data
-("web-search-lesmola", the label of the stand-in's records) was never public; LETOR 4.0 MQ2008
-stands in for it (figures name it "MQ2008 (stand-in for the paper's web-search data)",
-``names.SHOWN_AS``). EachMovie is no longer distributed.
-
-Open questions of the paper (each decided in the choices of ``prose.md``, shown in the report)
-* UCI → queries (Sec. 6.1–6.2, Table 1): how a class label becomes a relevance grade. It could be
-  the class index as a grade, or one class relevant against the rest per query. The binary
-  Prec@10 and ROCArea losses of Joachims (2005) need binary labels. Also open:
-  * whether queries of 100 documents are drawn with or without replacement, and from which
-    split (pendigits and optdigits have official tra/tes files; page-blocks is one file);
-  * how the 50 (Covertype: 500) queries are divided into training and test;
-  * over what the "10-fold cross-validation" for C runs, and what grid of C it uses.  Read
-    literally (C by the mean over the same 10 folds that are reported: Table 1's compared
-    columns) and, beside it, nested (C chosen in each outer fold on its training queries
-    alone: the "(nested CV)" rows, not compared — the text does not say its CV was nested);
-    the optimism of the literal reading is a record per method;
-  * what ± and the paired t-test are computed over;
-  * whether features are scaled;
-  * what "SVM classification" ranks by (its decision value? one-vs-rest?).
-* Log base of the DCG discount 1/log(i+1) (eq. 11). It cancels in NDCG but not in DCG or in the
-  loss scale against C. The Fig. 4 scheme 1/log log(i+2) is positive and decreasing for ln and
-  log2, but negative at i = 1 for log10.
-* Gains: web-search grades are printed as 1 (Bad) … 5 (Perfect) (l.428), so it is open whether
-  2^r − 1 uses r = 1..5 or 0..4. MQ2008 has 0/1/2.
-* Queries whose ideal DCG is 0: 220 of MQ2008's 784 queries have only label 0. NDCG is undefined
-  for them; the LETOR tool scores them 0. Their loss Δ is identically 0, so they add no
-  constraints in training.
-* MRR (eq. 10) assumes exactly one top document (b_i = δ(i, 1)). MQ2008 queries often have
-  several documents with the top label. The literal choice is the first document after a stable
-  sort. The standard choice is 1/rank of the first top-label (or label > 0) document, but that
-  is not linear in π, so the oracle is no longer a single assignment problem.
-* WTA (eq. 9, Fig. 6): b_i = δ(r_i, r_1) counts any top-label document. Fig. 6 plots the "total
-  number of correct predictions" (a count over test queries). Queries with all labels 0 count as
-  correct trivially. mWTA's truncation heuristic (l.489) has no case for exactly two levels in
-  the top 3 ("more than 2 level", "only one level").
-* ERU (eq. 16, Table 3): the neutral vote d and the half-life α are not given; they are taken
-  from the Basilico & Hofmann (2004) protocol, which is not restated. It is not said whether
-  Table 3 is raw or normalised ERU, nor which c_i was used. The features and kernels of
-  experiments 1 and 2 are not restated either.
-* Algorithm 1/2: the violation test prints Δ(y_i, z) for Δ(y_i, z*). Φ(x_i, z) must be read as
-  Φ(x_i, z) − Φ(x_i, z_i). The tolerance ε and the C grids are not given. What counts as a
-  "support vector" (constraints with α > 0, over all queries) and an "iteration" (a full pass
-  over the queries) in Table 2 must be fixed. "% in QP" depends on the QP solver; the paper used
-  SVMstruct's.
-* Web-search sample sizes (Fig. 3, 5, 6): m ∈ {100, 300, 500, 700, 1000} "first m queries". An
-  MQ2008 fold has about 470 training queries, so the grid must be cut (e.g. 100, 200, 300, all)
-  and "first" read as file order.
-* Fig. 4: "maximum difference" is presumably max − min of NDCG@10 over the 8 c-schemes at each
-  m, plotted against 1/√m.
-* Fig. 5 compares "eight methods". The list (BM25, SVM, RSVM, SVM-IR-QP, ROCArea, Precision@3,
-  DORM (NDCG), DORM (MRR)) is inferred from the text.
-* Baselines on web search: BM25 as a single feature (which MQ2008 feature?), multiclass SVM,
-  RSVM, SVM-IR-QP (Cao et al. 2006), and the Precision@n / ROCArea SVMperf losses. Each must be
-  implemented or declared out of scope.
-* EachMovie (Table 4): the filtering to 100 users × 1075 movies and the kernel follow Yu et al.
-  (2006) and are not restated. Also open: which items count as "the rest" predicted, and
-  whether NDCG is over all predicted items.
+The data (the UCI sets, the MQ2008 stand-in for the never-public web-search data, EachMovie no
+longer distributed) and the paper's open questions (UCI classes → queries, the log base and
+gains of DCG, queries whose ideal DCG is 0, MRR and WTA with several top documents, ERU's
+parameters, Algorithm 1/2's misprints, the web-search sample sizes, Figure 4's "maximum
+difference", Figure 5's eight methods, the baselines, EachMovie's filtering) are written once,
+in ``prose.md`` (its notes and each artifact's choices, shown in the report beside the
+artifact).
 """
 from ...judge.kinds import (Best, Claim, Difference, FoldMean, FoldSpread, PairedTest,
                             SettingMeans, Spread)
@@ -92,13 +39,24 @@ from .names import (C_LABEL, C_SERIES, CHOSEN_C, CLAIM_63, CLAIM_64, CLAIM_65, C
                     by_size, ndcg_long, nested, series)
 from .. import prose
 from ..replicates import QUICK_REPEATS, replicated
-from .uci import table1_queries           # Table 1's queries, also the assignment benchmark's
+from .uci import CONVENTION, table1_queries     # its measure; Table 1's queries
 from ...evidence.record import declare_fields
+
+
+def assignment_queries(data_dir):
+    """The queries of the assignment benchmark (``python -m repro bench assignment``):
+    PenDigits under Table 1's protocol, 50 queries of 100 documents (its fold 1 trains DORM on
+    the last 45)."""
+    return table1_queries("pendigits", data_dir, 50, 100)
+
+
+#: what the benchmarks take from this paper (handed to :mod:`repro.bench` by the command line)
+BENCH_INPUTS = {"assignment": assignment_queries}
 
 #: the nested selection's inner-CV means per C, kept beside its chosen C (:mod:`.uci`)
 declare_fields("inner_means")
 
-__all__ = ["PAPER", "NOTES", "ARTIFACTS", "table1_queries"]
+__all__ = ["PAPER", "NOTES", "ARTIFACTS", "CONVENTION", "table1_queries", "BENCH_INPUTS"]
 
 #: the words of the report (summary, notes, each artifact's description and choices): prose.md
 PROSE = prose.load(__name__)
@@ -113,8 +71,8 @@ NOTES = PROSE.notes
 
 #: inner folds of the nested selection of C (Table 1).  Measured on fold 1 (one core,
 #: single-threaded BLAS as the runner sets it): 4.6 s (page-blocks), 4.0 s (pendigits), 8.9 s
-#: (optdigits) per outer fold with every method, so about 3 minutes for the 30 folds — within
-#: the ~6 minutes below which the issue keeps 5 (3 only above).
+#: (optdigits) per outer fold with every method, so about 3 minutes for the 30 folds: 5 inner
+#: folds while the nested selection stays under about 6 minutes (3 above that).
 INNER_FOLDS = 5
 UCI_PARAMS = {"queries": {"page-blocks": 50, "pendigits": 50, "optdigits": 50,
                           "covertype": 500},
@@ -131,7 +89,7 @@ QUICK = {"folds": {**{d: (1,) for d in UCI}, **{d: (1,) for d in WEB}},
                             "grid": [0.1, 1.0], "methods": list(WEB_METHODS),
                             "c_schemes": True}}}
 
-#: replicates of Table 1 (issue 25, ..replicates): replicate r draws its own 50 queries × 100
+#: replicates of Table 1 (..replicates): replicate r draws its own 50 queries × 100
 #: documents of each UCI set (seed text .uci.sample_name: replicate 0 keeps the draw it always
 #: had) and fits every method on them; the web-search runs are deterministic, replicate 0 only
 _REPLICATED = replicated(QUICK)

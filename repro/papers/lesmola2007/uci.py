@@ -28,12 +28,21 @@ import numpy as np
 
 from ...data.uci import uci_queries
 from ...evidence import Evidence
-from ...metrics.family import ndcg
+from ...metrics.family import get_convention, ndcg
 from ...rankers import DORM, GainRegression, LinearSVM, PrecisionAtKSVM, ROCAreaSVM
 from ...spec import salted
 from .names import NDCG10, NESTED_C, NESTED_SELECTION, UCI_REFERENCE, nested
 
-__all__ = ["sample_name", "table1_queries", "uci_ranker", "run_uci_fold", "uci_fold", "inner_cv"]
+#: the paper's measure: NDCG@n as the inner product of eq. (12)-(14) (the metric family's
+#: ``inner_product`` convention); the paper's package declares it (``python -m repro eval
+#: --convention lesmola2007``)
+CONVENTION = get_convention("inner_product").replace(
+    name="lesmola2007",
+    source="Le & Smola (2007) eq. (12)-(14): NDCG@n = <a(pi), b(y)>, a_i = 1/log(i+1) for i <= "
+           "n, b = (2^r - 1)/DCG@n(1, y); 0 where the ideal DCG is 0 (the paper leaves it "
+           "open); ties in document order")
+
+__all__ = ["CONVENTION", "sample_name", "table1_queries", "uci_ranker", "run_uci_fold", "uci_fold", "inner_cv"]
 
 
 def sample_name(dataset: str, repeat: int = 0) -> str:
@@ -78,7 +87,7 @@ def inner_cv(train, method: str, grid: list[float], inner_folds: int
         fit_on = train.subset(np.setdiff1d(np.arange(train.n_queries), block), train.source)
         held = train.subset(block, train.source)
         for params, model in uci_ranker(method).fit_grid(fit_on, {"C": grid}):
-            per_query = ndcg(held.y, model.predict(held.X), held.query_ptr, 10, "lesmola2007")
+            per_query = ndcg(held.y, model.predict(held.X), held.query_ptr, 10, CONVENTION)
             scores[float(params["C"])].append(100.0 * float(per_query.mean()))
     means = {c: float(np.mean(v)) for c, v in scores.items()}
     chosen = min(means, key=lambda c: (-means[c], c))
@@ -113,7 +122,7 @@ def uci_fold(data, dataset: str, fold: int, p: dict, log) -> Evidence:
         t = time.perf_counter()
         shown, at_c = [], {}
         for params, model in uci_ranker(method).fit_grid(train, {"C": grid}):
-            per_query = ndcg(test.y, model.predict(test.X), test.query_ptr, 10, "lesmola2007")
+            per_query = ndcg(test.y, model.predict(test.X), test.query_ptr, 10, CONVENTION)
             value = float(100.0 * per_query.mean())
             rec = ev.per_query(method, NDCG10, test.qids, 100.0 * per_query, fold,
                                value=value, fitted_C=float(params["C"]))

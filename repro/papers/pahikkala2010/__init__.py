@@ -52,7 +52,7 @@ def _protocol_params() -> dict:
 
 
 PARAMS = _protocol_params()
-#: which variation separates our values from the published ones (issue 25): none but arithmetic
+#: which variation separates our values from the published ones: none but arithmetic
 NOISE = Noise(SAME_QUERIES, (), why=(
     "our test queries are the official LETOR 4.0 folds, the paper's own, and greedy RankRLS "
     "and RankRLS are deterministic: one run, whose difference from the paper's value is "

@@ -44,10 +44,18 @@ from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Paper
 from ...judge.kinds import Custom, FoldMean, Ranks
 from .names import (COREL_SPLITS, DETAIL_METRICS, LETOR8, LETOR_AVERAGE, LETOR_MEASURES,
                     RANK_METRIC, RANKED)
+from ...metrics.family import get_convention
 from .. import prose
 from ..replicates import replicated
 
-__all__ = ["PAPER", "NOTES", "ARTIFACTS"]
+__all__ = ["PAPER", "NOTES", "ARTIFACTS", "CONVENTION"]
+
+#: the thesis's measures (Sec. 8): the LETOR 4.0 script's arithmetic (``python -m repro eval
+#: --convention stevens2010``)
+CONVENTION = get_convention("letor4").replace(
+    name="stevens2010",
+    source="Stevens (2010) Sec. 8: AP and P@10 of each query, binary relevance, by the LETOR 4.0 "
+           "script's rules (the thesis reports no NDCG; the 4.0 arithmetic is used for it too)")
 
 #: the words of the report (summary, notes, each artifact's description, choices and why it
 #: cannot run): prose.md
@@ -67,7 +75,7 @@ _COREL = {"datasets": ("corel5k",), "stand_ins": {"corel5k": "corel-pamir"}}
 _GOOGLE = {"datasets": ("corel5k",), "stand_ins": {"corel5k": "google-images"}}
 _REUTERS = {"datasets": ("rcv1-subsets",), "stand_ins": {"rcv1-subsets": "rcv1-singhal"}}
 
-# --- replicates and noise (issue 25) -----------------------------------------------------------
+# --- replicates and noise --------------------------------------------------------------------
 #: replicates (..replicates) of the stand-in studies with published numbers and training
 #: randomness (Corel: Figures 6–8; Reuters: Figure 16 and the text's claims): replicate r > 0
 #: refits the stochastic methods (DR-Sampled / DR-FeatureSelection's sampled negatives,

@@ -1,0 +1,136 @@
+"""The pipeline's steps in order: plan, execute, stage, promote, render.
+
+A command writes only the artifacts it was asked for, their papers' pages, the index and their
+PDFs; the other artifacts' files are never written, rewritten or removed (a paper's page shows
+the artifacts whose files the directory holds).  It lists every file it wrote and every one it
+left unchanged.  Runs that failed are counted (``Outcome.failed``) and shown in the report;
+artifacts whose files were kept by the downgrade policy (:mod:`.promote`) are listed
+(``Outcome.kept``).  The benchmarks page is written by ``python -m repro bench`` alone.
+"""
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import papers as registry
+from ..errors import ReproError
+from ..files import os_reason
+from ..judge import published as pubmod
+from ..report.build import artifact_dir, user_choice
+from ..report.terminal import compact_table
+from ..run.result import RunResult
+from ..spec import Artifact
+from .execute import execute
+from .options import Options
+from .outcome import Outcome
+from .plan import quick_view, run_specs
+from .promote import drop_moved, settle
+from .render import file_lines, pdf_queue, render_page, render_the_index
+from .stage import build_artifact, unavailable
+from .staging import staging_dir
+from .user_data import data_marks, without_published
+
+
+@dataclass
+class Build:
+    """One pipeline run in progress: its options, the runs' results, the staging directory,
+    the outcome so far and every report file written or left unchanged (``(path, whether it
+    was written)``)."""
+    opts: Options
+    results: dict
+    staging: Path
+    out: Outcome = field(default_factory=Outcome)
+    files: list[tuple[Path, bool]] = field(default_factory=list)
+
+
+def run_artifacts(targets: list[Artifact], opts: Options) -> Outcome:
+    """Run ``targets`` and write their reports, their papers' pages and the index (the other
+    artifacts' files are left as they are, or absent).  ``opts.only_targets``: build the
+    targets alone — a run on a user's data (``--on``), whose targets replace the paper's
+    datasets and have no published values to compare with."""
+    results = execute(run_specs(targets, opts.quick), opts)
+    try:
+        opts.out_root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise write_error(exc, opts.out_root) from None
+    build = Build(opts, results, staging_dir())
+    pdfs = pdf_queue(opts)
+    pages = 0
+    try:
+        for paper in dict.fromkeys(a.paper for a in targets):
+            written = build_paper(paper, targets, build)
+            if not written and (opts.out_root / paper / "index.html").is_file():
+                continue          # every target kept its files: the page, its PDF stay too
+            render_page(paper, opts, pdfs, build.files)
+            pages += 1
+        if pages or not (opts.out_root / "index.html").is_file():
+            render_the_index(opts, pdfs, build.files)
+        build.files += pdfs.finish(opts.log)
+        for line in file_lines(build.files, opts.out_root):
+            opts.log(line)
+    except OSError as exc:
+        raise write_error(exc, opts.out_root) from None
+    finally:
+        pdfs.stop()                 # nothing left running after a failure or an interruption
+        shutil.rmtree(build.staging, ignore_errors=True)
+    return build.out
+
+
+def build_paper(paper: str, targets: list[Artifact], build: Build) -> bool:
+    """Stage and promote the target artifacts of ``paper`` (in the paper's order); whether
+    the files of one of them were written."""
+    by_id = {a.id: a for a in targets}
+    mod = registry.module(paper)
+    published = pubmod.load(paper, getattr(mod, "PUBLISHED_PATH", None))
+    arts = mod.ARTIFACTS
+    if build.opts.only_targets:
+        arts = [a for a in targets if a.paper == paper]
+        published = without_published(published, {a.name for a in arts})
+    written = False
+    for art in arts:
+        if art.id not in by_id:
+            continue                         # not asked for: its files stay as they are
+        written |= build_one(by_id[art.id], published, build)   # as given (--ranker, --on)
+    return written
+
+
+def build_one(art: Artifact, published, build: Build) -> bool:
+    """Stage one artifact from its runs, promote it by the downgrade policy and say what it
+    computed; whether its files were written."""
+    opts, out = build.opts, build.out
+    rs: list[RunResult] = [build.results[s] for s in art.runs(opts.quick)]
+    out_dir = artifact_dir(opts.out_root, art)
+    if art.timing:
+        drop_moved(opts.out_root / art.paper, art.name)
+    out.refused.update({r.spec.label: r.why for r in rs if r.refused})
+    out.failed.update({r.spec.label: r.why for r in rs if r.status == "failed"})
+    stage = build.staging / art.paper / art.name
+    computed = build_artifact(quick_view(art, opts.quick), rs, published, stage, opts.quick,
+                              unavailable(art, opts.data_dir),
+                              data_marks(art, opts.data_dir, rs))
+    flat, lost, promoted = settle(art, computed, stage, out_dir, opts.quick,
+                                  opts.allow_downgrade, opts.log)
+    where = str(out_dir / f"{art.name}.json")
+    if lost:
+        out.kept[art.id] = lost
+        where += " — not written: the files were kept"
+    build.files += promoted
+    out[art.id] = flat
+    # what this run computed, whether or not its files were written
+    opts.log(compact_table(art.id, art.title, computed, where))
+    for r in rs:
+        if user_choice(r):
+            opts.log(f"  {r.spec.label}: chosen on validation: {user_choice(r)['chosen']}")
+    return not lost
+
+
+def write_error(exc: OSError, out_root: Path) -> ReproError:
+    """A clear error for a report directory that cannot be written (read-only, full disk):
+    every file is written atomically, so what was there before is still there, whole."""
+    what = os_reason(exc)
+    where = f" ({exc.filename})" if exc.filename else ""
+    return ReproError(f"could not write the reports in {out_root}{where}: {what}. Files already "
+                      f"there were kept as they were (each is replaced whole or not at all); "
+                      f"finished runs are cached. Free space or choose another directory with "
+                      f"--out DIR, then rerun")
