@@ -68,18 +68,16 @@ def test_paper_scoreboard_lists_every_claim_with_its_test(rendered):
     assert 'class="claim-group key"' not in groups[1]
 
 
-def test_index_scoreboard_shows_key_claims_and_counts_in_words(rendered):
+def test_index_shows_key_claims_and_its_paper_in_one_line(rendered):
     index = (rendered / "index.html").read_text()
-    rows = _rows(index, "claims")
-    assert len(rows) == sum(1 for r in claim_records() if r.get("key"))
-    text = _text(index)
-    assert "reproduced ours − published inside ±δ, the paper's resolution" in text
-    assert ("2 of 4 published values rerun on the paper's data reproduced within the paper's "
-            "resolution, 1 inconclusive, 1 deviate (at half the margin: 2 reproduced, 1 "
-            "deviate; at twice: 3 reproduced, 1 deviate)") in text
-    assert "Of the papers' 3 key claims tested (per data set and measure): 2 replicated, " \
-           "1 reversed" in text
-    assert text.index("Scoreboard") < text.index("Counts")
+    rows = _rows(index, "keyclaims")
+    assert len(rows) == sum(1 for r in claim_records() if r.get("family") == "key")
+    assert [re.search(r'class="gl" href="glossary.html#([^"]+)"', r).group(1)
+            for r in rows] == ["replicated", "reversed", "replicated"]
+    text = re.sub(r" ([,.;])", r"\1", _text(index))
+    assert (f"{CLAIMS_PAPER} — 2 of 4 published values reproduced within the paper's "
+            "resolution, 1 inconclusive, 1 deviates") in text
+    assert text.index("Key claims") < text.index("Every comparison on one scale")
 
 
 @pytest.mark.parametrize("page", ["index.html", f"{CLAIMS_PAPER}/index.html"])
