@@ -32,14 +32,8 @@ def key_claim_rows(claims: list[dict]) -> list[dict]:
                      "href": c["href"], "paper_effect": c["paper_effect"] or "—",
                      "ours": c["effect"] + (f" {c['ci']}" if c["ci"] else ""),
                      "ratio": c["ratio"] or "—", "outcome": c["outcome"], "css": c["css"],
-                     "anchor": OUTCOME_ANCHORS.get(c["code"], "not-testable")})
+                     "anchor": c["anchor"]})
     return rows
-
-
-#: a claim outcome's glossary anchor
-OUTCOME_ANCHORS = {"replicated": "replicated", "not replicated": "not-replicated",
-                   "reversed": "reversed", "inconclusive": "claim-inconclusive",
-                   "not testable": "not-testable"}
 
 
 def index_context(paper_mods, out_root: Path, pending=()) -> dict:

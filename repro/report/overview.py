@@ -292,7 +292,8 @@ def site_points(paper_mods, out_root: Path) -> tuple[list[Point], list[Point]]:
 def _beyond_text(values: list[float]) -> str:
     """Values beyond the axis, as numbers: "+14, +22, +85" (at most five, then "… n more")."""
     vals = sorted(values, key=abs, reverse=True)
-    shown = ", ".join(f"{v:+.0f}" if abs(v) >= 10 else f"{v:+.1f}" for v in vals[:5])
+    shown = ", ".join(("+" if v > 0 else "") + fmt_general(round(v, 0 if abs(v) >= 10 else 1))
+                      for v in vals[:5])
     return shown + (f" … {len(vals) - 5} more" if len(vals) > 5 else "")
 
 
@@ -339,7 +340,7 @@ def draw_forest(own: list[Point], stand: list[Point], lim: float = FOREST_LIM):
     margin δ (one scale for every paper), and below it, in a panel of its own, the values
     on stand-in data; dots coloured by verdict."""
     panels = [(own, "On the paper's data: (ours − published) / δ, with the 90% interval "
-                    f"(dashed: ±δ; beyond ±{lim:g} δ: printed as numbers)")]
+                    f"(dashed: ±δ; beyond ±{fmt_general(lim)} δ: printed as numbers)")]
     if stand:
         panels.append((stand, "On stand-in data (not reproductions): the same difference "
                               "from the paper's number, in its δ"))
