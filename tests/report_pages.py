@@ -121,7 +121,8 @@ def claims_paper(tmp: Path) -> types.ModuleType:
     mod.PAPER = Paper(id=CLAIMS_PAPER, title="A paper with intervals and claims",
                       authors="A. Tester", venue="tests", text="none.txt")
     mod.PUBLISHED_PATH = _claims_toml(tmp)
-    mod.NOTES = []
+    # a transcript line reference in prose: kept off the visible page
+    mod.NOTES = ["Table 1 is transcribed from the paper's text (lines 12–14, l.20)."]
     mod.ARTIFACTS = [Artifact(CLAIMS_PAPER, "table1", "Two methods on two sets",
                               datasets=("MQ2007", "MQ2008")),
                      Artifact(CLAIMS_PAPER, "claims", "Claims of the text",

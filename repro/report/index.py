@@ -32,7 +32,7 @@ def key_claim_rows(claims: list[dict]) -> list[dict]:
                      "href": c["href"], "paper_effect": c["paper_effect"] or "—",
                      "ours": c["effect"] + (f" {c['ci']}" if c["ci"] else ""),
                      "ratio": c["ratio"] or "—", "outcome": c["outcome"], "css": c["css"],
-                     "anchor": c["anchor"]})
+                     "anchor": c["anchor"], "stand_in": c["stand_in"]})
     return rows
 
 
