@@ -48,7 +48,7 @@ def index_context(paper_mods, out_root: Path, pending=()) -> dict:
 
         def read(art, out_dir=out_dir):
             return read_artifact(out_dir / (TIMING_DIR if art.timing else ""), art.name)
-        rows, tally, datasets = paper_matrix(mod, read, f"{pid}/")
+        rows, tally, datasets, offsets = paper_matrix(mod, read, f"{pid}/")
         total += tally
         for art in mod.ARTIFACTS:
             got = None if art.timing else read(art)
@@ -63,7 +63,7 @@ def index_context(paper_mods, out_root: Path, pending=()) -> dict:
                            out_dir / f"{pid}.pdf" in set(pending) and can_render()) else None,
                        "timing": f"{pid}/{TIMING_DIR}/index.html"
                        if (out_dir / TIMING_DIR / "index.html").is_file() else None,
-                       "line": paper_line(tally, datasets) if rows else
+                       "line": paper_line(tally, datasets, "", offsets) if rows else
                        "not rendered into this directory",
                        "matrix": rows, "counts": tally.row()})
     return {"papers": papers, "key_claims": key_claim_rows(every_claim),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from markupsafe import Markup, escape
 
 from .overview import artifact_name
+from .format import fmt_sig
 from .palette import fill
 from .verdicts import Tally
 
@@ -47,10 +48,33 @@ def _not_available(datasets: list[dict]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def paper_line(tally: Tally, datasets: list[dict], up: str = "") -> Markup:
+def shared_offset(offsets: list[dict]) -> Markup | None:
+    """What the columns' offsets say when every column has a significant offset on the same
+    side: "ours 0.032–0.11 below in every column" — and, where every method of every column
+    shares it, "the standard baselines included: a difference of evaluation or data" (None
+    when the columns disagree)."""
+    if not offsets or not all(o.get("significant") and isinstance(o.get("mean"), (int, float))
+                              for o in offsets):
+        return None
+    means = [float(o["mean"]) for o in offsets]
+    if not (all(m < 0 for m in means) or all(m > 0 for m in means)):
+        return None
+    lo, hi = min(abs(m) for m in means), max(abs(m) for m in means)
+    size = fmt_sig(lo, 2) if fmt_sig(lo, 2) == fmt_sig(hi, 2) else \
+        f"{fmt_sig(lo, 2)}–{fmt_sig(hi, 2)}"
+    side = "below" if means[0] < 0 else "above"
+    every = "every column" if len(offsets) > 1 else "its column"
+    text = Markup("ours %s %s the paper's in %s") % (size, side, every)
+    if all((o.get("shared_by") or {}).get("all") for o in offsets):
+        text += Markup(", the standard baselines included: a difference of evaluation or data")
+    return text
+
+
+def paper_line(tally: Tally, datasets: list[dict], up: str = "",
+               offsets: list[dict] | None = None) -> Markup:
     """A paper's answer in words, from its judged counts: "75 of 75 published values
     reproduced within the paper's resolution; MQ2007 not available here" (verdict words
-    linked to the glossary)."""
+    linked to the glossary); a shared offset of every column said (:func:`shared_offset`)."""
     c = tally.buckets
     parts = []
     if tally.rerun:
@@ -60,6 +84,9 @@ def paper_line(tally: Tally, datasets: list[dict], up: str = "") -> Markup:
         more = [Markup("%d %s") % (c[b], gloss(SEGMENTS[b][0], SEGMENTS[b][2], up))
                 for b in ("inconclusive", "deviates") if c[b]]
         parts.append(first + (Markup(", ") + Markup(", ").join(more) if more else ""))
+        shared = shared_offset(offsets or [])
+        if shared:
+            parts.append(shared)
     else:
         parts.append(Markup("no published value rerun on the paper's data"))
     if c["stand-in"]:
@@ -78,12 +105,14 @@ def paper_line(tally: Tally, datasets: list[dict], up: str = "") -> Markup:
     return Markup("; ").join(parts)
 
 
-def paper_matrix(paper_mod, read, base_href: str = "") -> tuple[list[dict], Tally, list]:
-    """(matrix rows, the paper's tally, its data sets as the artifacts' meta files list them)
+def paper_matrix(paper_mod, read, base_href: str = "") -> tuple[list[dict], Tally, list,
+                                                                 list]:
+    """(matrix rows, the paper's tally, its data sets as the artifacts' meta files list them,
+    the offsets of its columns on the paper's data)
     over the artifacts ``read(art)`` returns ``(flat, meta)`` for (None: not rendered);
     timing artifacts count only where their records carry a verdict of the segments
     (complexity verdicts), and link to the timing page."""
-    rows, total, datasets = [], Tally(), []
+    rows, total, datasets, offsets = [], Tally(), [], []
     for art in paper_mod.ARTIFACTS:
         got = read(art)
         if got is None:
@@ -100,6 +129,8 @@ def paper_matrix(paper_mod, read, base_href: str = "") -> tuple[list[dict], Tall
         else:
             total += tally
             datasets += meta.get("datasets", [])
+            offsets += [r["offset"] for r in flat if r.get("verdict") == "column"
+                        and isinstance(r.get("offset"), dict)]
         if row is not None:
             rows.append(row)
-    return rows, total, datasets
+    return rows, total, datasets, offsets

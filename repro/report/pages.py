@@ -184,7 +184,7 @@ def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = Fa
     claims = [claim_row(r, f"#{a['name']}", a["stand_ins"], bool(a["commands"].get("runs")))
               for a in arts for r in a["claims"]]
     board = scoreboard(claims, key_only=False, **claim_order(paper_mod, arts))
-    rows, line_tally, datasets = paper_matrix(
+    rows, line_tally, datasets, offsets = paper_matrix(
         paper_mod, lambda art: read_artifact(Path(out_root) / paper.id / (
             TIMING_DIR if art.timing else ""), art.name))
     moved = None if timing else changes.page_entries(
@@ -201,7 +201,7 @@ def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = Fa
             "overview": None if timing or not (Path(out_root) / paper.id / OVERVIEW_FILE
                                                 ).is_file() else OVERVIEW_FILE,
             "up": "../../" if timing else "../",
-            "line": paper_line(line_tally, datasets, "../") if rows else "",
+            "line": paper_line(line_tally, datasets, "../", offsets) if rows else "",
             "matrix": [] if timing else rows,
             "not_run_rows": not_run_rows(arts), "choices": page_choices(arts)}
 
