@@ -1,5 +1,5 @@
 """A paper's answer in one line and its reproduction matrix: one row per table or figure (and
-per complexity artifact whose records carry a verdict), each a stacked bar of its values —
+per complexity artifact whose records carry a verdict of the equivalence rule), each a stacked bar of its values —
 reproduced, inconclusive, deviates, stand-in, not run — with their counts, linked to the
 artifact's section.  Words that name a verdict link to the glossary (:mod:`.glossary`)."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from markupsafe import Markup, escape
 from .overview import artifact_name
 from .format import fmt_sig
 from .palette import fill
-from .verdicts import Tally
+from .verdicts import RERUN, Tally, bucket
 
 #: the matrix's segments: bucket -> (word, colour class, glossary anchor)
 SEGMENTS = {"reproduced": ("reproduced", "reproduced", "reproduced"),
@@ -119,6 +119,8 @@ def paper_matrix(paper_mod, read, base_href: str = "") -> tuple[list[dict], Tall
             continue
         flat, meta = got
         tally = Tally().add(flat)
+        if art.timing:         # measured times stay on the timing page: only verdicts count
+            tally = Tally().add([r for r in flat if bucket(r) in RERUN])
         href = (f"{base_href}timing/index.html#{art.name}" if art.timing
                 else f"{base_href}index.html#{art.name}")
         row = matrix_row(art.name, meta.get("title", ""), tally, href)
