@@ -50,9 +50,11 @@ def index_context(paper_mods, out_root: Path, pending=()) -> dict:
             return read_artifact(out_dir / (TIMING_DIR if art.timing else ""), art.name)
         rows, tally, datasets, offsets = paper_matrix(mod, read, f"{pid}/")
         total += tally
+        marks = []
         for art in mod.ARTIFACTS:
             got = None if art.timing else read(art)
             if got is not None:
+                marks += [r["data_mark"] for r in got[0] if r.get("data_mark")]
                 every_claim += [claim_row(r, f"{pid}/index.html#{art.name}",
                                           stand_ins_of(got[1], declared))
                                 for r in claims_of(got[0])]
@@ -65,6 +67,7 @@ def index_context(paper_mods, out_root: Path, pending=()) -> dict:
                        if (out_dir / TIMING_DIR / "index.html").is_file() else None,
                        "line": paper_line(tally, datasets, "", offsets) if rows else
                        "not rendered into this directory",
+                       "marks": list(dict.fromkeys(marks)),
                        "matrix": rows, "counts": tally.row()})
     return {"papers": papers, "key_claims": key_claim_rows(every_claim),
             "total": total.row(), "forest": FOREST_FILE if (out_root / FOREST_FILE).is_file()
