@@ -201,7 +201,8 @@ def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = Fa
             "overview": None if timing or not (Path(out_root) / paper.id / OVERVIEW_FILE
                                                 ).is_file() else OVERVIEW_FILE,
             "up": "../../" if timing else "../",
-            "line": paper_line(line_tally, datasets, "../", offsets) if rows else "",
+            "line": paper_line(line_tally, datasets, "../", offsets) if rows and not timing
+            else "",
             "matrix": [] if timing else rows,
             "not_run_rows": not_run_rows(arts), "choices": page_choices(arts)}
 
