@@ -121,7 +121,8 @@ def claims_paper(tmp: Path) -> types.ModuleType:
     mod.PAPER = Paper(id=CLAIMS_PAPER, title="A paper with intervals and claims",
                       authors="A. Tester", venue="tests", text="none.txt")
     mod.PUBLISHED_PATH = _claims_toml(tmp)
-    mod.NOTES = []
+    # a transcript line reference in prose: kept off the visible page
+    mod.NOTES = ["Table 1 is transcribed from the paper's text (lines 12–14, l.20)."]
     mod.ARTIFACTS = [Artifact(CLAIMS_PAPER, "table1", "Two methods on two sets",
                               datasets=("MQ2007", "MQ2008")),
                      Artifact(CLAIMS_PAPER, "claims", "Claims of the text",
@@ -243,3 +244,46 @@ def render_claims_paper(tmp: Path, pdf: bool, second: bool = True) -> Path:
                      log=lambda *a, **k: None)
     render_index([mod], out, pdf=pdf, log=lambda *a, **k: None)
     return out
+
+
+class _Visible:
+    """What a reader sees of a page without opening anything: its body's text, less styles,
+    scripts and the contents of closed ``<details>`` (their ``<summary>`` shows)."""
+
+    def __init__(self, html: str):
+        from html.parser import HTMLParser
+        self.parts: list[str] = []
+        stack: list[str] = []          # open tags that hide or reveal: style, details, summary
+        parts = self.parts
+
+        class P(HTMLParser):
+            def handle_starttag(self, tag, attrs):
+                if tag in ("style", "script", "head", "details", "summary"):
+                    stack.append(tag)
+
+            def handle_endtag(self, tag):
+                if tag in ("style", "script", "head", "details", "summary"):
+                    while stack and stack.pop() != tag:
+                        pass
+
+            def handle_data(self, data):
+                if any(t in ("style", "script", "head") for t in stack):
+                    return
+                if "details" in stack:
+                    first = stack.index("details")
+                    inner = stack[first + 1:]
+                    if "summary" not in inner or "details" in inner[:inner.index("summary")]:
+                        return
+                parts.append(data)
+        P().feed(html)
+
+
+def visible_text(html: str) -> str:
+    """The text a reader sees of a page (closed details show only their summary)."""
+    return " ".join(" ".join(_Visible(html).parts).split())
+
+
+def visible_words(html: str) -> int:
+    """Words a reader sees on a page: tokens holding a letter or a digit."""
+    import re
+    return sum(1 for t in visible_text(html).split() if re.search(r"\w", t))

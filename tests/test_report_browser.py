@@ -136,11 +136,15 @@ def test_checker_reports_an_overwide_page(browser, tmp_path):
 
 
 _PARTS = """
-const rows = [...document.querySelectorAll('#scoreboard table.claims tbody tr:not(.gh):not(.gt)')];
+document.querySelectorAll('details').forEach(d => d.open = true);
+const rows = [...document.querySelectorAll(
+  '#scoreboard table.claims tbody tr:not(.gh):not(.gt), table.keyclaims tbody tr')];
 const outcome = rows.map(r => {
   const c = r.querySelector('td.oc');
   if (!c) return null;
-  const words = [...c.querySelectorAll(':scope > .w')].map(w => w.textContent).join(' ');
+  const link = c.querySelector('a.gl');
+  const words = link ? link.textContent.trim()
+                     : [...c.querySelectorAll(':scope > .w')].map(w => w.textContent).join(' ');
   return [words || c.textContent.trim(), getComputedStyle(c).backgroundColor]; });
 const cell = document.querySelector('td.c[title*="python -m repro"]');
 const code = [...document.querySelectorAll('caption code')].map(c => c.textContent);
@@ -189,8 +193,8 @@ def test_rendered_claims_page_reads_well(browser, tmp_path):
     assert check_page(browser, out / "index.html") == []
     got = new_parts(browser, page)
     assert check_new_parts(got) == []
-    assert [t for t, _ in got["outcome"]] == ["replicated", "reversed", "inconclusive",
-                                              "replicated", "not testable here"]
+    assert [t for t, _ in got["outcome"]] == ["replicated", "reversed", "replicated",
+                                              "inconclusive", "not testable here"]
     assert len(got["changes"]) == 1 and "0.43020 → 0.41910" in got["changes"][0]
     assert "python -m repro runs claimpaper.table1 --out runs/ --data-dir DATA" in got["code"]
     index = new_parts(browser, out / "index.html")
@@ -223,21 +227,21 @@ _ANSWER = """
 window.scrollTo(0, 0);
 const H = window.innerHeight;
 const answer = document.querySelector('#answer');
-const figs = [...document.querySelectorAll('figure.overview img')];
+const figs = [...document.querySelectorAll('figure.forest img')];
 const box = e => e.getBoundingClientRect();
+const matrix = document.querySelector('#matrix');
+const claims = document.querySelector('#sec-key-claims');
 return {height: H, answer: answer ? box(answer).bottom : null,
         answer_text: answer ? answer.textContent.trim() : '',
         figures: figs.map(i => ({src: i.getAttribute('src'), top: box(i).top,
                                  decoded: i.complete && i.naturalWidth > 0})),
-        papers: document.querySelectorAll('section.paperglance').length,
-        scoreboard: (document.querySelector('#sec-scoreboard') || {getBoundingClientRect:
-                     () => ({top: -1})}).getBoundingClientRect().top};
+        matrix: matrix ? box(matrix).bottom : null, claims: claims ? box(claims).top : null};
 """
 
 
 def check_answer_first(driver, index: Path) -> list[str]:
-    """At 1400 × 900: the headline (#answer) in the first screen with the first paper's
-    figure starting in it, one decoded figure per paper, the scoreboard after them."""
+    """At 1400 × 900: the per-paper lines (#answer) end in the first screen; then the
+    reproduction matrix, the key claims and the forest plot (one, decoded), in that order."""
     driver.set_window_size(1400, 900)
     try:
         driver.get(index.resolve().as_uri())
@@ -247,24 +251,23 @@ def check_answer_first(driver, index: Path) -> list[str]:
     problems = []
     if got["answer"] is None or got["answer"] > got["height"]:
         problems.append(f"the headline does not end in the first screen: {got['answer']}")
-    if not got["figures"]:
-        problems.append("no figure of the answer")
-    elif got["figures"][0]["top"] > got["height"]:
-        problems.append(f"the first figure starts below the first screen "
-                        f"({got['figures'][0]['top']:.0f} px)")
+    if len(got["figures"]) != 1:
+        problems.append(f"{len(got['figures'])} forest plots (one wanted)")
     problems += [f"figure not decoded: {f['src']}" for f in got["figures"] if not f["decoded"]]
-    if len(got["figures"]) != got["papers"]:
-        problems.append(f"{len(got['figures'])} figures for {got['papers']} papers")
-    if got["figures"] and got["scoreboard"] < got["figures"][-1]["top"]:
-        problems.append("the scoreboard comes before the figures")
+    if got["matrix"] is None or got["claims"] is None:
+        problems.append("no reproduction matrix or no key claims")
+    elif got["claims"] < got["matrix"] or any(f["top"] < got["claims"] for f in got["figures"]):
+        problems.append("not in the order lines, matrix, key claims, forest plot")
     return problems
 
 
 _READING = """
 const txt = e => e ? e.textContent.replace(/\\s+/g, ' ').trim() : '';
-const rows = [...document.querySelectorAll('table.claims tbody tr:not(.gh):not(.gt)')];
+const rows = [...document.querySelectorAll(
+  'table.claims tbody tr:not(.gh):not(.gt), table.keyclaims tbody tr')];
 const claims = rows.map(r => ({data: txt(r.cells[0]),
-                               numbers: [3, 4, 5].map(i => txt(r.cells[i])),
+                               numbers: (r.closest('table').classList.contains('keyclaims')
+                                         ? [1, 2, 3] : [3, 4, 5]).map(i => txt(r.cells[i])),
                                oc: r.querySelector('td.oc') ? r.querySelector('td.oc').className
                                    : '', outcome: txt(r.querySelector('td.oc'))}));
 const labels = [...document.querySelectorAll('table.grid td.rl')].map(txt);
@@ -313,8 +316,8 @@ def test_checkers_catch_a_buried_answer_and_numbers_in_two_notations(browser, tm
     page = tmp_path / "bad.html"
     page.write_text(
         '<!DOCTYPE html><html><body><div style="height: 1200px">scoreboard first</div>'
-        '<div id="answer">late</div><section class="paperglance"><figure class="overview">'
-        '<img src="missing.svg"></figure></section><p id="x">a `code` +0</p><p id="x"></p>'
+        '<div id="answer">late</div><figure class="forest">'
+        '<img src="missing.svg"></figure><p id="x">a `code` +0</p><p id="x"></p>'
         '<table class="claims"><tbody><tr><td>OHSUMED (stand-in for HP2004)</td><td></td>'
         '<td></td><td>-8.388e-05</td><td>[-1e-3, 2e-3]</td><td>0.5</td>'
         '<td class="oc claim-replicated">replicated</td></tr></tbody></table>'
@@ -360,4 +363,67 @@ def test_committed_scoreboard_names_stand_in_data(browser):
     got = browser.execute_script(_READING)
     stand_in = [c for c in got["claims"] if "(stand-in for" in c["data"]]
     assert stand_in and all("on-stand-in" in c["oc"] for c in stand_in)
-    assert any(c["data"].startswith("OHSUMED (stand-in for") for c in stand_in)
+    assert any("OHSUMED (stand-in for" in c["data"] for c in stand_in)
+
+
+_FIRST_SCREEN = """
+const box = e => { const r = e.getBoundingClientRect(); return [r.top, r.bottom, r.left, r.right]; };
+return {lines: [...document.querySelectorAll('ul.paperlines li')].map(box),
+        rows: [...document.querySelectorAll('#matrix a.mx-row')].map(box),
+        segs: [...document.querySelectorAll('#matrix .mx-seg')].map(s => [s.getAttribute('title'),
+               getComputedStyle(s).backgroundColor]),
+        height: window.innerHeight, width: document.documentElement.clientWidth};
+"""
+
+
+def first_screen(driver, page: Path, width: int = 1400, height: int = 900) -> dict:
+    """Where the index's per-paper lines and matrix rows are, in a window of ``width`` ×
+    ``height`` (the viewport's own size is measured)."""
+    driver.set_window_size(width, height)
+    try:
+        driver.get(page.resolve().as_uri())
+        return driver.execute_script(_FIRST_SCREEN)
+    finally:
+        driver.set_window_size(WIDTH, 900)
+
+
+def first_screen_problems(got: dict, papers: int) -> list[str]:
+    out = []
+    if len(got["lines"]) != papers:
+        out.append(f"{len(got['lines'])} per-paper lines for {papers} papers")
+    if not got["rows"]:
+        out.append("no reproduction matrix")
+    for what in ("lines", "rows"):
+        below = [b for b in got[what] if b[1] > got["height"] + 0.5 or b[3] > got["width"] + 0.5]
+        if below:
+            out.append(f"{len(below)} of the {what} outside the first screen "
+                       f"({got['width']}×{got['height']}): {below[:3]}")
+    colours = {}
+    for title, bg in got["segs"]:
+        colours.setdefault(title.split(" ", 1)[1], set()).add(bg)
+    if len({bg for c in colours.values() for bg in c}) < len(colours):
+        out.append(f"matrix segments not told apart by colour: {colours}")
+    return out
+
+
+def test_index_first_screen_holds_the_lines_and_the_matrix(browser, tmp_path):
+    """At 1400×900 the index's first screen holds one line per paper and every row of the
+    reproduction matrix (element positions); the committed index too, once rendered by this
+    code."""
+    out = render_claims_paper(tmp_path, pdf=False)
+    assert first_screen_problems(first_screen(browser, out / "index.html"), 1) == []
+    index = REPORTS / "index.html"
+    if index.is_file() and 'class="paperlines"' in index.read_text():
+        papers = len([p for p in REPORTS.iterdir() if (p / "index.html").is_file()])
+        assert first_screen_problems(first_screen(browser, index), papers) == []
+
+
+def test_first_screen_checker_reports_a_matrix_below_the_screen(browser, tmp_path):
+    out = render_claims_paper(tmp_path, pdf=False)
+    page = out / "index.html"
+    html = page.read_text()
+    page.write_text(html.replace('<div class="matrix" id="matrix">',
+                                 '<div style="height: 2000px"></div><div class="matrix" '
+                                 'id="matrix">'))
+    got = first_screen_problems(first_screen(browser, page), 1)
+    assert any("rows outside the first screen" in p for p in got), got

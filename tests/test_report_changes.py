@@ -118,7 +118,7 @@ def test_write_artifact_records_the_change_and_a_rerun_is_byte_identical(tmp_pat
     published = load(CLAIMS_PAPER, mod.PUBLISHED_PATH)
     write_artifact(mod.ARTIFACTS[0], table1_records(True), table1_tables(), [], [], published,
                    paper_dir, False)
-    render_paper(mod, out, [], pdf=False, log=lambda *a, **k: None)
+    render_paper(mod, out, mod.NOTES, pdf=False, log=lambda *a, **k: None)
     again = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in paper_dir.iterdir()
              if p.name in (changes.FILE, "index.html")}
     assert again == snapshot
@@ -134,3 +134,22 @@ def test_page_entries_format_old_and_new(tmp_path):
     assert a["rows"][0]["value"] == "0.300 → 0.410"
     assert a["rows"][0]["verdict"] == "reproduced → deviates"
     assert os.path.basename(str(tmp_path / changes.FILE)) == "changes.json"
+
+
+def test_the_list_is_against_the_previous_rendering_of_another_commit(tmp_path):
+    """A rendering at a new commit that moves nothing replaces the old list by "no change
+    since <the previous rendering's commit>"; a rerun at that commit writes no byte."""
+    _previous(tmp_path, [_rec(0.3)], {"provenance": {"short": "aaaaaaaaaaaa"}})
+    changes.record(tmp_path, "t", [_rec(0.4)], "p", now="bbbbbbbbbbbb")
+    assert changes.load(tmp_path)["artifacts"]["t"]["n_changes"] == 1
+    _previous(tmp_path, [_rec(0.4)], {"provenance": {"short": "bbbbbbbbbbbb"}})
+    assert changes.record(tmp_path, "t", [_rec(0.4)], "p", now="cccccccccccc") is True
+    entry = changes.load(tmp_path)["artifacts"]["t"]
+    assert entry == {"since": "bbbbbbbbbbbb", "n_changes": 0, "changes": []}
+    got = changes.page_entries(tmp_path, ["t"], str, str)
+    assert got["n"] == 0 and got["since"] == ["bbbbbbbbbbbb"] and got["recorded"]
+    path = tmp_path / changes.FILE
+    before = path.read_bytes()
+    _previous(tmp_path, [_rec(0.4)], {"provenance": {"short": "cccccccccccc"}})
+    assert changes.record(tmp_path, "t", [_rec(0.4)], "p", now="cccccccccccc") is False
+    assert path.read_bytes() == before

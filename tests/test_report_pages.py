@@ -324,7 +324,7 @@ def test_fresh_out_directory_index_links_only_what_exists(tmp_path):
     hrefs = re.findall(r'href="([^"#]+)', index)
     assert hrefs and all((out / h).exists() for h in hrefs), hrefs
     assert "pahikkala2010/index.html" not in index and "benchmarks.html" not in index
-    assert "Not rendered into this directory." in index
+    assert "not rendered into this directory" in index
 
 
 def test_unrun_artifact_shows_no_stand_in_and_no_time(tmp_path):

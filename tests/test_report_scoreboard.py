@@ -37,49 +37,60 @@ def _rows(html: str, table_class: str) -> list[str]:
 
 
 def _groups(html: str) -> list[str]:
-    """The claim groups (tbody elements) of the first claims table."""
-    start = html.index('<table class="claims">')
-    table = html[start:html.index("</table>", start)]
-    return re.findall(r'<tbody class="claim-group[^"]*" id="[^"]+">.*?</tbody>', table, re.S)
+    """The claim groups (tbody elements) of the page's claims tables."""
+    return re.findall(r'<tbody class="claim-group[^"]*" id="[^"]+">.*?</tbody>', html, re.S)
+
+
+def _all_rows(html: str, table_class: str) -> list[str]:
+    """The body rows of every table of ``table_class``, in the page's order."""
+    rows, at = [], 0
+    while f'<table class="{table_class}">' in html[at:]:
+        at = html.index(f'<table class="{table_class}">', at)
+        rows += _rows(html[at:], table_class)
+        at += 1
+    return rows
 
 
 def test_paper_scoreboard_lists_every_claim_with_its_test(rendered):
+    """Key claims first, in view; the others in a collapsed block; each row's test and every
+    compared method's mean on hover."""
     page = (rendered / CLAIMS_PAPER / "index.html").read_text()
-    rows = _rows(page, "claims")
+    rows = _all_rows(page, "claims")
     assert len(rows) == len(claim_records())
     outcomes = [re.search(r'class="l oc ([^" ]+)', r).group(1) for r in rows]
-    assert outcomes == ["claim-replicated", "claim-reversed", "claim-inconclusive",
-                        "claim-replicated", "claim-not-testable"]
+    assert outcomes == ["claim-replicated", "claim-reversed", "claim-replicated",
+                        "claim-inconclusive", "claim-not-testable"]
+    assert page.index('<details class="moreclaims">') < page.index('class="l oc claim-inconclusive')
     holds = _text(rows[0])
     # the paper's effect, ours with its interval, the ratio, p and the adjusted p
     assert "+0.011 +0.021 [+0.007, +0.035] 1.940 0.0031 0.0093 replicated" in holds
-    assert "1,692 queries" in holds and "effect ratio 1.940 [0.6500, 3.200]" in holds
-    assert "paper's effect 0.01100" in holds
+    assert "1,692 queries" in holds
+    hover = html.unescape(re.search(r'<tr title="([^"]*)"', rows[0]).group(1))
+    assert "effect ratio 1.940 [0.6500, 3.200]" in hover and "paper's effect 0.01100" in hover
     assert "data missing: Yahoo-set2" in _text(rows[4])
     assert "—" in _text(rows[4])                     # not testable: no effect shown
-    web = _text(rows[3])                             # a claim tested on stand-in data
+    web = _text(rows[2])                             # a claim tested on stand-in data
     assert "MQ2008 (stand-in for web)" in web and "(stand-in data)" in web
-    assert "on-stand-in" in rows[3] and "alpha − beta" in web
+    assert "on-stand-in" in rows[2] and "alpha − beta" in web
     # one group per claim, its statement once, the key claim marked at its group
     groups = _groups(page)
     assert len(groups) == 4
     assert _text(page).count("alpha beats beta in NDCG@10") == 1
     assert 'class="claim-group key"' in groups[0] and "key claim" in groups[0]
-    assert 'class="claim-group key"' not in groups[1]
+    assert 'class="claim-group key"' in groups[1]          # key claims first
+    assert 'class="claim-group key"' not in groups[2]
 
 
-def test_index_scoreboard_shows_key_claims_and_counts_in_words(rendered):
+def test_index_shows_key_claims_and_its_paper_in_one_line(rendered):
     index = (rendered / "index.html").read_text()
-    rows = _rows(index, "claims")
-    assert len(rows) == sum(1 for r in claim_records() if r.get("key"))
-    text = _text(index)
-    assert "reproduced ours − published inside ±δ, the paper's resolution" in text
-    assert ("2 of 4 published values rerun on the paper's data reproduced within the paper's "
-            "resolution, 1 inconclusive, 1 deviate (at half the margin: 2 reproduced, 1 "
-            "deviate; at twice: 3 reproduced, 1 deviate)") in text
-    assert "Of the papers' 3 key claims tested (per data set and measure): 2 replicated, " \
-           "1 reversed" in text
-    assert text.index("Scoreboard") < text.index("Counts")
+    rows = _rows(index, "keyclaims")
+    assert len(rows) == sum(1 for r in claim_records() if r.get("family") == "key")
+    assert [re.search(r'class="gl" href="glossary.html#([^"]+)"', r).group(1)
+            for r in rows] == ["replicated", "reversed", "replicated"]
+    text = re.sub(r" ([,.;])", r"\1", _text(index))
+    assert (f"{CLAIMS_PAPER} — 2 of 4 published values reproduced within the paper's "
+            "resolution, 1 inconclusive, 1 deviates") in text
+    assert text.index("Key claims") < text.index("Every comparison on one scale")
 
 
 @pytest.mark.parametrize("page", ["index.html", f"{CLAIMS_PAPER}/index.html"])

@@ -7,11 +7,11 @@ digits (a value that moved in the 15th digit through summation order is not a ch
 verdicts are compared as text.  When anything differs, the artifact's entry in
 ``changes.json`` is replaced by the list of differences (old → new value, old → new verdict),
 with the commit the previous rendering names (its ``<artifact>.meta.json`` provenance, else
-the origin line of the paper's page) and the commit of this rendering.  When nothing differs,
-the artifact's entry is left exactly as it was — so a rerun with nothing changed rewrites no
-byte of the file, and the page goes on showing the last change seen, with the commit it was
-seen against.  An artifact compared for the first time with nothing changed gets an empty
-entry ("no value or verdict changed since <commit>").
+the origin line of the paper's page) and the commit of this rendering.  When nothing differs
+from a previous rendering at another commit, the entry becomes empty, naming that commit
+("no value or verdict changed since <commit>"): the list is always against the previous
+rendering of the same target.  A rerun at the commit of the previous rendering (or without
+knowing its own commit) leaves the entry exactly as it was — it rewrites no byte of the file.
 
 Timing artifacts (measured times: they change on every run) are never compared.
 
@@ -146,15 +146,24 @@ def record(out_dir: Path, name: str, new_flat: list[dict], paper: str,
     data = load(out_dir)
     arts = data.setdefault("artifacts", {})
     data["paper"] = paper
-    if not diffs:
-        return False
     since = rendered_commit(out_dir, name) or UNKNOWN
+    if not diffs:
+        if not now or since in (now, UNKNOWN) or arts.get(name) == _unchanged(since):
+            return False              # a rerun of the same rendering: no byte changes
+        arts[name] = _unchanged(since)  # the previous rendering is the one compared with
+        text = json.dumps(data, indent=1, sort_keys=True, allow_nan=True)
+        return write_if_changed(out_dir / FILE, text.encode("utf-8"))
     entry = {"since": since, "n_changes": len(diffs), "changes": diffs[:MAX_ENTRIES]}
     if diffs and now:
         entry["rendered_at"] = now
     arts[name] = entry
     text = json.dumps(data, indent=1, sort_keys=True, allow_nan=True)
     return write_if_changed(out_dir / FILE, text.encode("utf-8"))
+
+
+def _unchanged(since: str) -> dict:
+    """An artifact's entry when nothing moved since the rendering at commit ``since``."""
+    return {"since": since, "n_changes": 0, "changes": []}
 
 
 def page_entries(out_dir: Path, order: list[str], fmt_value, fmt_where) -> dict:

@@ -1,92 +1,78 @@
-"""The index page: the answer first — one headline over all papers (values reproduced,
-inconclusive and deviating; claims' outcomes as replications) and each paper's figure at a glance
-(:mod:`.overview`) with its headline — then each paper's key claims (the scoreboard), its
-counts, links to its page, PDF and timing page, and the counts over all papers; and the
+"""The index page, the answer in one screen: one line per paper in words, the reproduction
+matrix (a bar per table and figure, :mod:`.matrix`), the key claims of every paper one row
+each, then one forest plot of every comparison in units of its margin (:mod:`.overview`);
+its definitions are on the glossary page (:mod:`.glossary`), written beside it; and the
 index's PDF."""
 from __future__ import annotations
 
 from pathlib import Path
 
 from .build import TIMING_DIR, read_artifact
-from .legend import bucket_meanings, glossary, legend
-from .overview import OVERVIEW_FILE
+from .glossary import render_glossary
+from .matrix import paper_line, paper_matrix
+from .overview import FOREST_FILE, write_forest
 from .pdf import can_render, pending_pdfs, write_page
 from .render import common, footer_css, template
-from .scoreboard import (REPRODUCED_MEANS, claim_outcome, claim_row, claims_of,
-                         counts_in_words, declared_order, scoreboard)
+from .scoreboard import claim_row, claims_of
 from .standins import declared_stand_ins, stand_ins_of
-from .scoreboard import OUTCOME_WORDS_BY_CODE
-from .verdicts import OUTCOMES, Tally, headline, verdict_class
+from .verdicts import Tally
 
 #: the index's PDF, beside it
 INDEX_PDF = "index.pdf"
-def answer(total: Tally, claims: list[dict]) -> list[str]:
-    """The index's headline: what was reproduced over all papers, and how the papers' key
-    claims and the others came out as replications."""
-    lines = [headline(total)[0]]
-    for family, words in (("key", "key claims"), ("secondary", "other claims")):
-        rows = [r for r in claims if r.get("family") == family]
-        if rows:
-            counts = {o: sum(1 for r in rows if claim_outcome(r) == o) for o in OUTCOMES}
-            lines.append(f"Of the papers' {len(rows)} {words} tested (per data set and "
-                         f"measure): " + ", ".join(f"{n} {OUTCOME_WORDS_BY_CODE[o]}"
-                                                   for o, n in counts.items() if n) + ".")
-    return lines
+def key_claim_rows(claims: list[dict]) -> list[dict]:
+    """The key claims (``family`` "key") of every paper, one row each in plain words: the
+    claim with its data and measure, the paper's effect, ours with its 95% interval, their
+    ratio and the outcome (its glossary anchor)."""
+    rows = []
+    for c in claims:
+        if c.get("family") != "key":
+            continue
+        on = ", ".join(x for x in (c["dataset"], c["measure"]) if x)
+        rows.append({"paper": c["paper"], "statement": c["statement"], "on": on,
+                     "href": c["href"], "paper_effect": c["paper_effect"] or "—",
+                     "ours": c["effect"] + (f" {c['ci']}" if c["ci"] else ""),
+                     "ratio": c["ratio"] or "—", "outcome": c["outcome"], "css": c["css"],
+                     "anchor": c["anchor"], "stand_in": c["stand_in"]})
+    return rows
 
 
 def index_context(paper_mods, out_root: Path, pending=()) -> dict:
     """The index's context; ``pending``: the PDFs being rendered beside their pages (linked
     already, so that the first render of the index is its final one)."""
     out_root = Path(out_root)
-    papers, total, every_claim, classes = [], Tally(), [], set()
+    papers, every_claim, total = [], [], Tally()
     for mod in paper_mods:
         pid = mod.PAPER.id
         out_dir = out_root / pid
         declared = declared_stand_ins(pid, getattr(mod, "PUBLISHED_PATH", None))
-        tally, n, claims, marks, datasets, metrics = Tally(), 0, [], {}, [], []
-        for art in mod.ARTIFACTS:
-            if art.timing:
-                continue
-            got = read_artifact(out_dir, art.name)
-            if got is None:
-                continue
-            n += 1
-            flat, meta = got
-            tally.add(flat)
-            classes.update(verdict_class(r) for r in flat)
-            marks.update(dict.fromkeys(r["data_mark"] for r in flat if r.get("data_mark")))
-            datasets += [d["dataset"] for d in meta.get("datasets", [])]
-            metrics += list(meta.get("metrics", []))
-            claims += [claim_row(r, f"{pid}/index.html#{art.name}", stand_ins_of(meta, declared))
-                       for r in claims_of(flat)]
+
+        def read(art, out_dir=out_dir):
+            return read_artifact(out_dir / (TIMING_DIR if art.timing else ""), art.name)
+        rows, tally, datasets, offsets = paper_matrix(mod, read, f"{pid}/")
         total += tally
-        every_claim += claims
+        marks = []
+        for art in mod.ARTIFACTS:
+            got = None if art.timing else read(art)
+            if got is not None:
+                marks += [r["data_mark"] for r in got[0] if r.get("data_mark")]
+                every_claim += [claim_row(r, f"{pid}/index.html#{art.name}",
+                                          stand_ins_of(got[1], declared))
+                                for r in claims_of(got[0])]
         page = (out_dir / "index.html").is_file()
-        order = [pat for art in mod.ARTIFACTS for pat in declared_order(art)]
         papers.append({"id": pid, "title": mod.PAPER.title,
                        "page": f"{pid}/index.html" if page else None,
                        "pdf": f"{pid}/{pid}.pdf" if (out_dir / f"{pid}.pdf").is_file() or (
                            out_dir / f"{pid}.pdf" in set(pending) and can_render()) else None,
                        "timing": f"{pid}/{TIMING_DIR}/index.html"
                        if (out_dir / TIMING_DIR / "index.html").is_file() else None,
-                       "overview": f"{pid}/{OVERVIEW_FILE}"
-                       if (out_dir / OVERVIEW_FILE).is_file() else None,
-                       "counts": tally.row(), "headline": (headline(tally)[0] if n else
-                       "Not rendered into this directory.") + "".join(
-                           f" Values computed on {m}." for m in marks),
-                       "scoreboard": scoreboard(claims, key_only=True, order=order,
-                                                datasets=list(dict.fromkeys(datasets)),
-                                                metrics=list(dict.fromkeys(metrics))),
-                       "words": counts_in_words(tally) if n else ""})
-    boards = [p["scoreboard"] for p in papers]
-    merged = {"total": sum(b["total"] for b in boards),
-              "claims": [r for b in boards for r in b["claims"]]}
-    return {"papers": papers, "total": total.row(), "headline": headline(total),
-            "answer": answer(total, every_claim),
-            "benchmarks": (out_root / "benchmarks.html").is_file(),
-            "words": counts_in_words(total), "reproduced_means": REPRODUCED_MEANS,
-            "legend": legend(classes), "glossary": glossary(merged),
-            "meanings": bucket_meanings()}
+                       "line": paper_line(tally, datasets, "", offsets) if rows else
+                       "not rendered into this directory",
+                       "marks": list(dict.fromkeys(marks)),
+                       "matrix": rows, "counts": tally.row()})
+    return {"papers": papers, "key_claims": key_claim_rows(every_claim),
+            "total": total.row(), "forest": FOREST_FILE if (out_root / FOREST_FILE).is_file()
+            else None,
+            "benchmarks": (out_root / "benchmarks.html").is_file()}
 
 
 def render_index(paper_mods, out_root: Path, pdf: bool = False, log=print,
@@ -95,6 +81,8 @@ def render_index(paper_mods, out_root: Path, pdf: bool = False, log=print,
     """The index page and, with ``pdf``, its PDF ``index.pdf`` (rendered here, or its
     ``(page, pdf)`` appended to ``pdf_later``, a list or a :class:`.pdf.PdfQueue`); without, an
     index PDF that no longer matches the page is removed (said)."""
+    render_glossary(out_root, log, written)
+    write_forest(paper_mods, out_root, written)
     html = template("index.html.j2").render(**index_context(paper_mods, out_root, pending_pdfs(pdf_later)),
                                             **common(),
                                             footer=footer_css("repro-rank reports"))

@@ -18,8 +18,24 @@ def legend(present: set[str] | list[str]) -> list[dict]:
     wanted = set(present) | set(ALWAYS)
     order = classes() + sorted(c for c in wanted if c not in classes())
     skip = {"claim", "column", "ours-only"} | {c for c in order if c.startswith("claim-")}
-    return [{"css": c, "word": short(c), "meaning": meaning(c)}
+    return [{"css": c, "word": short(c), "meaning": meaning(c), "anchor": anchor_of_class(c)}
             for c in order if c in wanted and c not in skip]
+
+
+#: colour class -> its glossary anchor, where it differs from the class
+_ANCHORS = {"consistent": "check", "inconsistent": "check", "column": "offset",
+            "claim-replicated": "replicated", "claim-not-replicated": "not-replicated",
+            "claim-reversed": "reversed", "claim-inconclusive": "claim-inconclusive",
+            "claim-not-testable": "not-testable"}
+#: the classes the glossary defines under their own name
+_OWN = ("reproduced", "inconclusive", "deviates", "stand-in", "not-run", "derived",
+        "unverified")
+
+
+def anchor_of_class(css: str) -> str:
+    """The glossary anchor of a colour class ("" where the glossary has no entry: the link
+    goes to the glossary's top)."""
+    return css if css in _OWN else _ANCHORS.get(css, "")
 
 
 #: terms of the claim rows, in the order a reader meets them

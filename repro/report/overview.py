@@ -2,7 +2,8 @@
 the paper's page): every value compared with a published number as d = ours − published in units of its margin
 δ (the paper's resolution: one scale for every paper), with the 90% interval of d, coloured
 by verdict (a forest plot,
-grouped by artifact in the paper's order; timing artifacts — the complexity claims — last),
+grouped by artifact in the paper's order; timing artifacts last, with their complexity
+verdicts only),
 and under it the paper's tested claims as a strip of outcomes, one mark per claim and data
 set, grouped by claim.
 
@@ -32,6 +33,9 @@ CAP = 12.0
 #: buckets whose values are drawn: a published number compared with ours
 DRAWN = ("reproduced", "inconclusive", "deviates", "stand-in", "unverified", "check",
          "derived")
+#: timing artifacts enter only with a complexity verdict of the equivalence rule (their
+#: measured times and exponents are on the timing page)
+TIMED = ("reproduced", "inconclusive", "deviates")
 WIDTH = 5.6            # inches: two figures side by side on a wide index page
 
 
@@ -105,7 +109,7 @@ def paper_evidence(paper_mod, out_root: Path) -> tuple[list[Point], list[dict]]:
         datasets += [d["dataset"] for d in meta.get("datasets", [])]
         metrics += list(meta.get("metrics", []))
         group = artifact_name(art.name) + (" (timing)" if art.timing else "")
-        pts += points(flat, group)
+        pts += points(flat, group, TIMED if art.timing else DRAWN)
         rows += [claim_row(r, "", stand_ins_of(meta, declared)) for r in claims_of(flat)]
     order = [pat for art in paper_mod.ARTIFACTS for pat in declared_order(art)]
     groups = group_claims(rows, order, list(dict.fromkeys(datasets)),
@@ -195,8 +199,8 @@ def _forest(ax, pts: list[Point], groups: list[str], lim: float) -> None:
     ax.grid(axis="y", visible=False)
     beyond = sum(1 for p in pts if abs(p.rel) > lim)
     arrows = f"; arrows: {beyond} beyond ±{fmt_general(round(lim))} δ" if beyond else ""
-    ax.set_xlabel(f"(ours − published) / δ, the paper's resolution  (bars: 90% interval; "
-                  f"dashed: ±δ{arrows})", fontsize=7)
+    ax.set_xlabel(f"(ours − published) / δ  (bars: 90% interval; dashed: ±δ{arrows})",
+                  fontsize=7)
 
 
 def _strip(ax, claims: list[dict]) -> None:
@@ -257,6 +261,129 @@ def write_overview(paper_mod, out_root: Path, written: list | None = None) -> Pa
                claims)
     path = base / OVERVIEW_FILE
     changed = save_figure(fig, path, tight=False)
+    if written is not None:
+        written.append((path, changed))
+    return path
+
+
+#: the site's one forest plot, at the report's root
+FOREST_FILE = "forest.svg"
+#: its x range, in margins: values beyond are printed as numbers at the edge
+FOREST_LIM = 6.0
+#: buckets on the paper's data (the first panel) and on stand-in data (the second)
+OWN = ("reproduced", "inconclusive", "deviates", "check", "derived", "unverified")
+STAND_IN = ("stand-in",)
+
+
+def site_points(paper_mods, out_root: Path) -> tuple[list[Point], list[Point]]:
+    """(values on the paper's data, values on stand-in data) of every paper rendered into
+    ``out_root``, grouped "paper · artifact"."""
+    own, stand = [], []
+    for mod in paper_mods:
+        pid = mod.PAPER.id
+        for art in mod.ARTIFACTS:
+            base = Path(out_root) / pid / (TIMING_DIR if art.timing else "")
+            flat = _read(base / f"{art.name}.json")
+            group = f"{pid} · {artifact_name(art.name)}"
+            own += points(flat, group, TIMED if art.timing else OWN)
+            if not art.timing:
+                stand += points(flat, group, STAND_IN)
+    return own, stand
+
+
+def _beyond_text(values: list[float]) -> str:
+    """Values beyond the axis, as numbers: "+14, +22, +85" (at most five, then "… n more")."""
+    vals = sorted(values, key=abs, reverse=True)
+    shown = ", ".join(("+" if v > 0 else "") + fmt_general(round(v, 0 if abs(v) >= 10 else 1))
+                      for v in vals[:5])
+    return shown + (f" … {len(vals) - 5} more" if len(vals) > 5 else "")
+
+
+def _panel(ax, pts: list[Point], lim: float, title: str) -> None:
+    """One panel: a row per group, each value a dot (jittered inside its row) with its 90%
+    interval; values beyond ±lim printed as numbers right of the axis."""
+    groups = list(dict.fromkeys(p.group for p in pts))
+    labels = []
+    for i, g in enumerate(groups):
+        members = sorted((p for p in pts if p.group == g), key=lambda p: p.rel)
+        k = len(members)
+        for j, p in enumerate(members):
+            y = i + (0.0 if k == 1 else -0.32 + 0.64 * j / (k - 1))
+            c = mark(p.css)
+            if p.lo is not None and p.hi is not None and p.hi > p.lo:
+                ax.plot([max(-lim, p.lo), min(lim, p.hi)], [y, y], "-", color=c, lw=0.5,
+                        alpha=0.5, solid_capstyle="butt")
+            if abs(p.rel) <= lim:
+                ax.plot([p.rel], [y], "o", color=c, ms=2.2, mew=0, alpha=0.85)
+            else:
+                ax.plot([math.copysign(lim, p.rel)], [y], ">" if p.rel > 0 else "<",
+                        color=c, ms=3, clip_on=False)
+        out = [p.rel for p in members if abs(p.rel) > lim]
+        if out:
+            ax.text(lim * 1.04, i, _beyond_text(out), fontsize=6, va="center", ha="left",
+                    color="0.2", clip_on=False)
+        labels.append(f"{g} ({k})")
+        if i % 2 == 0:
+            ax.axhspan(i - 0.5, i + 0.5, color="0.94", lw=0, zorder=-2)
+    ax.axvline(0, color="0.25", lw=0.8, zorder=-1)
+    for x in (-1, 1):
+        ax.axvline(x, color="0.45", lw=0.7, ls="--", zorder=-1)
+    ax.set_xlim(-lim, lim)
+    ax.set_ylim(len(groups) - 0.5, -0.5)
+    ax.set_yticks(range(len(groups)))
+    ax.set_yticklabels(labels, fontsize=6.5)
+    ax.tick_params(axis="y", length=0)
+    ax.grid(axis="y", visible=False)
+    ax.set_title(title, fontsize=7.5, loc="left")
+
+
+def draw_forest(own: list[Point], stand: list[Point], lim: float = FOREST_LIM):
+    """The site's forest plot: every comparison on the paper's data, d in units of its
+    margin δ (one scale for every paper), and below it, in a panel of its own, the values
+    on stand-in data; dots coloured by verdict."""
+    panels = [(own, "On the paper's data: (ours − published) / δ, with the 90% interval "
+                    f"(dashed: ±δ; beyond ±{fmt_general(lim)} δ: printed as numbers)")]
+    if stand:
+        panels.append((stand, "On stand-in data (not reproductions): the same difference "
+                              "from the paper's number, in its δ"))
+    rows = [len({p.group for p in pts}) for pts, _ in panels]
+    row_h, gap, width = 0.2, 0.75, 8.4
+    left, right = 2.1, 1.7
+    height = sum(max(r, 1) * row_h for r in rows) + gap * len(panels) + 0.35
+    counts: dict[str, int] = {}
+    for pts, _ in panels:
+        for p in pts:
+            counts[p.css] = counts.get(p.css, 0) + 1
+    with style():
+        fig = plt.figure(figsize=(width, height))
+    top = height - 0.35
+    for (pts, title), r in zip(panels, rows):
+        h = max(r, 1) * row_h
+        bottom = top - gap + 0.35 - h
+        ax = fig.add_axes([left / width, bottom / height, 1 - (left + right) / width,
+                           h / height])
+        if pts:
+            _panel(ax, pts, lim, title)
+        else:
+            ax.axis("off")
+        top = bottom - 0.4
+    if counts:
+        handles = [plt.Line2D([], [], ls="", marker="o", ms=4, color=mark(c),
+                              label=f"{short(c)} ({k})") for c, k in counts.items()]
+        fig.legend(handles=handles, loc="upper left", ncol=len(handles), frameon=False,
+                   fontsize=7, handletextpad=0.2, columnspacing=1.2, borderaxespad=0,
+                   bbox_to_anchor=(0.01, 1 - 0.04 / height))
+    return fig
+
+
+def write_forest(paper_mods, out_root: Path, written: list | None = None) -> Path | None:
+    """``<out>/forest.svg``, the site's forest plot (None, and no file, when no value is
+    compared)."""
+    own, stand = site_points(paper_mods, out_root)
+    if not own and not stand:
+        return None
+    path = Path(out_root) / FOREST_FILE
+    changed = save_figure(draw_forest(own, stand), path, tight=False)
     if written is not None:
         written.append((path, changed))
     return path

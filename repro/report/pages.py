@@ -27,7 +27,8 @@ from .build import TIMING_DIR, read_artifact
 from .commands import commands, page_options
 from .format import fmt_value, where
 from .legend import glossary, legend
-from .overview import OVERVIEW_FILE, write_overview
+from .matrix import paper_line, paper_matrix
+from .overview import OVERVIEW_FILE, artifact_name, write_overview
 from .pdf import write_page
 from .render import common, footer_css, template
 from .scoreboard import (REPRODUCED_MEANS, claim_row, claims_of, counts_in_words,
@@ -137,9 +138,12 @@ def artifact_context(art, out_dir: Path, layouts, seen_choices: dict,
             "not_run_reason": not_run_reason(meta), "commands": cmds,
             "claims": claims_of(flat),
             "choices": [] if same_as else choices, "choices_as": same_as or "",
+            "all_choices": list(choices),
             "methods": ", ".join(meta.get("methods", [])),
             "metrics": ", ".join(meta.get("metrics", [])),
             "used": used, "not_run": not_run, "figures": figures, "marks": marks,
+            "not_run_pairs": [(d["dataset"], d.get("why") or "not run")
+                              for d in meta.get("datasets", []) if d["status"] == "not run"],
             "tables": tables, "left": left, "records": record_rows(flat, stand_ins),
             "stand_ins": stand_ins, "meta_datasets": [d["dataset"] for d in
                                                        meta.get("datasets", [])],
@@ -180,6 +184,9 @@ def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = Fa
     claims = [claim_row(r, f"#{a['name']}", a["stand_ins"], bool(a["commands"].get("runs")))
               for a in arts for r in a["claims"]]
     board = scoreboard(claims, key_only=False, **claim_order(paper_mod, arts))
+    rows, line_tally, datasets, offsets = paper_matrix(
+        paper_mod, lambda art: read_artifact(Path(out_root) / paper.id / (
+            TIMING_DIR if art.timing else ""), art.name))
     moved = None if timing else changes.page_entries(
         out_dir, [a["name"] for a in arts], fmt_value, where)
     return {"paper": paper, "artifacts": arts, "quick": quick, "notes": [] if timing else notes,
@@ -193,7 +200,54 @@ def paper_context(paper_mod, out_root: Path, notes: list[str], timing: bool = Fa
             "glossary": glossary(board),
             "overview": None if timing or not (Path(out_root) / paper.id / OVERVIEW_FILE
                                                 ).is_file() else OVERVIEW_FILE,
-            "up": "../../" if timing else "../"}
+            "up": "../../" if timing else "../",
+            "line": paper_line(line_tally, datasets, "../", offsets) if rows and not timing
+            else "",
+            "matrix": [] if timing else rows,
+            "not_run_rows": not_run_rows(arts), "choices": page_choices(arts)}
+
+
+#: the one reason of every data set not available here
+DATA_MISSING = "data not available here (`python -m repro data` lists and fetches data sets)"
+
+
+def not_run_rows(arts: list[dict]) -> list[dict]:
+    """What was not run on a page and why, one row per reason: the reason, the data sets and
+    the artifacts it holds for (an artifact not run at all: its own reason)."""
+    by_why: dict[str, dict] = {}
+    for a in arts:
+        pairs = list(a["not_run_pairs"])
+        if not a["implemented"]:
+            pairs = [("", a["not_run_reason"] or "not implemented yet")]
+        for dataset, why in pairs:
+            row = by_why.setdefault(why, {"why": why, "datasets": [], "artifacts": []})
+            if dataset and dataset not in row["datasets"]:
+                row["datasets"].append(dataset)
+            if a["name"] not in row["artifacts"]:
+                row["artifacts"].append(a["name"])
+    merged: dict[str, dict] = {}
+    for row in by_why.values():            # "data missing: X (…)" rows merged into one
+        head = DATA_MISSING if row["why"].startswith("data missing") else row["why"]
+        m = merged.setdefault(head, {"why": head, "datasets": [], "artifacts": []})
+        m["datasets"] += [d for d in row["datasets"] if d not in m["datasets"]]
+        m["artifacts"] += [x for x in row["artifacts"] if x not in m["artifacts"]]
+    for m in merged.values():
+        m["artifacts"] = [artifact_name(x) for x in m["artifacts"]]
+    return list(merged.values())
+
+
+def page_choices(arts: list[dict]) -> list[dict]:
+    """The choices the paper left open, once per page: each distinct choice once, with the
+    artifacts it is made for (all of them: none named)."""
+    out: dict[str, list[str]] = {}
+    having = [a for a in arts if a["choices"] or a["choices_as"]]
+    for a in arts:
+        for c in a["all_choices"]:
+            out.setdefault(c, [])
+            if a["name"] not in out[c]:
+                out[c].append(a["name"])
+    return [{"text": c, "for": [] if len(names) == len(having) else
+             [artifact_name(n) for n in names]} for c, names in out.items()]
 
 
 def claim_order(paper_mod, arts: list[dict]) -> dict:

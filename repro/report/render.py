@@ -16,6 +16,15 @@ from .palette import verdict_css
 from .verdicts import BUCKETS, HEADERS, LABELS, shown_buckets
 
 _CODE = re.compile(r"`([^`]+)`")
+#: what visible prose leaves out: pointers into the paper's transcript ("(lines 582–589)",
+#: "(l.445–448)", kept in each record's source) and the data pointer a not-run reason repeats
+#: (said once, in the page's table of what was not run)
+_HIDDEN = re.compile(r"\s*\((?:lines?|l\.)\s*\d[^()]*\)|\s*\(see `python -m repro data`\)")
+
+
+def visible(text) -> str:
+    """Prose as a page shows it: without transcript line numbers and repeated pointers."""
+    return _HIDDEN.sub("", str(text))
 
 
 def _load_template(name: str) -> str:
@@ -46,7 +55,7 @@ def words(text) -> Markup:
 
 def code(text) -> Markup:
     """Text with its `code` spans set as code (escaped)."""
-    parts = _CODE.split(str(text))
+    parts = _CODE.split(visible(text))
     return Markup("").join(Markup("<code>%s</code>") % p if i % 2 else escape(p)
                            for i, p in enumerate(parts))
 

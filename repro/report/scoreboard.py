@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..evidence.record import defined
 from .commands import commands
+from .legend import anchor_of_class
 from .format import (fmt_count, fmt_effect, fmt_effect_ci, fmt_general, fmt_p, value_order)
 from .standins import data_label, is_stand_in
 from .verdicts import OUTCOME_WORDS, OUTCOMES, Tally, outcome_class
@@ -104,6 +105,7 @@ def claim_row(r: dict, href: str = "", stand_ins: dict | None = None,
             "dataset": data_label(r, stand_ins),
             "stand_in": on_stand_in, "measure": _measure(r), "compared": compared(r),
             "outcome": OUTCOME_WORDS_BY_CODE.get(out, out), "code": out, "css": css,
+            "anchor": anchor_of_class(css),
             "family": r.get("family") or "",
             "effect": fmt_effect(eff, r.get("effect_ci95")),
             "ci": fmt_effect_ci(r.get("effect_ci95")),
@@ -196,9 +198,10 @@ def group_claims(rows: list[dict], order: list[Declared] | None = None,
         g["test"] = tests.pop() if len(tests) == 1 and all(r["test"] for r in g["rows"]) \
             else ""
         g["key"] = any(r["key"] for r in g["rows"])
-        for r in g["rows"]:
-            r["notes"] = "; ".join(x for x in (r["n"], r["extra"], r["why"],
-                                               "" if g["test"] else r["test"]) if x)
+        for r in g["rows"]:      # visible: what a reader needs; the rest on hover
+            r["notes"] = "; ".join(x for x in (r["n"], r["why"]) if x)
+            r["detail"] = "; ".join(x for x in (r["numbers"], r["extra"],
+                                                "" if g["test"] else r["test"]) if x)
         g["where"] = next((r["where"] for r in g["rows"] if r["where"]), "")
         g["section"] = next((r["section"] for r in g["rows"] if r["section"]), "")
         out.append(g)
