@@ -49,3 +49,20 @@ def test_a_matrix_row_adds_up_to_its_values():
     assert [(s["word"], s["n"]) for s in row["segments"]] == [("reproduced", 2), ("stand-in", 6)]
     assert sum(s["pct"] for s in row["segments"]) == 100
     assert matrix_row("t", "", Tally().add([_rec("baseline")]), "") is None
+
+
+def test_values_no_result_could_have_reproduced_are_said():
+    # a perfect reproduction's bound (reachable_bound) beyond the margin: out of reach
+    far = _rec("inconclusive", reachable_bound_margins=2.34, equivalence_bound=0.03)
+    near = _rec("reproduced", reachable_bound_margins=0.4)
+    t = Tally().add([far, far, near])
+    assert t.out_of_reach == 2
+    assert _text(paper_line(t, [])) == (
+        "1 of 3 published values reproduced within the paper's resolution, 2 inconclusive; "
+        "2 could not have been shown reproduced: their uncertainty alone (another query "
+        "sample, seed spread) exceeds the margin")
+    every = Tally().add([far])
+    assert _text(paper_line(every, [])).startswith(
+        "0 of 1 published value reproduced within the paper's resolution, 1 inconclusive; "
+        "all could not")
+    assert Tally().add([_rec("stand-in", reachable_bound_margins=5.0)]).out_of_reach == 0

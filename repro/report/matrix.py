@@ -84,6 +84,11 @@ def paper_line(tally: Tally, datasets: list[dict], up: str = "",
         more = [Markup("%d %s") % (c[b], gloss(SEGMENTS[b][0], SEGMENTS[b][2], up))
                 for b in ("inconclusive", "deviates") if c[b]]
         parts.append(first + (Markup(", ") + Markup(", ").join(more) if more else ""))
+        if tally.out_of_reach:
+            parts.append(Markup("%s could not have been shown reproduced: their uncertainty "
+                                "alone (another query sample, seed spread) exceeds the "
+                                "margin") % ("all" if tally.out_of_reach == tally.rerun
+                                             else tally.out_of_reach))
         shared = shared_offset(offsets or [])
         if shared:
             parts.append(shared)

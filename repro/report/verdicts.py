@@ -155,6 +155,14 @@ def shown_buckets(counts: dict) -> list[str]:
     return [b for b in BUCKETS if b in ALWAYS or counts.get(b)]
 
 
+def beyond_reach(r: dict) -> bool:
+    """Whether no result could have made value ``r`` reproduced: the equivalence bound of a
+    perfect reproduction with its uncertainty is beyond its margin
+    (:attr:`repro.judge.equivalence.Equivalence.reachable_bound`)."""
+    m = r.get("reachable_bound_margins")
+    return isinstance(m, (int, float)) and m > 1.0
+
+
 @dataclass
 class Tally:
     """Counts of one page (or one artifact, or all pages); ``margins``: the rule's counts at
@@ -165,6 +173,9 @@ class Tally:
     stand_in: Counter = field(default_factory=Counter)     # the rule's outcome on stand-ins
     margins: dict = field(default_factory=lambda: {0.5: Counter(), 2.0: Counter()})
     records: int = 0
+    #: values rerun on the paper's data that no result could have reproduced: a perfect
+    #: reproduction's bound (``reachable_bound``) already beyond the margin
+    out_of_reach: int = 0
 
     def add(self, flat: list[dict]) -> "Tally":
         for r in flat:
@@ -178,6 +189,8 @@ class Tally:
             if b == "stand-in" and r.get("equivalence"):
                 self.stand_in[r["equivalence"]] += 1
             if b in RERUN:
+                if beyond_reach(r):
+                    self.out_of_reach += 1
                 for k, c in self.margins.items():
                     c[outcome_at(float(r["equivalence_bound"]), float(r["deviation_bound"]),
                                  k * float(r["margin"]))] += 1
@@ -191,6 +204,7 @@ class Tally:
         for k, c in other.margins.items():
             self.margins[k].update(c)
         self.records += other.records
+        self.out_of_reach += other.out_of_reach
         return self
 
     @property
