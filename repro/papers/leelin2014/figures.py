@@ -1,7 +1,7 @@
 """Figures of leelin2014: Figure (II) and the complexity figure."""
 from __future__ import annotations
 
-from ..plotting import figure, legend_outside, size_ticks
+from ..plotting import figure, legend_outside, method_colour, method_colours, size_ticks
 from ...run.timing import fit_exponent
 
 
@@ -23,13 +23,14 @@ def figure_ii(art, results, flat, published):
         ax = axes[0]
         rel = [((c["f"] - fstar) / fstar, x) for c, x in zip(tr, cg)]
         ax.loglog([x for r, x in rel if r > 0], [r for r, x in rel if r > 0], "o-", ms=2.5,
-                  color="C0", label="Tree-TRON (L2 loss)")
+                  color=method_colour("Tree-TRON (L2 loss)"), label="Tree-TRON (L2 loss)")
         if "cp" in o:
             cp = o["cp"][1:]
             cst = o["cp_fstar"]
             relc = [((c["f"] - cst) / cst, c["iter"]) for c in cp]
             ax.loglog([x for r, x in relc if r > 0], [r for r, x in relc if r > 0], "-",
-                      lw=1, color="C3", label="cutting plane (L1 loss)")
+                      lw=1, color=method_colour("cutting plane (L1 loss)"),
+                      label="cutting plane (L1 loss)")
         ax.axhline(max((dflt["f"] - fstar) / fstar, 1e-16), color="k", ls="--", lw=0.8,
                    label="Tree-TRON default stopping")
         ax.set_ylabel("relative function value")
@@ -41,12 +42,13 @@ def figure_ii(art, results, flat, published):
                         ha="center", va="center", transform=ax.transAxes)
                 ax.set_axis_off()
                 continue
-            ax.semilogx(cg, [c[key] for c in tr], "o-", ms=2.5, color="C0")
+            ax.semilogx(cg, [c[key] for c in tr], "o-", ms=2.5,
+                        color=method_colour("Tree-TRON (L2 loss)"))
             vals = [c[key] for c in tr] + [dflt[key]]
             if "cp" in o:
                 pts = [c for c in o["cp"][1:] if key in c]
                 ax.semilogx([max(c["iter"], 1) for c in pts], [c[key] for c in pts], "-", lw=1,
-                            color="C3")
+                            color=method_colour("cutting plane (L1 loss)"))
                 vals += [c[key] for c in pts]
             ax.axhline(dflt[key], color="k", ls="--", lw=0.8)
             pad = 0.03 * (max(vals) - min(vals) or 1.0)
@@ -79,8 +81,9 @@ def figure_complexity(art, results, flat, published):
         ax.set_axis_off()
     names = {"direct": "(a) direct", "joachims": "(b) Joachims", "tree": "(c) tree",
              "pairs": "explicit pairs"}
+    colour = method_colours(names.values())
     for ax, k in zip(axes.ravel(), ks):
-        for i, m in enumerate(names):
+        for m in names:
             ts = o["curves"][k][m]
             pts = [(l, t) for l, t in zip(sizes, ts) if t is not None]
             if not pts:
@@ -91,7 +94,7 @@ def figure_complexity(art, results, flat, published):
             lab = names[m]
             if len(big) >= 2:
                 lab += f" (slope {fit_exponent(*zip(*big)):.2f})"
-            ax.loglog(x, t, "o-", ms=3, color=f"C{i}", label=lab)
+            ax.loglog(x, t, "o-", ms=3, color=colour[names[m]], label=lab)
         size_ticks(ax, sizes)
         kt = "k = l (every document its own level)" if k == "l" else f"k = {k} levels"
         ax.set_title(f"{kt}, one query")
