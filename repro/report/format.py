@@ -23,6 +23,7 @@ import re
 
 from ..evidence.record import CELL, defined
 from ..judge.published import decimals_of
+from .standins import name
 
 #: no value (a cell, an effect, a time)
 MISSING = "—"
@@ -289,8 +290,58 @@ WHERE = CELL
 
 
 def where(r: dict, fields=WHERE, empty: str = "") -> str:
-    """A record's place as words: its ``fields`` that are set, "fold 3" for the fold
+    """A record's place as words: its ``fields`` that are set, "fold 3" for the fold, a data
+    set by its name (:func:`.standins.name`: "Corel-Small-Easy", not "corel-pamir:Small-Easy")
     ("OHSUMED, RankSVM, MAP, fold 3"); ``empty`` when none is."""
-    parts = [f"fold {r[f]}" if f == "fold" else str(r[f])
+    parts = [f"fold {r[f]}" if f == "fold" else name(r[f]) if f == "dataset" else str(r[f])
              for f in fields if r.get(f) not in (None, "")]
     return ", ".join(parts) or empty
+
+
+# --- formulas in prose ---------------------------------------------------------------------------
+
+#: a one-letter symbol (not inside a word; a combining hat or prime kept) and its TeX-style
+#: scripts: ``l_i^+``, ``Σ_{r>y_i}``, ``C_{Q,i}``, ``x^{-1}`` — never ``ConvexLoss_MAP``
+_BRACED = r"\{(?:[^{}]|\{[^{}]*\})*\}"
+_SCRIPTED = re.compile(r"(?<![A-Za-z0-9_\\])([A-Za-zΑ-Ωα-ω][\u0302\u0303\u0304\u2032]?)"
+                       r"((?:[_^](?:" + _BRACED + r"|[A-Za-z0-9+\-−*]))+)(?![A-Za-z0-9_{])")
+_SCRIPT = re.compile(r"([_^])(" + _BRACED + r"|[A-Za-z0-9+\-−*])")
+
+
+def formula_html(text: str) -> str:
+    """Prose with its TeX-style sub- and superscripts set as HTML (escaped; ``l_i^+`` →
+    l<sub>i</sub><sup>+</sup>, braces dropped, nested scripts set too); the rest as it is."""
+    from markupsafe import escape
+
+    def script(m):
+        tag = "sub" if m.group(1) == "_" else "sup"
+        body = m.group(2)
+        body = body[1:-1] if body.startswith("{") else body
+        return f"<{tag}>{_formula(body)}</{tag}>"
+
+    def _formula(t: str) -> str:
+        out, last = [], 0
+        for m in _SCRIPTED.finditer(t):
+            out.append(str(escape(t[last:m.start()])))
+            out.append(str(escape(m.group(1))) + _SCRIPT.sub(script, m.group(2)))
+            last = m.end()
+        out.append(str(escape(t[last:])))
+        return "".join(out)
+    return _formula(str(text))
+
+
+_PRINTED = re.compile(r"(figure|table|section)([0-9]+|[IVXLC]+)(?:-\w+)?")
+
+
+def artifact_heading(name: str, title: str) -> str:
+    """An artifact's heading as the paper names it: "Figure 3: NDCG@10 on web search …" for
+    ``figure3``, "Section II: …" for ``sectionII``; the title alone when it names the
+    artifact itself ("Figure 3: …", "Table 2, …") or the artifact is not one the paper
+    numbers (claims, complexity)."""
+    m = _PRINTED.fullmatch(str(name))
+    if not m:
+        return str(title)
+    label = f"{m.group(1).capitalize()} {m.group(2)}"
+    if re.match(re.escape(label) + r"(?![0-9A-Za-z])", str(title), re.I):
+        return str(title)
+    return f"{label}: {title}"

@@ -25,7 +25,7 @@ from ..judge.published import load as load_published
 from . import changes
 from .build import TIMING_DIR, read_artifact
 from .commands import commands, page_options
-from .format import fmt_value, where
+from .format import artifact_heading, fmt_value, where
 from .legend import glossary, legend
 from .overview import OVERVIEW_FILE, write_overview
 from .pdf import write_page
@@ -132,7 +132,9 @@ def artifact_context(art, out_dir: Path, layouts, seen_choices: dict,
     if choices and not same_as:
         seen_choices[tuple(choices)] = art.name
     tally = Tally().add(flat)
-    return {"name": art.name, "title": meta["title"], "description": meta.get("description", ""),
+    return {"name": art.name, "title": meta["title"],
+            "heading": artifact_heading(art.name, meta["title"]),
+            "description": meta.get("description", ""),
             "implemented": meta.get("implemented", True), "quick": meta.get("quick", False),
             "not_run_reason": not_run_reason(meta), "commands": cmds,
             "claims": claims_of(flat),

@@ -12,8 +12,9 @@ from jinja2 import Environment, FunctionLoader, StrictUndefined, select_autoesca
 from markupsafe import Markup, escape
 
 from ..run.provenance import describe
+from .format import formula_html
 from .palette import verdict_css
-from .verdicts import BUCKETS, HEADERS, LABELS, shown_buckets
+from .verdicts import ABBREVIATIONS, BUCKETS, HEADERS, LABELS, shown_buckets
 
 _CODE = re.compile(r"`([^`]+)`")
 
@@ -45,9 +46,10 @@ def words(text) -> Markup:
 
 
 def code(text) -> Markup:
-    """Text with its `code` spans set as code (escaped)."""
+    """Text with its `code` spans set as code (escaped), and its formulas' TeX-style sub- and
+    superscripts set as such ("l_i^+" → l<sub>i</sub><sup>+</sup>, :func:`.format.formula_html`)."""
     parts = _CODE.split(str(text))
-    return Markup("").join(Markup("<code>%s</code>") % p if i % 2 else escape(p)
+    return Markup("").join(Markup("<code>%s</code>") % p if i % 2 else Markup(formula_html(p))
                            for i, p in enumerate(parts))
 
 
@@ -63,6 +65,7 @@ def _env() -> Environment:
     env.filters["words"] = words
     env.filters["code"] = code
     env.filters["plain"] = plain
+    env.globals["abbrs"] = ABBREVIATIONS          # the counts tables' headers in print
     env.filters["sentence"] = lambda t: (str(t)[:1].upper() + str(t)[1:]) if t else ""
     return env
 
