@@ -588,7 +588,8 @@ def values_table(records: list[dict], caption: str, natural_key,
             row = rows[-1]
         row["cells"][j] = r
     rows.sort(key=lambda row: natural_key(row["label"]))
-    same = [f"{f} {distinct[f][0]}" if f == "fold" else str(distinct[f][0])
+    same = [f"{f} {distinct[f][0]}" if f == "fold" else
+            name(distinct[f][0]) if f == "dataset" else str(distinct[f][0])
             for f in fields if f not in varying and distinct[f][0] not in (None, "")]
     corner = " / ".join(row_fields) + (f" \\ {col_field}" if col_field else "")
     if same:
