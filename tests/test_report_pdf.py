@@ -395,7 +395,7 @@ def test_pdfs_from_two_checkouts_at_different_paths_are_byte_identical(tmp_path)
 
 # --- no number or header word split across lines (pdftotext -layout) ----------------------------
 
-_NUMBER = re.compile(r"[−+\-]?\d[\d.,/%]*\d|\d")
+_NUMBER = re.compile(r"[−+\-]?\.?\d[\d.,/%]*\d|\d")
 
 
 def layout_text(pdf_path: Path) -> str:
