@@ -257,3 +257,13 @@ def test_headings_name_an_artifact_as_the_paper_does():
         "Table 2, % of the training time"
     assert artifact_heading("figure1", "Figure 10 of the thesis") == "Figure 1: Figure 10 of the thesis"
     assert artifact_heading("claims", "Claims of Sec. 6") == "Claims of Sec. 6"
+
+
+def test_powers_are_set_as_superscripts():
+    from repro.report.format import formula_html, unicode_powers
+    from repro.report.render import words
+    assert formula_html("C in {2^-10, …, 2^10}, c = (i+1)^-0.25") == \
+        "C in {2<sup>-10</sup>, …, 2<sup>10</sup>}, c = (i+1)<sup>-0.25</sup>"
+    assert unicode_powers("DORM (NDCG, c=(i+1)^-1)") == "DORM (NDCG, c=(i+1)⁻¹)"
+    assert unicode_powers("c = (i+1)^-0.25 and 2^e") == "c = (i+1)^-0.25 and 2^e"
+    assert "c=(i+1)⁻¹)" in str(words("DORM (NDCG, c=(i+1)^-1)"))

@@ -308,6 +308,23 @@ _SCRIPTED = re.compile(r"(?<![A-Za-z0-9_\\])([A-Za-zΑ-Ωα-ω][\u0302\u0303\u03
 _SCRIPT = re.compile(r"([_^])(" + _BRACED + r"|[A-Za-z0-9+\-−*])")
 
 
+#: a power after a number or a closing parenthesis: ``2^20``, ``2^-10``, ``(i+1)^-1``,
+#: ``(i+1)^{-0.25}`` (never after a word: ``x^y`` is a symbol's, above)
+_TEX_POWER = re.compile(r"(?<=[0-9)])\^(\{[^{}]*\}|[-−+]?\d+(?:\.\d+)?(?:/\d+)?)")
+_SUPERSCRIPT = str.maketrans("0123456789+-−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻")
+
+
+def unicode_powers(text: str) -> str:
+    """Integer powers as Unicode superscripts, for text that cannot hold markup (a table's
+    heading, a tooltip): "c=(i+1)^-1" → "c=(i+1)⁻¹", "2^20" → "2²⁰"; other powers as they
+    are."""
+    def one(m):
+        body = m.group(1).strip("{}")
+        return (body.translate(_SUPERSCRIPT) if re.fullmatch(r"[-−+]?\d+", body)
+                else m.group(0))
+    return _TEX_POWER.sub(one, str(text))
+
+
 def formula_html(text: str) -> str:
     """Prose with its TeX-style sub- and superscripts set as HTML (escaped; ``l_i^+`` →
     l<sub>i</sub><sup>+</sup>, braces dropped, nested scripts set too); the rest as it is."""
@@ -319,13 +336,16 @@ def formula_html(text: str) -> str:
         body = body[1:-1] if body.startswith("{") else body
         return f"<{tag}>{_formula(body)}</{tag}>"
 
+    def power(t: str) -> str:
+        return _TEX_POWER.sub(lambda m: f"<sup>{m.group(1).strip('{}')}</sup>", t)
+
     def _formula(t: str) -> str:
         out, last = [], 0
         for m in _SCRIPTED.finditer(t):
-            out.append(str(escape(t[last:m.start()])))
+            out.append(power(str(escape(t[last:m.start()]))))
             out.append(str(escape(m.group(1))) + _SCRIPT.sub(script, m.group(2)))
             last = m.end()
-        out.append(str(escape(t[last:])))
+        out.append(power(str(escape(t[last:]))))
         return "".join(out)
     return _formula(str(text))
 

@@ -12,7 +12,7 @@ from jinja2 import Environment, FunctionLoader, StrictUndefined, select_autoesca
 from markupsafe import Markup, escape
 
 from ..run.provenance import describe
-from .format import formula_html
+from .format import formula_html, unicode_powers
 from .palette import verdict_css
 from .verdicts import ABBREVIATIONS, BUCKETS, HEADERS, LABELS, shown_buckets
 
@@ -31,9 +31,11 @@ def _word_spans(text: str) -> Markup:
 
 def words(text) -> Markup:
     """Text that may wrap between words but never inside one (labels such as
-    "corel-pamir:Small-Easy" or "1.02573e-08" stay whole); `code` set as code."""
+    "corel-pamir:Small-Easy" or "1.02573e-08" stay whole); `code` set as code; integer powers
+    as superscripts ("c=(i+1)^-1" → "c=(i+1)⁻¹")."""
     out = Markup("")
     for i, piece in enumerate(_CODE.split(str(text))):
+        piece = piece if i % 2 else unicode_powers(piece)
         if i % 2:
             out += Markup("<code>%s</code>") % piece
             continue
