@@ -267,3 +267,12 @@ def test_powers_are_set_as_superscripts():
     assert unicode_powers("DORM (NDCG, c=(i+1)^-1)") == "DORM (NDCG, c=(i+1)⁻¹)"
     assert unicode_powers("c = (i+1)^-0.25 and 2^e") == "c = (i+1)^-0.25 and 2^e"
     assert "c=(i+1)⁻¹)" in str(words("DORM (NDCG, c=(i+1)^-1)"))
+
+
+def test_a_figure_is_labelled_as_the_paper_names_it():
+    from repro.report.format import figure_label
+    assert figure_label("figure3", "figure3") == "Figure 3"
+    assert figure_label("figure3-OHSUMED", "figure3") == "Figure 3, OHSUMED"
+    assert figure_label("figureII-MQ2008", "figureII") == "Figure II, MQ2008"
+    assert figure_label("figure9-google-images", "figure9") == "Figure 9, Google image-search data"
+    assert figure_label("complexity", "complexity") == "Complexity"

@@ -353,6 +353,22 @@ def formula_html(text: str) -> str:
 _PRINTED = re.compile(r"(figure|table|section)([0-9]+|[IVXLC]+)(?:-\w+)?")
 
 
+def printed_name(name: str) -> str:
+    """An artifact as the paper names it: "Figure 3" for ``figure3``, "Section II" for
+    ``sectionII``; another name capitalised ("Complexity")."""
+    m = _PRINTED.fullmatch(str(name))
+    return f"{m.group(1).capitalize()} {m.group(2)}" if m else str(name).capitalize()
+
+
+def figure_label(stem: str, artifact: str) -> str:
+    """A figure file's label under the figure: "Figure 3" (``figure3.svg``), "Figure 3,
+    OHSUMED" (``figure3-OHSUMED.svg``: one of its data sets)."""
+    stem = str(stem)
+    if stem.startswith(f"{artifact}-"):
+        return f"{printed_name(artifact)}, {name(stem[len(artifact) + 1:])}"
+    return printed_name(stem)
+
+
 def artifact_heading(name: str, title: str) -> str:
     """An artifact's heading as the paper names it: "Figure 3: NDCG@10 on web search …" for
     ``figure3``, "Section II: …" for ``sectionII``; the title alone when it names the
