@@ -409,24 +409,62 @@ def layout_text(pdf_path: Path) -> str:
                           capture_output=True, text=True).stdout
 
 
+class _Visible(HTMLParser):
+    """The text a PDF of the page shows (outside <details>, .screen-only, <sup>, styles)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[tuple[str, bool]] = []
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("br", "img", "meta", "link", "col", "wbr", "hr", "input"):
+            return
+        cls = dict(attrs).get("class") or ""
+        self.stack.append((tag, tag in ("details", "style", "script", "title", "sup")
+                           or "screen-only" in cls))
+        self.parts.append(" ")
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            t, _ = self.stack.pop()
+            if t == tag:
+                break
+        self.parts.append(" ")
+
+    def handle_data(self, data):
+        if not any(h for _, h in self.stack):
+            self.parts.append(data)
+
+
 def split_tokens(pdf_path: Path, html_path: Path) -> list[str]:
-    """The numbers and header words of the page's tables (as the PDF shows them: outside
-    <details> and .screen-only) that the PDF's laid-out text holds whole fewer times than the
-    tables have them: split across lines ("335" / "0", "rec" / "ord" / "s")."""
+    """The numbers of the page's tables and the words of their headers (as the PDF shows
+    them: outside <details> and .screen-only) that the PDF's laid-out text holds whole fewer
+    times than the page shows them — split across lines ("335" / "0", "rec" / "ord" / "s"):
+    a number as often as the tables have it, a header word as often as the whole page does."""
+    page = html_path.read_text(encoding="utf-8")
     p = _TableText()
-    p.feed(html_path.read_text(encoding="utf-8"))
-    wanted = Counter()
-    for cell in p.cells:
-        for tok in cell.split():
-            wanted.update(_NUMBER.findall(tok) + re.findall(r"[A-Za-z]{4,}", tok))
+    p.feed(page)
+    numbers = Counter(n for cell in p.cells for tok in cell.split() for n in _NUMBER.findall(tok))
+    heads = set()
+    for m in re.finditer(r"<th\b.*?</th>", page, re.S):
+        h = _TableText()
+        h.feed(f"<table><tr>{m.group(0)}</tr></table>")
+        heads.update(w for c in h.cells for w in re.findall(r"[A-Za-z]{4,}", c))
+    v = _Visible()
+    v.feed(page)
+    shown = " ".join("".join(v.parts).split())
     lines = layout_text(pdf_path)
     bad = []
-    for tok, n in sorted(wanted.items()):
-        pat = (rf"(?<![\d.]){re.escape(tok)}(?![\d])" if tok[-1].isdigit()
-               else rf"(?<![A-Za-z]){re.escape(tok)}(?![A-Za-z])")
-        got = len(re.findall(pat, lines))
+    for tok, n in sorted(numbers.items()):
+        got = len(re.findall(rf"(?<![\d.]){re.escape(tok)}(?![\d])", lines))
         if got < n:
             bad.append(f"{tok!r} ({got} of {n} whole)")
+    for word in sorted(heads):
+        pat = rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])"
+        n, got = len(re.findall(pat, shown)), len(re.findall(pat, lines))
+        if got < n:
+            bad.append(f"{word!r} ({got} of {n} whole)")
     return bad
 
 
