@@ -242,6 +242,7 @@ def test_formulas_are_set_with_sub_and_superscripts():
     assert formula_html("l_i^+ = Σ_{r>y_i} count⁺(r)") == \
         "l<sub>i</sub><sup>+</sup> = Σ<sub>r&gt;y<sub>i</sub></sub> count⁺(r)"
     assert formula_html("C_{Q,i}ᵀU_{Q,i}") == "C<sub>Q,i</sub>ᵀU<sub>Q,i</sub>"
+    assert formula_html("l_i^±, γ_i^±") == "l<sub>i</sub><sup>±</sup>, γ<sub>i</sub><sup>±</sup>"
     # identifiers and file names keep their underscores; text is escaped
     assert formula_html("ConvexLoss_MAP, sample_size, test_lqo.py <b>") == \
         "ConvexLoss_MAP, sample_size, test_lqo.py &lt;b&gt;"

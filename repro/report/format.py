@@ -304,8 +304,8 @@ def where(r: dict, fields=WHERE, empty: str = "") -> str:
 #: scripts: ``l_i^+``, ``Σ_{r>y_i}``, ``C_{Q,i}``, ``x^{-1}`` — never ``ConvexLoss_MAP``
 _BRACED = r"\{(?:[^{}]|\{[^{}]*\})*\}"
 _SCRIPTED = re.compile(r"(?<![A-Za-z0-9_\\])([A-Za-zΑ-Ωα-ω][\u0302\u0303\u0304\u2032]?)"
-                       r"((?:[_^](?:" + _BRACED + r"|[A-Za-z0-9+\-−*]))+)(?![A-Za-z0-9_{])")
-_SCRIPT = re.compile(r"([_^])(" + _BRACED + r"|[A-Za-z0-9+\-−*])")
+                       r"((?:[_^](?:" + _BRACED + r"|[A-Za-z0-9+\-−*±∓]))+)(?![A-Za-z0-9_{])")
+_SCRIPT = re.compile(r"([_^])(" + _BRACED + r"|[A-Za-z0-9+\-−*±∓])")
 
 
 #: a power after a number or a closing parenthesis: ``2^20``, ``2^-10``, ``(i+1)^-1``,
