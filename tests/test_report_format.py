@@ -268,6 +268,10 @@ def test_powers_are_set_as_superscripts():
     assert unicode_powers("DORM (NDCG, c=(i+1)^-1)") == "DORM (NDCG, c=(i+1)⁻¹)"
     assert unicode_powers("c = (i+1)^-0.25 and 2^e") == "c = (i+1)^-0.25 and 2^e"
     assert "c=(i+1)⁻¹)" in str(words("DORM (NDCG, c=(i+1)^-1)"))
+    # simple scripts where Unicode has the characters; identifiers untouched
+    assert unicode_powers("no feedback counts r_i, c_i = 1/√(i+1)") == \
+        "no feedback counts rᵢ, cᵢ = 1/√(i+1)"
+    assert unicode_powers("ConvexLoss_NDCG, L_3_AUC, l_i^±") == "ConvexLoss_NDCG, L_3_AUC, l_i^±"
 
 
 def test_a_figure_is_labelled_as_the_paper_names_it():

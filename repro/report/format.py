@@ -314,15 +314,31 @@ _TEX_POWER = re.compile(r"(?<=[0-9)])\^(\{[^{}]*\}|[-−+]?\d+(?:\.\d+)?(?:/\d+)
 _SUPERSCRIPT = str.maketrans("0123456789+-−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻")
 
 
+_SUB_CHARS = "0123456789+-−aehijklmnoprstuvx"
+_SUBSCRIPT = str.maketrans(_SUB_CHARS, "₀₁₂₃₄₅₆₇₈₉₊₋₋ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+
+
 def unicode_powers(text: str) -> str:
-    """Integer powers as Unicode superscripts, for text that cannot hold markup (a table's
-    heading, a tooltip): "c=(i+1)^-1" → "c=(i+1)⁻¹", "2^20" → "2²⁰"; other powers as they
-    are."""
-    def one(m):
+    """Integer powers and simple scripts as Unicode super- and subscripts, for text that
+    cannot hold markup (a table's heading, a reason in a cell): "c=(i+1)^-1" → "c=(i+1)⁻¹",
+    "2^20" → "2²⁰", "r_i" → "rᵢ"; what Unicode has no character for stays as it is."""
+    def power(m):
         body = m.group(1).strip("{}")
         return (body.translate(_SUPERSCRIPT) if re.fullmatch(r"[-−+]?\d+", body)
                 else m.group(0))
-    return _TEX_POWER.sub(one, str(text))
+
+    def scripts(m):
+        out = m.group(1)
+        for kind, body in _SCRIPT.findall(m.group(2)):
+            body = body.strip("{}")
+            if kind == "_" and all(c in _SUB_CHARS for c in body):
+                out += body.translate(_SUBSCRIPT)
+            elif kind == "^" and re.fullmatch(r"[-−+]?\d+", body):
+                out += body.translate(_SUPERSCRIPT)
+            else:
+                return m.group(0)
+        return out
+    return _SCRIPTED.sub(scripts, _TEX_POWER.sub(power, str(text)))
 
 
 def formula_html(text: str) -> str:
