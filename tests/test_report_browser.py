@@ -427,3 +427,76 @@ def test_first_screen_checker_reports_a_matrix_below_the_screen(browser, tmp_pat
                                  'id="matrix">'))
     got = first_screen_problems(first_screen(browser, page), 1)
     assert any("rows outside the first screen" in p for p in got), got
+
+
+
+# --- phone width ---------------------------------------------------------------------------------
+
+PHONE = 420
+
+_PHONE = """
+document.querySelectorAll('details').forEach(d => d.open = true);
+const W = document.documentElement.clientWidth;
+const cut = [];
+for (const e of document.body.querySelectorAll('img, p, h1, h2, h3, li, figure, .tbl')) {
+  const r = e.getBoundingClientRect();
+  let inBox = false;
+  for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+    const o = getComputedStyle(a).overflowX;
+    if (o === 'auto' || o === 'scroll') { inBox = true; break; }
+  }
+  if (!inBox && r.width > 0 && r.right > W + 0.5)
+    cut.push(e.tagName.toLowerCase() + ' ' + Math.round(r.right) + ' px: ' +
+             (e.textContent || e.getAttribute('src') || '').trim().slice(0, 50));
+}
+return {viewport: W, body: document.body.scrollWidth, page: document.documentElement.scrollWidth,
+        cut: cut.slice(0, 8), n_cut: cut.length};
+"""
+
+
+def check_phone(driver, page: Path) -> list[str]:
+    """What a reader on a 420 px screen would meet: a page wider than the screen (it scrolls
+    sideways), or an element outside a scrolling box reaching beyond it (cut off)."""
+    driver.set_window_size(PHONE, 900)
+    try:
+        driver.get(page.resolve().as_uri())
+        got = driver.execute_script(_PHONE)
+    finally:
+        driver.set_window_size(WIDTH, 900)
+    problems = []
+    if got["viewport"] > PHONE:
+        problems.append(f"the window is {got['viewport']} px wide, not {PHONE}")
+    if max(got["body"], got["page"]) > got["viewport"]:
+        problems.append(f"page {max(got['body'], got['page'])} px wide on a "
+                        f"{got['viewport']} px screen")
+    if got["n_cut"]:
+        problems.append(f"{got['n_cut']} element(s) cut off: " + "; ".join(got["cut"]))
+    return problems
+
+
+def test_rendered_pages_reflow_at_phone_width(browser, tmp_path):
+    out = render_claims_paper(tmp_path, pdf=False)
+    for page in (out / "index.html", out / CLAIMS_PAPER / "index.html"):
+        assert check_phone(browser, page) == [], page
+
+
+def test_the_phone_checker_finds_a_page_wider_than_the_screen(browser, tmp_path):
+    from repro.report.render import css
+    page = tmp_path / "wide.html"
+    page.write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8"><meta name="viewport" '
+                    f'content="width=device-width, initial-scale=1"><style>{css()}</style>'
+                    '</head><body><h2 style="width: 900px">a fixed 900 px heading</h2>'
+                    '<p style="white-space: nowrap">' + "word " * 80 + "</p></body></html>",
+                    encoding="utf-8")
+    problems = check_phone(browser, page)
+    assert any("px wide on a" in p for p in problems), problems
+    assert any("cut off" in p for p in problems), problems
+
+
+PHONE_PAGES = [p for p in committed_pages() if p.name == "index.html"
+               and p.parent.name != "timing"]
+
+
+@pytest.mark.parametrize("page", PHONE_PAGES, ids=[p.parent.name for p in PHONE_PAGES])
+def test_committed_page_reflows_at_phone_width(browser, page):
+    assert check_phone(browser, page) == []

@@ -201,3 +201,83 @@ def test_every_number_on_the_report_goes_through_the_formatter():
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
              if spec.search(line) and 'float(f"' not in line]
     assert found == []
+
+
+# --- names a reader knows ------------------------------------------------------------------------
+
+def test_data_sets_are_named_as_a_reader_knows_them():
+    from repro.report.standins import declared_stand_ins, label, name
+    from repro.report.format import where
+    assert name("corel-pamir:Small-Easy") == "Corel-Small-Easy"
+    assert name("rcv1-singhal") == "Reuters-2000 (Singhal features)"
+    assert name("MQ2008") == "MQ2008" and name(None) == ""
+    assert label("corel5k", "corel-pamir:Small-Easy") == "Corel5k (stand-in for Corel-Small-Easy)"
+    assert label("MQ2008", "web-search-lesmola") == "MQ2008 (stand-in for web-search data)"
+    assert where({"dataset": "google-images", "method": "PAMIR-1M", "fold": "2"}) == \
+        "Google image-search data, PAMIR-1M, fold 2"
+    # read with the published values (one reader of the papers' TOML)
+    assert declared_stand_ins("lesmola2007") == {"OHSUMED": "web-search-lesmola"}
+
+
+def test_a_data_set_named_twice_differently_is_refused(tmp_path, monkeypatch):
+    from repro.report import standins
+    for pid, nm in (("pa", "Corel A"), ("pb", "Corel B")):
+        (tmp_path / f"{pid}.toml").write_text(f'[report.names]\n"corel-x" = "{nm}"\n')
+    monkeypatch.setattr(standins.registry, "module",
+                        lambda pid: type("M", (), {"PUBLISHED_PATH": tmp_path / f"{pid}.toml"}))
+    with pytest.raises(ValueError, match=r"'corel-x' is named 'Corel A' by pa and 'Corel B' by pb"):
+        standins._names(("pa", "pb"))
+
+
+def test_a_name_that_is_not_text_is_refused_naming_the_file(tmp_path):
+    from repro.judge.published import load
+    bad = tmp_path / "p.toml"
+    bad.write_text('[report.names]\n"corel-x" = 3\n')
+    with pytest.raises(ValueError, match=r"p\.toml: \[report\.names\] 'corel-x' must be a string"):
+        load("p", bad)
+
+
+def test_formulas_are_set_with_sub_and_superscripts():
+    from repro.report.format import formula_html
+    assert formula_html("l_i^+ = Σ_{r>y_i} count⁺(r)") == \
+        "l<sub>i</sub><sup>+</sup> = Σ<sub>r&gt;y<sub>i</sub></sub> count⁺(r)"
+    assert formula_html("C_{Q,i}ᵀU_{Q,i}") == "C<sub>Q,i</sub>ᵀU<sub>Q,i</sub>"
+    assert formula_html("l_i^±, γ_i^±") == "l<sub>i</sub><sup>±</sup>, γ<sub>i</sub><sup>±</sup>"
+    # identifiers and file names keep their underscores; text is escaped
+    assert formula_html("ConvexLoss_MAP, sample_size, test_lqo.py <b>") == \
+        "ConvexLoss_MAP, sample_size, test_lqo.py &lt;b&gt;"
+
+
+def test_headings_name_an_artifact_as_the_paper_does():
+    from repro.report.format import artifact_heading
+    assert artifact_heading("figure3", "Figure 3: MAP of the baselines") == \
+        "Figure 3: MAP of the baselines"
+    assert artifact_heading("figure3", "NDCG@10 on web search") == "Figure 3: NDCG@10 on web search"
+    assert artifact_heading("sectionII", "Worked example") == "Section II: Worked example"
+    assert artifact_heading("table2-qp", "Table 2, % of the training time") == \
+        "Table 2, % of the training time"
+    assert artifact_heading("figure1", "Figure 10 of the thesis") == "Figure 1: Figure 10 of the thesis"
+    assert artifact_heading("claims", "Claims of Sec. 6") == "Claims of Sec. 6"
+
+
+def test_powers_are_set_as_superscripts():
+    from repro.report.format import formula_html, unicode_powers
+    from repro.report.render import words
+    assert formula_html("C in {2^-10, …, 2^10}, c = (i+1)^-0.25") == \
+        "C in {2<sup>-10</sup>, …, 2<sup>10</sup>}, c = (i+1)<sup>-0.25</sup>"
+    assert unicode_powers("DORM (NDCG, c=(i+1)^-1)") == "DORM (NDCG, c=(i+1)⁻¹)"
+    assert unicode_powers("c = (i+1)^-0.25 and 2^e") == "c = (i+1)^-0.25 and 2^e"
+    assert "c=(i+1)⁻¹)" in str(words("DORM (NDCG, c=(i+1)^-1)"))
+    # simple scripts where Unicode has the characters; identifiers untouched
+    assert unicode_powers("no feedback counts r_i, c_i = 1/√(i+1)") == \
+        "no feedback counts rᵢ, cᵢ = 1/√(i+1)"
+    assert unicode_powers("ConvexLoss_NDCG, L_3_AUC, l_i^±") == "ConvexLoss_NDCG, L_3_AUC, l_i^±"
+
+
+def test_a_figure_is_labelled_as_the_paper_names_it():
+    from repro.report.format import figure_label
+    assert figure_label("figure3", "figure3") == "Figure 3"
+    assert figure_label("figure3-OHSUMED", "figure3") == "Figure 3, OHSUMED"
+    assert figure_label("figureII-MQ2008", "figureII") == "Figure II, MQ2008"
+    assert figure_label("figure9-google-images", "figure9") == "Figure 9, Google image-search data"
+    assert figure_label("complexity", "complexity") == "Complexity"

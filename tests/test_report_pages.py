@@ -380,6 +380,30 @@ def test_benchmarks_page_is_a_readable_table(tmp_path):
     assert "Linux-x" in page and "12.3 ms" in page
 
 
+def test_benchmarks_page_colours_only_a_slower_ratio(tmp_path):
+    # a ratio above 1 and an empty ratio cell (a case without a peer) are uncoloured; only a
+    # ratio below 1 is marked; the load average is grey context, never the warning colour
+    from repro.report.benchmarks import render_benchmarks
+    from repro.report.render import css
+    load = {"load_average_before": [3.5, 3.0, 2.0], "load_average_after": [3.9, 3.1, 2.1]}
+    results = {"machine": {"cpus": 2}, "cases": [
+        {"group": "g", "name": "fast", "ours_s": 0.01, "peers_s": {"NumPy": 0.1},
+         "ratios": {"NumPy": 10.0}, **load},
+        {"group": "g", "name": "slow", "ours_s": 0.01, "peers_s": {"NumPy": 0.005},
+         "ratios": {"NumPy": 0.5}, **load},
+        {"group": "g", "name": "alone", "ours_s": 0.01, **load}]}
+    path = tmp_path / "benchmarks.html"
+    render_benchmarks(results, path)
+    body = path.read_text().split("</style>")[-1]
+    cells = re.findall(r'<td( class="[^"]*")?>(×[\d.]+)', body)
+    assert sorted(cells) == [("", "×10.00"), (' class="slower"', "×0.50")]
+    assert "agrees" not in body and re.search(r"<td></td>|<td><span", body)
+    assert "<td class=\"slower\"></td>" not in body and not re.search(r'<td class="[^"]+"></td>', body)
+    loads = re.findall(r'<span class="(\w+)">load 3\.5', body)
+    assert loads and set(loads) == {"ctx"}
+    assert "table.bench .ctx" in css() and "td.slower" in css()
+
+
 @pytest.mark.skipif(not (REPORTS / "benchmarks.json").is_file(), reason="no committed benchmarks")
 def test_committed_benchmarks_page_names_its_origin():
     page = (REPORTS / "benchmarks.html").read_text()

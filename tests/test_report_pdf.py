@@ -391,3 +391,113 @@ def test_pdfs_from_two_checkouts_at_different_paths_are_byte_identical(tmp_path)
                     for p in sorted(out.glob("**/*.pdf"))})
     assert set(got[0]) == {f"{CLAIMS_PAPER}/{CLAIMS_PAPER}.pdf", "index.pdf"}
     assert got[0] == got[1]
+
+
+# --- no number or header word split across lines (pdftotext -layout) ----------------------------
+
+_NUMBER = re.compile(r"[−+\-]?\.?\d[\d.,/%]*\d|\d")
+
+
+def layout_text(pdf_path: Path) -> str:
+    """The PDF's text as ``pdftotext -layout`` lays it out (poppler): one line per printed
+    line, so that a token broken over two lines is found whole on none."""
+    import shutil
+    import subprocess
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext is not installed (Debian's poppler-utils)")
+    return subprocess.run(["pdftotext", "-layout", str(pdf_path), "-"], check=True,
+                          capture_output=True, text=True).stdout
+
+
+class _Visible(HTMLParser):
+    """The text a PDF of the page shows (outside <details>, .screen-only, <sup>, styles)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[tuple[str, bool]] = []
+        self.parts: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("br", "img", "meta", "link", "col", "wbr", "hr", "input"):
+            return
+        cls = dict(attrs).get("class") or ""
+        self.stack.append((tag, tag in ("details", "style", "script", "title", "sup")
+                           or "screen-only" in cls))
+        self.parts.append(" ")
+
+    def handle_endtag(self, tag):
+        while self.stack:
+            t, _ = self.stack.pop()
+            if t == tag:
+                break
+        self.parts.append(" ")
+
+    def handle_data(self, data):
+        if not any(h for _, h in self.stack):
+            self.parts.append(data)
+
+
+def split_tokens(pdf_path: Path, html_path: Path) -> list[str]:
+    """The numbers of the page's tables and the words of their headers (as the PDF shows
+    them: outside <details> and .screen-only) that the PDF's laid-out text holds whole fewer
+    times than the page shows them — split across lines ("335" / "0", "rec" / "ord" / "s"):
+    a number as often as the tables have it, a header word as often as the whole page does."""
+    page = html_path.read_text(encoding="utf-8")
+    p = _TableText()
+    p.feed(page)
+    numbers = Counter(n for cell in p.cells for tok in cell.split() for n in _NUMBER.findall(tok))
+    heads = set()
+    for m in re.finditer(r"<th\b.*?</th>", page, re.S):
+        h = _TableText()
+        h.feed(f"<table><tr>{m.group(0)}</tr></table>")
+        heads.update(w for c in h.cells for w in re.findall(r"[A-Za-z]{4,}", c))
+    v = _Visible()
+    v.feed(page)
+    shown = " ".join("".join(v.parts).split())
+    lines = layout_text(pdf_path)
+    bad = []
+    for tok, n in sorted(numbers.items()):
+        got = len(re.findall(rf"(?<![\d.]){re.escape(tok)}(?![\d])", lines))
+        if got < n:
+            bad.append(f"{tok!r} ({got} of {n} whole)")
+    for word in sorted(heads):
+        pat = rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])"
+        n, got = len(re.findall(pat, shown)), len(re.findall(pat, lines))
+        if got < n:
+            bad.append(f"{word!r} ({got} of {n} whole)")
+    return bad
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pdf", PDFS + [p for p in [REPORTS / "index.pdf"] if p.is_file()],
+                         ids=[p.name for p in PDFS] + (["index.pdf"] if (REPORTS / "index.pdf")
+                                                       .is_file() else []))
+def test_committed_pdf_splits_no_number_or_header_word(pdf):
+    assert split_tokens(pdf, pdf.parent / "index.html") == []
+
+
+@pytest.mark.slow
+def test_rendered_counts_tables_print_whole(tmp_path):
+    pytest.importorskip("weasyprint")
+    out = render_claims_paper(tmp_path, pdf=True)
+    for pdf, page in ((out / "index.pdf", out / "index.html"),
+                      (out / CLAIMS_PAPER / f"{CLAIMS_PAPER}.pdf", out / CLAIMS_PAPER / "index.html")):
+        assert split_tokens(pdf, page) == []
+        text = layout_text(pdf)
+        assert re.search(r"\brec = records\b", text) and re.search(r"\brep = reproduced\b", text)
+
+
+@pytest.mark.slow
+def test_the_split_checker_finds_broken_numbers_and_headers(tmp_path):
+    weasyprint = pytest.importorskip("weasyprint")
+    from repro.report.render import css as _css
+    page = tmp_path / "narrow.html"
+    page.write_text(f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{_css()}'
+                    "table.n { width: 1.2cm; table-layout: fixed; } table.n th, table.n td "
+                    "{ overflow-wrap: anywhere; }</style></head><body><table class=\"n\"><thead>"
+                    "<tr><th>records</th><th>deviate</th></tr></thead><tbody><tr><td>33509</td>"
+                    "<td>50021</td></tr></tbody></table></body></html>", encoding="utf-8")
+    pdf = tmp_path / "narrow.pdf"
+    pdf.write_bytes(weasyprint.HTML(filename=str(page)).write_pdf())
+    bad = " ".join(split_tokens(pdf, page))
+    assert "'33509'" in bad and "'records'" in bad, bad

@@ -30,6 +30,11 @@ File layout (``repro/papers/<paper>.toml``)::
     [dataset_parent]                # a sub-labelled dataset takes its parent's not-run reason
     "corel-pamir:Small-Easy" = "corel-pamir"
 
+    [report.stand_ins]              # for the pages: data that stands in, its records keeping
+    OHSUMED = "web-search-lesmola"  #   their own label
+    [report.names]                  # a catalogue id as the pages name it
+    "corel-pamir:Small-Easy" = "Corel-Small-Easy"
+
 Values are kept as the paper prints them (text): the number of decimals gives the rounding
 against which a reproduced value "agrees"; ``2^8`` style powers are read as numbers; cells
 marked ``?`` are unreadable in the source and listed as such.
@@ -158,6 +163,12 @@ class PublishedSet:
     parents: dict = field(default_factory=dict)     # dataset label -> parent dataset
     kinds: list[dict] = field(default_factory=list)
     layouts: list[TableLayout] = field(default_factory=list)
+    #: ``[report.stand_ins]``: data set -> the paper's data set it stands in for, on the pages
+    #: only (its records keep their own label)
+    stand_ins: dict = field(default_factory=dict)
+    #: ``[report.names]``: a data set's catalogue id -> its name as the paper (or its source)
+    #: prints it ("corel-pamir:Small-Easy" -> "Corel-Small-Easy")
+    names: dict = field(default_factory=dict)
 
     def for_artifact(self, name: str) -> list[PublishedValue]:
         return [v for v in self.values if v.artifact == name]
@@ -246,10 +257,16 @@ def load(paper: str, path=None) -> PublishedSet:
     for k in kinds:
         if k.get("kind") not in KINDS[1:]:
             raise ValueError(f"{path}: [[kind]] {k} must have kind = one of {KINDS[1:]}")
+    report = raw.get("report", {})
+    for part in ("stand_ins", "names"):
+        bad = [k for k, v in report.get(part, {}).items() if not isinstance(v, str)]
+        if bad:
+            raise ValueError(f"{path}: [report.{part}] {bad[0]!r} must be a string")
     return PublishedSet(paper, values, float(tol.get("default", 0.0)), list(tol.get("rule", [])),
                         list(raw.get("explain", [])), dict(raw.get("protocol", {})),
                         dict(raw.get("notes", {})), dict(raw.get("dataset_parent", {})),
-                        kinds, list(layouts.values()))
+                        kinds, list(layouts.values()), dict(report.get("stand_ins", {})),
+                        dict(report.get("names", {})))
 
 
 def _place_in_layout(pv: PublishedValue, layouts) -> None:

@@ -10,6 +10,7 @@ figure functions set no font sizes of their own.  Matplotlib runs with the Agg b
 from __future__ import annotations
 
 import contextlib
+import zlib
 
 import matplotlib
 
@@ -18,6 +19,51 @@ import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter  # noqa: E402
 
 from ..run.timing import fit_exponent
+
+#: One colour per method wherever a figure of the site draws it (every figure takes a
+#: method's colour from :func:`method_colours`, never from the order it happens to draw in).
+#: The paper's own method in reds and oranges, the baselines in blues, greens and greys.
+METHOD_COLOURS = {
+    # lesmola2007: DORM and its baselines
+    "DORM": "#d62728", "DORM (NDCG)": "#d62728", "DORM (MRR)": "#ff7f0e",
+    "DORM (NDCG, c=(i+1)^-1)": "#e377c2", "DORM (WTA)": "#8c564b", "DORM (mWTA)": "#bcbd22",
+    "DORM fit": "#d62728",
+    "ROCArea": "#1f77b4", "SVM": "#2ca02c", "RSVM": "#9467bd", "BM25": "#7f7f7f",
+    "Precision@10": "#17becf", "Prec@10": "#17becf", "Precision@3": "#0b6e75",
+    "least squares on the gains (reference, not in the paper)": "#393b79",
+    # leelin2014
+    "Tree-TRON (L2 loss)": "#1f77b4", "cutting plane (L1 loss)": "#d62728",
+}
+#: colours of methods the map does not name: a stable choice by name, the next free one when
+#: a figure already uses it (never two methods of one figure in one colour)
+SPARE_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+                 "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39",
+                 "#7b4173", "#3182bd", "#e6550d", "#31a354", "#756bb1", "#636363")
+
+
+def method_colours(names) -> dict[str, str]:
+    """The colour of each of ``names`` (the methods one figure draws): the site's colour of a
+    method :data:`METHOD_COLOURS` names; for another name a colour chosen by a hash of the
+    name (the same in every figure), or the next colour no other method of this figure has."""
+    names = list(dict.fromkeys(names))
+    out = {n: METHOD_COLOURS[n] for n in names if n in METHOD_COLOURS}
+    used = set(out.values())
+    for n in names:
+        if n in out:
+            continue
+        i = zlib.crc32(n.encode("utf-8")) % len(SPARE_COLOURS)
+        for k in range(len(SPARE_COLOURS)):
+            c = SPARE_COLOURS[(i + k) % len(SPARE_COLOURS)]
+            if c not in used:
+                break
+        out[n] = c
+        used.add(c)
+    return out
+
+
+def method_colour(name: str) -> str:
+    """The colour of one method (:func:`method_colours` of it alone)."""
+    return method_colours([name])[name]
 
 STYLE = {
     "font.size": 8, "axes.titlesize": 8, "axes.labelsize": 8, "xtick.labelsize": 7,
@@ -53,7 +99,8 @@ def loglog_with_slopes(ax, x, series: dict, xlabel: str, ylabel: str = "seconds"
     """Plot each ``name -> times`` (None = not measured) on log-log axes, labelled with its
     least-squares slope (over points with x ≥ ``fit_from`` if given); returns the slopes."""
     slopes = {}
-    for i, (name, t) in enumerate(series.items()):
+    colour = method_colours(series)
+    for name, t in series.items():
         pts = [(a, b) for a, b in zip(x, t) if b is not None]
         if not pts:
             continue
@@ -61,7 +108,7 @@ def loglog_with_slopes(ax, x, series: dict, xlabel: str, ylabel: str = "seconds"
         fit = [(a, b) for a, b in pts if fit_from is None or a >= fit_from]
         s = fit_exponent(*zip(*fit)) if len(fit) >= 2 else float("nan")
         slopes[name] = s
-        ax.loglog(xs, ts, "o-", ms=3, color=f"C{i}", label=f"{name} (slope {s:.2f})")
+        ax.loglog(xs, ts, "o-", ms=3, color=colour[name], label=f"{name} (slope {s:.2f})")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     return slopes

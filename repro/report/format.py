@@ -23,6 +23,7 @@ import re
 
 from ..evidence.record import CELL, defined
 from ..judge.published import decimals_of
+from .standins import name
 
 #: no value (a cell, an effect, a time)
 MISSING = "—"
@@ -289,8 +290,110 @@ WHERE = CELL
 
 
 def where(r: dict, fields=WHERE, empty: str = "") -> str:
-    """A record's place as words: its ``fields`` that are set, "fold 3" for the fold
+    """A record's place as words: its ``fields`` that are set, "fold 3" for the fold, a data
+    set by its name (:func:`.standins.name`: "Corel-Small-Easy", not "corel-pamir:Small-Easy")
     ("OHSUMED, RankSVM, MAP, fold 3"); ``empty`` when none is."""
-    parts = [f"fold {r[f]}" if f == "fold" else str(r[f])
+    parts = [f"fold {r[f]}" if f == "fold" else name(r[f]) if f == "dataset" else str(r[f])
              for f in fields if r.get(f) not in (None, "")]
     return ", ".join(parts) or empty
+
+
+# --- formulas in prose ---------------------------------------------------------------------------
+
+#: a one-letter symbol (not inside a word; a combining hat or prime kept) and its TeX-style
+#: scripts: ``l_i^+``, ``Σ_{r>y_i}``, ``C_{Q,i}``, ``x^{-1}`` — never ``ConvexLoss_MAP``
+_BRACED = r"\{(?:[^{}]|\{[^{}]*\})*\}"
+_SCRIPTED = re.compile(r"(?<![A-Za-z0-9_\\])([A-Za-zΑ-Ωα-ω][\u0302\u0303\u0304\u2032]?)"
+                       r"((?:[_^](?:" + _BRACED + r"|[A-Za-z0-9+\-−*±∓]))+)(?![A-Za-z0-9_{])")
+_SCRIPT = re.compile(r"([_^])(" + _BRACED + r"|[A-Za-z0-9+\-−*±∓])")
+
+
+#: a power after a number or a closing parenthesis: ``2^20``, ``2^-10``, ``(i+1)^-1``,
+#: ``(i+1)^{-0.25}`` (never after a word: ``x^y`` is a symbol's, above)
+_TEX_POWER = re.compile(r"(?<=[0-9)])\^(\{[^{}]*\}|[-−+]?\d+(?:\.\d+)?(?:/\d+)?)")
+_SUPERSCRIPT = str.maketrans("0123456789+-−", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁻")
+
+
+_SUB_CHARS = "0123456789+-−aehijklmnoprstuvx"
+_SUBSCRIPT = str.maketrans(_SUB_CHARS, "₀₁₂₃₄₅₆₇₈₉₊₋₋ₐₑₕᵢⱼₖₗₘₙₒₚᵣₛₜᵤᵥₓ")
+
+
+def unicode_powers(text: str) -> str:
+    """Integer powers and simple scripts as Unicode super- and subscripts, for text that
+    cannot hold markup (a table's heading, a reason in a cell): "c=(i+1)^-1" → "c=(i+1)⁻¹",
+    "2^20" → "2²⁰", "r_i" → "rᵢ"; what Unicode has no character for stays as it is."""
+    def power(m):
+        body = m.group(1).strip("{}")
+        return (body.translate(_SUPERSCRIPT) if re.fullmatch(r"[-−+]?\d+", body)
+                else m.group(0))
+
+    def scripts(m):
+        out = m.group(1)
+        for kind, body in _SCRIPT.findall(m.group(2)):
+            body = body.strip("{}")
+            if kind == "_" and all(c in _SUB_CHARS for c in body):
+                out += body.translate(_SUBSCRIPT)
+            elif kind == "^" and re.fullmatch(r"[-−+]?\d+", body):
+                out += body.translate(_SUPERSCRIPT)
+            else:
+                return m.group(0)
+        return out
+    return _SCRIPTED.sub(scripts, _TEX_POWER.sub(power, str(text)))
+
+
+def formula_html(text: str) -> str:
+    """Prose with its TeX-style sub- and superscripts set as HTML (escaped; ``l_i^+`` →
+    l<sub>i</sub><sup>+</sup>, braces dropped, nested scripts set too); the rest as it is."""
+    from markupsafe import escape
+
+    def script(m):
+        tag = "sub" if m.group(1) == "_" else "sup"
+        body = m.group(2)
+        body = body[1:-1] if body.startswith("{") else body
+        return f"<{tag}>{_formula(body)}</{tag}>"
+
+    def power(t: str) -> str:
+        return _TEX_POWER.sub(lambda m: f"<sup>{m.group(1).strip('{}')}</sup>", t)
+
+    def _formula(t: str) -> str:
+        out, last = [], 0
+        for m in _SCRIPTED.finditer(t):
+            out.append(power(str(escape(t[last:m.start()]))))
+            out.append(str(escape(m.group(1))) + _SCRIPT.sub(script, m.group(2)))
+            last = m.end()
+        out.append(power(str(escape(t[last:]))))
+        return "".join(out)
+    return _formula(str(text))
+
+
+_PRINTED = re.compile(r"(figure|table|section)([0-9]+|[IVXLC]+)(?:-\w+)?")
+
+
+def printed_name(name: str) -> str:
+    """An artifact as the paper names it: "Figure 3" for ``figure3``, "Section II" for
+    ``sectionII``; another name capitalised ("Complexity")."""
+    m = _PRINTED.fullmatch(str(name))
+    return f"{m.group(1).capitalize()} {m.group(2)}" if m else str(name).capitalize()
+
+
+def figure_label(stem: str, artifact: str) -> str:
+    """A figure file's label under the figure: "Figure 3" (``figure3.svg``), "Figure 3,
+    OHSUMED" (``figure3-OHSUMED.svg``: one of its data sets)."""
+    stem = str(stem)
+    if stem.startswith(f"{artifact}-"):
+        return f"{printed_name(artifact)}, {name(stem[len(artifact) + 1:])}"
+    return printed_name(stem)
+
+
+def artifact_heading(name: str, title: str) -> str:
+    """An artifact's heading as the paper names it: "Figure 3: NDCG@10 on web search …" for
+    ``figure3``, "Section II: …" for ``sectionII``; the title alone when it names the
+    artifact itself ("Figure 3: …", "Table 2, …") or the artifact is not one the paper
+    numbers (claims, complexity)."""
+    m = _PRINTED.fullmatch(str(name))
+    if not m:
+        return str(title)
+    label = f"{m.group(1).capitalize()} {m.group(2)}"
+    if re.match(re.escape(label) + r"(?![0-9A-Za-z])", str(title), re.I):
+        return str(title)
+    return f"{label}: {title}"

@@ -25,7 +25,7 @@ from ..judge.published import load as load_published
 from . import changes
 from .build import TIMING_DIR, read_artifact
 from .commands import commands, page_options
-from .format import fmt_value, where
+from .format import artifact_heading, figure_label, fmt_value, where
 from .legend import glossary, legend
 from .matrix import paper_line, paper_matrix
 from .overview import OVERVIEW_FILE, artifact_name, write_overview
@@ -56,7 +56,7 @@ def _data_line(meta: dict, stand_ins: dict | None = None) -> tuple[list[str], li
     return used, not_run
 
 
-def _figures(meta: dict, flat: list[dict]) -> list[dict]:
+def _figures(meta: dict, flat: list[dict], artifact: str) -> list[dict]:
     overlaid = set(meta.get("figures_with_published", []))
     has_pub = any(r.get("published") is not None and verdict_class(r) != "unreadable"
                   for r in flat)
@@ -70,7 +70,7 @@ def _figures(meta: dict, flat: list[dict]) -> list[dict]:
         else:
             cap = "redrawn from our results; the paper gives no numbers for this figure"
         note = (meta.get("figure_notes") or {}).get(f)
-        out.append({"file": f, "label": f.rsplit(".", 1)[0],
+        out.append({"file": f, "label": figure_label(f.rsplit(".", 1)[0], artifact),
                     "caption": cap + (f". {note.rstrip('.')}" if note else "")})
     return out
 
@@ -124,7 +124,7 @@ def artifact_context(art, out_dir: Path, layouts, seen_choices: dict,
     if marks:                      # every table and figure says what its data is
         for t in tables:
             t.caption = f"{'; '.join(marks)} — {t.caption}"
-    figures = _figures(meta, flat)
+    figures = _figures(meta, flat, art.name)
     for f in figures if marks else []:
         f["caption"] += f"; {'; '.join(marks)}"
     used, not_run = _data_line(meta, stand_ins)
@@ -133,7 +133,9 @@ def artifact_context(art, out_dir: Path, layouts, seen_choices: dict,
     if choices and not same_as:
         seen_choices[tuple(choices)] = art.name
     tally = Tally().add(flat)
-    return {"name": art.name, "title": meta["title"], "description": meta.get("description", ""),
+    return {"name": art.name, "title": meta["title"],
+            "heading": artifact_heading(art.name, meta["title"]),
+            "description": meta.get("description", ""),
             "implemented": meta.get("implemented", True), "quick": meta.get("quick", False),
             "not_run_reason": not_run_reason(meta), "commands": cmds,
             "claims": claims_of(flat),

@@ -11,54 +11,60 @@ from __future__ import annotations
 
 from .verdicts import SHORT
 
-#: colour class -> (fill, mark)
+#: colour class -> (fill, mark); the verdicts' colours differ from each other (so do the
+#: claim outcomes'); a claim outcome shares the hue of the verdict of the same meaning
 PALETTE = {
     "reproduced": ("#dcf1dc", "#2e7d32"),
     "inconclusive": ("#fff2c2", "#b58900"),
     "deviates": ("#f6d2d2", "#c62828"),
     "stand-in": ("#e0eaf8", "#3b6fb6"),
-    "derived": ("#efe9d6", "#8d7a3a"),
-    "consistent": ("#e6f0e6", "#558b2f"),
-    "inconsistent": ("#f3dcdc", "#ad4747"),
-    "unverified": ("#fbe9d0", "#d08a1e"),
-    "not-compared": ("#f7f7f2", "#8d8d7a"),
-    "ours-only": ("#ffffff", "#9e9e9e"),
-    "baseline": ("#fafafa", "#9e9e9e"),
-    "unreadable": ("#fafafa", "#9e9e9e"),
-    "undefined": ("#f1f1f1", "#9e9e9e"),
-    "not-run": ("#f1f1f1", "#9e9e9e"),
-    "modern": ("#f1eefa", "#6a4fb3"),
-    "user": ("#eaf5f0", "#2a8a6a"),
-    "column": ("#fde3c8", "#e07020"),
+    "derived": ("#efedd0", "#827717"),
+    "consistent": ("#d6eff2", "#00838f"),
+    "inconsistent": ("#f6d6e6", "#ad1457"),
+    "unverified": ("#fbe4cf", "#e65100"),
+    "not-compared": ("#f5f5e6", "#a6a05a"),
+    "ours-only": ("#ffffff", "#bdbdbd"),
+    "baseline": ("#f7f7f7", "#6e6e6e"),
+    "unreadable": ("#ece7e4", "#6d4c41"),
+    "undefined": ("#e4e4e4", "#424242"),
+    "not-run": ("#efefef", "#9e9e9e"),
+    "modern": ("#ebe6f7", "#4527a0"),
+    "user": ("#f3e3f6", "#8e24aa"),
+    "column": ("#fde3c8", "#b35a00"),
     "claim": ("#f1f1f1", "#9e9e9e"),
     "claim-replicated": ("#dcf1dc", "#2e7d32"),
     "claim-not-replicated": ("#f6d2d2", "#c62828"),
     "claim-reversed": ("#e8c2c2", "#8e1b1b"),
     "claim-inconclusive": ("#fff2c2", "#b58900"),
-    "claim-not-testable": ("#f1f1f1", "#9e9e9e"),
+    "claim-not-testable": ("#efefef", "#9e9e9e"),
 }
 GREY = ("#f1f1f1", "#9e9e9e")
 
-#: what a legend says of a class (its meaning, never its own name again)
+#: what a legend says of a class: its meaning, never a word of its short word again
+#: ("not run: the reason is given beside the value", not "not run: not run")
 MEANING = {
     "reproduced": "ours − published inside ±δ, the paper's resolution (two one-sided tests)",
     "inconclusive": "neither inside nor beyond ±δ: more replicates or queries would decide",
     "deviates": "ours − published beyond ±δ (its 95% interval)",
-    "stand-in": "computed on substitute data: not a reproduction",
-    "derived": "a value derived from the paper's words or partly from its numbers",
-    "consistent": "a check of our reading of the paper holds",
-    "inconsistent": "a check of our reading fails",
-    "unverified": "computed on an unverified copy of the data",
-    "not-compared": "shown beside ours; the paper does not say what it measures",
-    "not-run": "not run (the reason is given)",
-    "modern": "a modern method beside the paper's (LambdaMART)",
-    "user": "your method, beside the paper's",
-    "column": "ours − published over a column: its offset and ordering",
+    "stand-in": "computed on substitute sets: not a reproduction",
+    "derived": "computed from the paper's words, or partly from its published numbers",
+    "consistent": "our reading of the paper passes a test of it",
+    "inconsistent": "our reading of the paper fails a test of it",
+    "unverified": "computed on files whose checksums do not match the catalogue's (or have none)",
+    "not-compared": "the paper does not say what its number measures",
+    "ours-only": "no published number to compare with",
+    "baseline": "the paper copied it from elsewhere",
+    "unreadable": "the source's digits cannot be read",
+    "undefined": "the computation gives no number",
+    "not-run": "the reason is given beside the value",
+    "modern": "LambdaMART, a later learner, for scale",
+    "user": "yours, beside the published ones",
+    "column": "ours − published over all cells under one heading: their offset and ordering",
     "claim-replicated": "our effect significant in the claimed direction",
     "claim-not-replicated": "our effect significantly smaller than the paper's",
     "claim-reversed": "our effect significant in the other direction",
     "claim-inconclusive": "neither: more queries or data sets would decide",
-    "claim-not-testable": "no evidence here to test it (the reason is given)",
+    "claim-not-testable": "no evidence in this suite (the reason is given)",
 }
 
 

@@ -12,8 +12,9 @@ from jinja2 import Environment, FunctionLoader, StrictUndefined, select_autoesca
 from markupsafe import Markup, escape
 
 from ..run.provenance import describe
+from .format import formula_html, unicode_powers
 from .palette import verdict_css
-from .verdicts import BUCKETS, HEADERS, LABELS, shown_buckets
+from .verdicts import ABBREVIATIONS, BUCKETS, HEADERS, LABELS, shown_buckets
 
 _CODE = re.compile(r"`([^`]+)`")
 #: what visible prose leaves out: pointers into the paper's transcript ("(lines 582–589)",
@@ -39,9 +40,11 @@ def _word_spans(text: str) -> Markup:
 
 def words(text) -> Markup:
     """Text that may wrap between words but never inside one (labels such as
-    "corel-pamir:Small-Easy" or "1.02573e-08" stay whole); `code` set as code."""
+    "corel-pamir:Small-Easy" or "1.02573e-08" stay whole); `code` set as code; integer powers
+    as superscripts ("c=(i+1)^-1" → "c=(i+1)⁻¹")."""
     out = Markup("")
     for i, piece in enumerate(_CODE.split(str(text))):
+        piece = piece if i % 2 else unicode_powers(piece)
         if i % 2:
             out += Markup("<code>%s</code>") % piece
             continue
@@ -54,9 +57,11 @@ def words(text) -> Markup:
 
 
 def code(text) -> Markup:
-    """Text with its `code` spans set as code (escaped)."""
+    """Text with its `code` spans set as code (escaped), transcript pointers out of visible
+    prose (:func:`visible`), and its formulas' TeX-style sub- and superscripts set as such
+    ("l_i^+" → l<sub>i</sub><sup>+</sup>, :func:`.format.formula_html`)."""
     parts = _CODE.split(visible(text))
-    return Markup("").join(Markup("<code>%s</code>") % p if i % 2 else escape(p)
+    return Markup("").join(Markup("<code>%s</code>") % p if i % 2 else Markup(formula_html(p))
                            for i, p in enumerate(parts))
 
 
@@ -72,6 +77,7 @@ def _env() -> Environment:
     env.filters["words"] = words
     env.filters["code"] = code
     env.filters["plain"] = plain
+    env.globals["abbrs"] = ABBREVIATIONS          # the counts tables' headers in print
     env.filters["sentence"] = lambda t: (str(t)[:1].upper() + str(t)[1:]) if t else ""
     return env
 

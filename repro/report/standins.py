@@ -1,5 +1,8 @@
 """Stand-in data, labelled the same way wherever a page names a data set: a value, a claim,
-a table's row or column heading, a scoreboard row — "OHSUMED (stand-in for HP2004)".
+a table's row or column heading, a scoreboard row — "OHSUMED (stand-in for HP2004)",
+"Corel5k (stand-in for Corel-Small-Easy)": a data set by the name a reader knows (a paper's
+``[report.names]``: "corel-pamir:Small-Easy" is the thesis's "Corel-Small-Easy"), never by
+its catalogue id.
 
 What stands in for what comes from three places: a record computed on substitute data says
 so itself (``stand_in``, ``data_used``; its ``dataset`` is then the paper's label); an
@@ -10,23 +13,44 @@ pages only, data that stands in although its records keep their own label::
     [report.stand_ins]
     # lesmola2007: the web-search claims are also tested on OHSUMED, a second stand-in
     OHSUMED = "web-search-lesmola"
+
+Both tables are read by :func:`repro.judge.published.load`, with the paper's published
+values.
 """
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
-from pathlib import Path
+from functools import lru_cache
+
+from .. import papers as registry
+from ..judge.published import load as load_published
 
 
 def declared_stand_ins(paper: str, path=None) -> dict[str, str]:
     """The ``[report.stand_ins]`` of a paper's TOML (data set → the paper's data set it
     stands in for); {} without one."""
-    p = Path(path) if path else resources.files("repro.papers").joinpath(f"{paper}.toml")
-    try:
-        raw = tomllib.loads(Path(str(p)).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return {str(k): str(v) for k, v in raw.get("report", {}).get("stand_ins", {}).items()}
+    return dict(load_published(paper, path).stand_ins)
+
+
+@lru_cache(maxsize=4)
+def _names(papers: tuple[str, ...]) -> dict[str, str]:
+    """Catalogue id → name, over the ``[report.names]`` of ``papers`` (one id, one name)."""
+    out: dict[str, tuple[str, str]] = {}
+    for pid in papers:
+        path = getattr(registry.module(pid), "PUBLISHED_PATH", None)
+        for k, v in load_published(pid, path).names.items():
+            if k in out and out[k][0] != v:
+                raise ValueError(f"data set {k!r} is named {out[k][0]!r} by {out[k][1]} and "
+                                 f"{v!r} by {pid} ([report.names] of their TOML files)")
+            out[k] = (v, pid)
+    return {k: v for k, (v, _) in out.items()}
+
+
+def name(dataset: str | None) -> str:
+    """A data set as a reader knows it: its name in a paper's ``[report.names]``, else its
+    label as it is ("MQ2008")."""
+    if not dataset:
+        return ""
+    return _names(tuple(registry.paper_ids())).get(str(dataset), str(dataset))
 
 
 def stand_ins_of(meta: dict | None, declared: dict[str, str] | None = None) -> dict[str, str]:
@@ -60,10 +84,12 @@ def is_stand_in(r: dict, stand_ins: dict[str, str]) -> bool:
 
 
 def label(used: str, paper: str | None) -> str:
-    """"OHSUMED (stand-in for HP2004)"; the data set alone when it is the paper's."""
+    """"OHSUMED (stand-in for HP2004)", "Corel5k (stand-in for Corel-Small-Easy)"; the data
+    set alone (by its name) when it is the paper's."""
     if not paper:
-        return used
-    return f"{used} (stand-in for {paper})" if paper != used else f"{used} (stand-in)"
+        return name(used)
+    return (f"{name(used)} (stand-in for {name(paper)})" if paper != used
+            else f"{name(used)} (stand-in)")
 
 
 def data_label(r: dict, stand_ins: dict[str, str]) -> str:

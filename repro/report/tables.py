@@ -35,7 +35,7 @@ from ..evidence.record import IN_ARTIFACT, cell as record_cell
 from ..judge.published import TableLayout
 from .format import (fmt_ci, fmt_diff, fmt_general, fmt_published, fmt_value,
                      interval_text, where)
-from .standins import data_label, data_used, is_stand_in, stands_for
+from .standins import data_label, data_used, is_stand_in, name, stands_for
 from .verdicts import SHORT, bucket, not_run_reason, verdict_class, words
 
 # Widths in em of the table font: a portrait A4 text block (18 cm at 8 pt), a landscape one
@@ -398,11 +398,12 @@ def _stand_in_heading(heading: str, used: str, paper: str) -> str:
     """A heading over values computed on stand-in data: "OHSUMED (stand-in for HP2004)"
     where the heading names the paper's data set, else the heading with the data named."""
     named = stand_in_name(used, paper)
-    if display_label(heading) == paper or heading == used:
+    either = {paper, used, name(paper), name(used)}      # by catalogue id or by name
+    if display_label(heading) in either or heading in either:
         return named
     parts = str(heading).split(", ")
-    if paper in parts or used in parts:
-        return ", ".join(named if p in (paper, used) else p for p in parts)
+    if either & set(parts):
+        return ", ".join(named if p in either else p for p in parts)
     return f"{heading} — on {named}"
 
 
@@ -570,8 +571,8 @@ def values_table(records: list[dict], caption: str, natural_key,
         row_fields = [f for f in varying if f != col_field] or ["metric"]
         if len(distinct[col_field]) > 8:          # too many columns: a plain list
             col_field, row_fields = None, varying
-    columns = ([str(c) if c is not None else "—" for c in distinct[col_field]] if col_field
-               else ["value"])
+    columns = ([(name(c) if col_field == "dataset" else str(c)) if c is not None else "—"
+                for c in distinct[col_field]] if col_field else ["value"])
     rows, index = [], {}
     for r in records:
         label = where(r, row_fields, empty="—")
@@ -587,7 +588,8 @@ def values_table(records: list[dict], caption: str, natural_key,
             row = rows[-1]
         row["cells"][j] = r
     rows.sort(key=lambda row: natural_key(row["label"]))
-    same = [f"{f} {distinct[f][0]}" if f == "fold" else str(distinct[f][0])
+    same = [f"{f} {distinct[f][0]}" if f == "fold" else
+            name(distinct[f][0]) if f == "dataset" else str(distinct[f][0])
             for f in fields if f not in varying and distinct[f][0] not in (None, "")]
     corner = " / ".join(row_fields) + (f" \\ {col_field}" if col_field else "")
     if same:
@@ -601,7 +603,7 @@ def record_rows(flat: list[dict], stand_ins: dict | None = None) -> list[dict]:
     for r in flat:
         cls = verdict_class(r)
         d_ci = r.get("d_ci90")
-        rows.append({"dataset": r.get("dataset") or "", "method": r.get("method") or "",
+        rows.append({"dataset": name(r.get("dataset")), "method": r.get("method") or "",
                      "metric": r.get("metric") or "", "fold": r.get("fold") or "",
                      "value": fmt_value(r.get("value"), r.get("published")),
                      "published": fmt_published(r.get("published")),

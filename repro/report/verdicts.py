@@ -51,6 +51,14 @@ COMPARABLE = tuple(b for b, v in _BUCKETS.items() if v[2])
 NOT_COMPARABLE = tuple(b for b, v in _BUCKETS.items() if not v[2])
 LABELS = {b: v[0] for b, v in _BUCKETS.items()}
 HEADERS = {b: v[1] for b, v in _BUCKETS.items()}
+#: a count column's header in print, where every column of the widest counts table must fit a
+#: page (the key under the table spells each one out): "records" and "comparable" first
+ABBREVIATIONS = {"records": "rec", "comparable": "cmp", "reproduced": "rep",
+                 "inconclusive": "inc", "deviates": "dev", "stand-in": "s-in", "derived": "der",
+                 "check": "chk", "unverified": "unv", "undefined": "NaN", "not run": "nrun",
+                 "baseline": "base", "unreadable": "unr", "not compared": "ncmp",
+                 "claims": "clm", "columns": "col", "ours only": "ours", "modern": "mod",
+                 "user": "user", "empty": "none"}
 #: the buckets a page's counts always show
 ALWAYS = ("reproduced", "inconclusive", "deviates", "not run")
 #: the buckets of values rerun on the paper's verified data (the equivalence rule's)

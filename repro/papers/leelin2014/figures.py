@@ -1,7 +1,7 @@
 """Figures of leelin2014: Figure (II) and the complexity figure."""
 from __future__ import annotations
 
-from ..plotting import figure, legend_outside, size_ticks
+from ..plotting import figure, legend_outside, method_colour, method_colours, size_ticks
 
 
 def figure_ii(art, results, flat, published):
@@ -22,13 +22,14 @@ def figure_ii(art, results, flat, published):
         ax = axes[0]
         rel = [((c["f"] - fstar) / fstar, x) for c, x in zip(tr, cg)]
         ax.loglog([x for r, x in rel if r > 0], [r for r, x in rel if r > 0], "o-", ms=2.5,
-                  color="C0", label="Tree-TRON (L2 loss)")
+                  color=method_colour("Tree-TRON (L2 loss)"), label="Tree-TRON (L2 loss)")
         if "cp" in o:
             cp = o["cp"][1:]
             cst = o["cp_fstar"]
             relc = [((c["f"] - cst) / cst, c["iter"]) for c in cp]
             ax.loglog([x for r, x in relc if r > 0], [r for r, x in relc if r > 0], "-",
-                      lw=1, color="C3", label="cutting plane (L1 loss)")
+                      lw=1, color=method_colour("cutting plane (L1 loss)"),
+                      label="cutting plane (L1 loss)")
         ax.axhline(max((dflt["f"] - fstar) / fstar, 1e-16), color="k", ls="--", lw=0.8,
                    label="Tree-TRON default stopping")
         ax.set_ylabel("relative function value")
@@ -40,12 +41,13 @@ def figure_ii(art, results, flat, published):
                         ha="center", va="center", transform=ax.transAxes)
                 ax.set_axis_off()
                 continue
-            ax.semilogx(cg, [c[key] for c in tr], "o-", ms=2.5, color="C0")
+            ax.semilogx(cg, [c[key] for c in tr], "o-", ms=2.5,
+                        color=method_colour("Tree-TRON (L2 loss)"))
             vals = [c[key] for c in tr] + [dflt[key]]
             if "cp" in o:
                 pts = [c for c in o["cp"][1:] if key in c]
                 ax.semilogx([max(c["iter"], 1) for c in pts], [c[key] for c in pts], "-", lw=1,
-                            color="C3")
+                            color=method_colour("cutting plane (L1 loss)"))
                 vals += [c[key] for c in pts]
             ax.axhline(dflt[key], color="k", ls="--", lw=0.8)
             pad = 0.03 * (max(vals) - min(vals) or 1.0)
@@ -84,6 +86,7 @@ def figure_complexity(art, results, flat, published):
     names = {"direct": "(a) direct", "joachims": "(b) Joachims", "tree": "(c) tree",
              "pairs": "explicit pairs"}
     from .complexity import LABELS
+    colour = method_colours(names.values())
     for row, k in zip(axes, ks):
         for col, (ax, data, what, unit) in enumerate((
                 (row[0], o.get("counts", {}).get(k), "exponent", "operations"),
@@ -102,7 +105,7 @@ def figure_complexity(art, results, flat, published):
                     lab += f" ({rec['value']:.2f}" + (
                         f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci and all(
                             c == c for c in ci) else "") + ")"
-                ax.loglog(*zip(*pts), "o-", ms=3, color=f"C{i}", label=lab)
+                ax.loglog(*zip(*pts), "o-", ms=3, color=colour[names[m]], label=lab)
             size_ticks(ax, sizes)
             kt = "k = l" if k == "l" else f"k = {k}"
             ax.set_title(f"{kt}: " + ("operations (judged)" if col == 0 else

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..plotting import figure, legend_outside, loglog_with_slopes, note, runs_done, size_ticks
+from ..plotting import (figure, legend_outside, loglog_with_slopes, method_colours, note,
+                        runs_done, size_ticks)
 from .names import (C_SERIES, CHOSEN_C, FIGURE2_METHODS, NDCG10, NDCG_AT, OPTIMISM,
                     SCHEMES_LABEL, SHORT, TEST_QUERIES, UCI_METHODS, UCI_REFERENCE, nested,
                     ndcg_long, shown_as)
@@ -109,16 +110,17 @@ def figure_ndcg_at_n(art, results, flat, published):
     methods = [m for m in dict.fromkeys(r["method"] for r in flat if r.get("fold") == "avg")
                if m != "data"]
     notes = []
+    colour = method_colours(methods)
     for ax, d in zip(axes, ds):
         short = short_query_note(flat, d)
-        for i, m in enumerate(methods):
+        for m in methods:
             y = [_avg(flat, d, m, name) for name in NDCG_AT]
             if all(v is not None for v in y):
-                ax.plot(range(1, 11), y, "o-", ms=3, color=f"C{i}", label=m,
+                ax.plot(range(1, 11), y, "o-", ms=3, color=colour[m], label=m,
                         lw=2 if m.startswith("DORM") else 1)
             long_y = [_avg(flat, d, m, ndcg_long(k)) for k in range(1, 11)]
             if short and all(v is not None for v in long_y):
-                ax.plot(range(1, 11), long_y, ":", color=f"C{i}", lw=1)
+                ax.plot(range(1, 11), long_y, ":", color=colour[m], lw=1)
         ax.set_xlabel("truncation level n" + (" (dotted: queries of ≥ n documents)"
                                               if short else ""))
         ax.set_ylabel("test NDCG@n (×100), fold mean")
@@ -147,8 +149,9 @@ def figure_c_curve(art, results, flat, published):
         return next((r["value"] for r in flat if r.get("dataset") == d and r.get("method") == m
                      and r.get("metric") == metric and r.get("fold") is None
                      and r.get("value") is not None), None)
+    colour = method_colours((*UCI_METHODS, UCI_REFERENCE))
     for ax, d in zip(axes[:, 0], ds):
-        for i, m in enumerate((*UCI_METHODS, UCI_REFERENCE)):
+        for m in (*UCI_METHODS, UCI_REFERENCE):
             pts = sorted((float(r["fitted_C"]), r["value"]) for r in curve
                          if r["dataset"] == d and r["method"] == m)
             if not pts:
@@ -160,13 +163,13 @@ def figure_c_curve(art, results, flat, published):
             opt = one(d, m, OPTIMISM)
             if opt is not None:
                 label += f", optimism {opt:+.2f}"
-            ax.plot(*zip(*pts), "o-", ms=3, color=f"C{i}", label=label,
+            ax.plot(*zip(*pts), "o-", ms=3, color=colour[m], label=label,
                     lw=2 if m == "DORM" else 1)
             if chosen is not None and lit is not None:
-                ax.plot([chosen], [lit], "*", ms=9, color=f"C{i}")
+                ax.plot([chosen], [lit], "*", ms=9, color=colour[m])
             nest = one(d, nested(m), NDCG10)
             if nest is not None:
-                ax.axhline(nest, ls="--", lw=0.8, color=f"C{i}")
+                ax.axhline(nest, ls="--", lw=0.8, color=colour[m])
         ax.axvline(edge, color="0.6", lw=0.8, ls=":")
         ax.set_xscale("log")
         ax.set_ylabel("NDCG@10 (×100)")
@@ -185,17 +188,18 @@ def figure_by_size(art, results, flat, published):
     if not ds:
         return {}
     methods = list(dict.fromkeys(r["method"] for r in flat if r.get("fold") == "avg"))
+    colour = method_colours(methods)
     for ax, d in zip(axes, ds):
         sizes = list(dict.fromkeys(r["metric"][len(measure) + 4:-1] for r in flat
                                    if r.get("dataset") == d and r.get("fold") == "avg"))
         n_all = _n_train(results, d, art)
         xs = [n_all if s == "all" else float(s) for s in sizes]
         order = np.argsort(xs)
-        for i, m in enumerate(methods):
+        for m in methods:
             y = [_avg(flat, d, m, f"{measure} (m={s})") for s in sizes]
             pts = [(xs[j], y[j]) for j in order if y[j] is not None and xs[j] is not None]
             if pts:
-                ax.plot(*zip(*pts), "o-", ms=3, color=f"C{i}", label=m,
+                ax.plot(*zip(*pts), "o-", ms=3, color=colour[m], label=m,
                         lw=2 if m.startswith("DORM") else 1)
         ax.set_xlabel("training queries m (first m of the fold)")
         ax.set_ylabel({"NDCG@10": "test NDCG@10 (×100)", "MRR": "test MRR (×100)",
@@ -241,11 +245,12 @@ def figure_runtime(art, results, flat, published):
         rows.sort()
         if not rows:
             continue
+        colour = method_colours(m for _, m in rows)
         # on a log axis a bar cannot start at 0: it starts at a common base below the
         # smallest time (the bars' lengths on the page then compare ratios)
         base = min(v for v, _ in rows if v > 0) / 3.0
         ax.barh([m for _, m in rows], [v - base for v, _ in rows], left=base,
-                color=["C3" if m.startswith("DORM") else "C0" for _, m in rows])
+                color=[colour[m] for _, m in rows])
         ax.set_xscale("log")
         ax.set_xlim(base, None)
         ax.set_xlabel("seconds to fit and validate the grid of C (fold mean)")
