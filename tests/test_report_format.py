@@ -113,6 +113,12 @@ def test_sample_sizes_and_intervals_in_words():
     assert "-0.00047" in text
     # without a margin it is not an equivalence statement
     assert not fmt.interval_text({k: v for k, v in rec.items() if k != "margin"})
+    # a value no result could have reproduced says so, with a perfect reproduction's bound
+    far = {**rec, "reachable_bound": 0.0288, "reachable_bound_margins": 2.34}
+    assert ("; a perfect reproduction's bound here is 0.02880 (2.3 δ): no result could have "
+            "been shown reproduced; noise:") in fmt.interval_text(far)
+    assert "perfect reproduction" not in fmt.interval_text(
+        {**rec, "reachable_bound": 0.001, "reachable_bound_margins": 0.08})
 
 
 @pytest.mark.parametrize("p, text", [

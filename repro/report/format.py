@@ -167,6 +167,11 @@ def interval_text(r: dict) -> str:
         if _number(bound):
             text += (f"; equivalence bound {fmt_general(float(bound))}"
                      + (f" ({m:.2g} δ)" if _number(m) else ""))
+        reach = r.get("reachable_bound_margins")
+        if _number(reach) and reach > 1 and _number(r.get("reachable_bound")):
+            text += (f"; a perfect reproduction's bound here is "
+                     f"{fmt_general(float(r['reachable_bound']))} ({reach:.2g} δ): no result "
+                     f"could have been shown reproduced")
         if r.get("noise_words"):
             text += f"; noise: {r['noise_words']}"
         return text
