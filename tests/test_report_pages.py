@@ -450,3 +450,13 @@ def test_page_commands_name_out_options_and_per_query_only_where_there_are_table
     assert commands("p", "a")["runs"] == "python -m repro runs p.a --out runs/ --data-dir DATA"
     assert page_options({"datasets": [{"dataset": "mine", "like": "MQ2008"}]}) == ["--on mine"]
     assert command_options(Artifact("p", "a", "t"), [{"dataset": "MQ2008"}]) == []
+
+
+def test_benchmarks_page_names_the_commit_its_measurements_timed():
+    from repro.report.benchmarks import measured_at
+    assert measured_at([{"commit": "abc1234"}] * 3) == "commit abc1234"
+    assert measured_at([{"commit": "abc1234"}, {"commit": "def5678"}, {"commit": "def5678"}]) \
+        == "commits abc1234 (1 case), def5678 (2 cases)"
+    assert measured_at([{"commit": "abc1234"}, {}]) == \
+        "abc1234 (1 case), an earlier commit, not recorded (1 case)"
+    assert measured_at([{}, {}]) == "an earlier commit, not recorded (2 cases)"

@@ -20,6 +20,7 @@ from ..data import catalog as cat
 from ..run.provenance import machine
 from .common import cpu_model, load_average
 from ..report.benchmarks import render_benchmarks
+from ..report.build import rendering_commit
 from ..run.timing import single_thread_blas
 from . import assignment, domination, letor, lqo, pamir, sampler, scale, tron
 
@@ -69,6 +70,7 @@ def main(argv, inputs=None) -> int:
     cases = [c for c in previous if c.get("group") not in names]
     root = cat.data_dir(args.data_dir)
     load_before = load_average()
+    commit = rendering_commit().get("short")         # the code these cases time
     for name in names:
         print(f"bench {name} …", flush=True)
         with single_thread_blas():
@@ -76,6 +78,7 @@ def main(argv, inputs=None) -> int:
                                        **(inputs(name) if inputs is not None else {}))
         for c in group_cases:
             c["group"] = name
+            c["commit"] = commit
             cases.append(c)
             peers = ", ".join(f"{k} {v:.4g} s (×{c['ratios'][k]:.2f})" for k, v in c["peers_s"].items())
             print(f"  {c['name']}: ours {c['ours_s']:.4g} s; {peers}")

@@ -218,7 +218,26 @@ def benchmarks_context(results: dict) -> dict:
         models = {c.get("cpu_model") for c in results.get("cases", []) if c.get("cpu_model")}
         m["cpu_model"] = ", ".join(sorted(models)) or None
     return {"cases": cases, "tables": tables, **machine_words(m),
-            "bench_version": results.get("version", "")}
+            "bench_version": results.get("version", ""),
+            "measured_at": measured_at(results.get("cases", []))}
+
+
+def measured_at(cases: list[dict]) -> str:
+    """The commits the cases were measured at (``commit``, recorded by ``bench``), in words:
+    "commit abc1234" / "commits abc1234 (3 cases), def5678 (1 case)"; cases from before
+    commits were recorded are said to be so."""
+    counts: dict = {}
+    for c in cases:
+        counts[c.get("commit") or None] = counts.get(c.get("commit") or None, 0) + 1
+    known = [(k, n) for k, n in counts.items() if k]
+    words = []
+    if len(known) == 1 and None not in counts:
+        return f"commit {known[0][0]}"
+    words += [f"{k} ({n} case{'s' if n > 1 else ''})" for k, n in sorted(known)]
+    if None in counts:
+        words.append(f"an earlier commit, not recorded ({counts[None]} case"
+                     f"{'s' if counts[None] > 1 else ''})")
+    return ("commits " if len(known) > 1 else "") + ", ".join(words)
 
 
 _MACHINE_KEYS = ("cpu_model", "platform", "cpus", "python", "numpy", "processor")
