@@ -64,5 +64,5 @@ def test_values_no_result_could_have_reproduced_are_said():
     every = Tally().add([far])
     assert _text(paper_line(every, [])).startswith(
         "0 of 1 published value reproduced within the paper's resolution, 1 inconclusive; "
-        "all could not")
+        "none of them could have been shown reproduced")
     assert Tally().add([_rec("stand-in", reachable_bound_margins=5.0)]).out_of_reach == 0

@@ -106,7 +106,8 @@ def test_each_value_cell_carries_its_interval_and_commands(rendered):
     assert cell.startswith("inconclusive\n")
     assert ("d = Δ -0.00288, 90% interval [Δ -0.00928, Δ +0.00352] against ±δ = 0.005000 "
             "(one standard error of the value over the paper's test queries); equivalence bound "
-            "0.009276 (1.9 δ); noise: our mean over 5 seeds") in cell
+            "0.009276 (1.9 δ); a perfect reproduction's bound here is 0.006396 (1.3 δ): no "
+            "result could have been shown reproduced; noise: our mean over 5 seeds") in cell
     assert "recompute: python -m repro claimpaper.table1 --data-dir DATA --out my-reports/" \
         in cell
     assert "per-query values: python -m repro runs claimpaper.table1 --out runs/ " \

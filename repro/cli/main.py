@@ -28,7 +28,6 @@ from ..data import user as user_data
 from ..data.io import DEFAULT_MAX_FEATURES, MAX_FEATURES_ENV, printable
 from ..errors import ReproError
 from ..run import limits
-from ..spec import SEED_SALT_ENV, seed_salt
 
 COMMANDS = ("list", "data", "eval", "bench", "runs", "stability")
 
@@ -444,6 +443,7 @@ def cmd_run(argv) -> int:
     check_on_set(args)
     targets = _resolve_targets(args.targets, args.paper)
     root = cat.data_dir(args.data_dir)
+    from ..spec import SEED_SALT_ENV, seed_salt
     args.seed_salt = args.seed_salt or seed_salt() or None     # the flag, else the environment
     targets = user_targets(args, targets)
     if args.seed_salt:

@@ -85,10 +85,10 @@ def paper_line(tally: Tally, datasets: list[dict], up: str = "",
                 for b in ("inconclusive", "deviates") if c[b]]
         parts.append(first + (Markup(", ") + Markup(", ").join(more) if more else ""))
         if tally.out_of_reach:
-            parts.append(Markup("%s could not have been shown reproduced: their uncertainty "
-                                "alone (another query sample, seed spread) exceeds the "
-                                "margin") % ("all" if tally.out_of_reach == tally.rerun
-                                             else tally.out_of_reach))
+            who = ("none of them could" if tally.out_of_reach == tally.rerun
+                   else "%d could not" % tally.out_of_reach)
+            parts.append(Markup("%s have been shown reproduced: their uncertainty alone "
+                                "(another query sample, seed spread) exceeds the margin") % who)
         shared = shared_offset(offsets or [])
         if shared:
             parts.append(shared)
@@ -96,6 +96,9 @@ def paper_line(tally: Tally, datasets: list[dict], up: str = "",
         parts.append(Markup("no published value rerun on the paper's data"))
     if c["stand-in"]:
         parts.append(Markup("%d on %s data") % (c["stand-in"], gloss("stand-in", "stand-in", up)))
+    if c["unverified"]:
+        parts.append(Markup("%d on an %s of the data") % (
+            c["unverified"], gloss("unverified copy", "unverified", up)))
     for b, word in (("check", "consistency check"), ("derived", "derived value")):
         if c[b]:
             parts.append(Markup("%d %s") % (c[b], gloss(word + ("" if c[b] == 1 else "s"),

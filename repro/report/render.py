@@ -17,6 +17,14 @@ from .palette import verdict_css
 from .verdicts import ABBREVIATIONS, BUCKETS, HEADERS, LABELS, shown_buckets
 
 _CODE = re.compile(r"`([^`]+)`")
+#: a range of numbers ("13-15"), kept on one line: a line break after its hyphen splits a
+#: number in a narrow table cell
+_RANGE = re.compile(r"(?<![\w.-])(\d+-\d+)(?![\w-])")
+
+
+def nobr_ranges(html) -> Markup:
+    """Rendered text (``code``'s output) with each range of numbers kept on one line."""
+    return Markup(_RANGE.sub(r'<span class="nobr">\1</span>', str(html)))
 #: what visible prose leaves out: pointers into the paper's transcript ("(lines 582–589)",
 #: "(l.445–448)", kept in each record's source) and the data pointer a not-run reason repeats
 #: (said once, in the page's table of what was not run)
@@ -76,6 +84,7 @@ def _env() -> Environment:
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     env.filters["words"] = words
     env.filters["code"] = code
+    env.filters["nobr_ranges"] = nobr_ranges
     env.filters["plain"] = plain
     env.globals["abbrs"] = ABBREVIATIONS          # the counts tables' headers in print
     env.filters["sentence"] = lambda t: (str(t)[:1].upper() + str(t)[1:]) if t else ""

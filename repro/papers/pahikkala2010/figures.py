@@ -88,7 +88,7 @@ def figure_complexity(art, results, flat, published):
                 name = "steps c(k) − c(1)" if row == 0 else "steps t(k) − t(1)"
             else:
                 pts = list(zip(x, v))
-                name = "ours"
+                name = "operations (ours)" if row == 0 else "time (ours)"
             if not pts:                         # noise: no step slower than k = 1
                 ax.text(0.5, 0.5, "no step time above t(1)", ha="center", va="center",
                         transform=ax.transAxes)
