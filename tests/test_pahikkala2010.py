@@ -161,7 +161,7 @@ def test_complexity_quick_run_and_figure():
     assert len(fig.axes) == 6
     labels = [t.get_text() for ax in fig.axes if ax.get_legend()    # (a time panel may be
               for t in ax.get_legend().get_texts()]                   # empty: noise)
-    assert any(t == f"ours: slope {got['exponent in m']['value']:.2f}" for t in labels)
+    assert any(t == f"operations (ours): slope {got['exponent in m']['value']:.2f}" for t in labels)
     titles = [ax.get_title() for ax in fig.axes]
     assert sum(t.startswith("operations (judged)") for t in titles) == 3
     assert sum(t.startswith("time (beside)") for t in titles) >= 2
