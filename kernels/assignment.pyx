@@ -969,7 +969,7 @@ cdef Py_ssize_t _rank2(const double* g, const double* b, const double* c, const 
         mg = max(mg, fabs(g[j]))
     for i in range(l):
         order[i] = i
-    stable_argsort(g, order, W.tmp, 0, l, True)      # documents by decreasing g
+    stable_argsort(g, order, W.tmp, 0, l, True, NULL)  # documents by decreasing g
     keep_tail = nT <= nR
     for i in range(l):
         W.col4row[i] = -1

@@ -71,7 +71,7 @@ cdef void _sort_range(const double* z, const int64_t* qp, int64_t* order, int64_
                       Py_ssize_t q0, Py_ssize_t q1) noexcept nogil:
     cdef Py_ssize_t q
     for q in range(q0, q1):
-        stable_argsort(z, order, buf, qp[q], qp[q + 1], False)
+        stable_argsort(z, order, buf, qp[q], qp[q + 1], False, NULL)
 
 
 def sort_within_queries(const double[::1] z, const int64_t[::1] query_ptr, int64_t[::1] order,
@@ -1038,63 +1038,16 @@ def fun_blocks_fused(int method, const double[:, ::1] X, const double[::1] w,
 # --- counted operations --------------------------------------------------------------------
 #
 # ``operation_counts`` replays one function evaluation's sort and counting sweeps of a method
-# and counts their dominant operations instead of summing: the code above is left as it is,
-# so counting costs the evaluations nothing and changes no value.  The replay follows the
-# loops above step for step (the same sort, the same margin tests, the same insertions and
-# walks); tests/reference_pair_counting.py counts the same by brute force.
+# and counts their dominant operations instead of summing: the sort is the one sort with its
+# counter (stable_sort.pxd), the sweeps' replays follow the loops above step for step (the
+# same margin tests, the same insertions and walks); tests/reference_pair_counting.py counts
+# the same by brute force.
 
-cdef inline bint _cnt_before(const double* key, int64_t x, int64_t y, int64_t* c) noexcept nogil:
-    c[0] += 1
-    return key[x] < key[y]
-
-
-cdef void _counted_argsort(const double* key, int64_t* idx, int64_t* buf, Py_ssize_t lo,
-                           Py_ssize_t hi, int64_t* c) noexcept nogil:
-    """``stable_argsort`` (stable_sort.pxd, ascending) with every key comparison counted."""
-    cdef Py_ssize_t RUN = 24, start, end, width, mid, i, j, k
-    cdef int64_t t
-    start = lo
-    while start < hi:
-        end = start + RUN if start + RUN < hi else hi
-        for i in range(start + 1, end):
-            t = idx[i]
-            j = i - 1
-            while j >= start and _cnt_before(key, t, idx[j], c):
-                idx[j + 1] = idx[j]
-                j -= 1
-            idx[j + 1] = t
-        start = end
-    width = RUN
-    while width < hi - lo:
-        start = lo
-        while start + width < hi:
-            mid = start + width
-            end = mid + width if mid + width < hi else hi
-            c[0] += 1                                   # the "already in order" test
-            if not key[idx[mid - 1]] <= key[idx[mid]]:
-                i = start
-                j = mid
-                k = start
-                while i < mid and j < end:
-                    if _cnt_before(key, idx[j], idx[i], c):
-                        buf[k] = idx[j]
-                        j += 1
-                    else:
-                        buf[k] = idx[i]
-                        i += 1
-                    k += 1
-                while i < mid:
-                    buf[k] = idx[i]
-                    i += 1
-                    k += 1
-                while j < end:
-                    buf[k] = idx[j]
-                    j += 1
-                    k += 1
-                for k in range(start, end):
-                    idx[k] = buf[k]
-            start = end
-        width *= 2
+cdef inline void _counted_argsort(const double* key, int64_t* idx, int64_t* buf,
+                                  Py_ssize_t lo, Py_ssize_t hi, int64_t* c) noexcept nogil:
+    """The sort of ``_sort_range`` with every key comparison counted into ``c``: the one
+    ``stable_argsort`` (stable_sort.pxd) with its counter."""
+    stable_argsort(key, idx, buf, lo, hi, False, c)
 
 
 cdef inline int64_t _walk(Py_ssize_t k, Py_ssize_t key) noexcept nogil:

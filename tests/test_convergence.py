@@ -95,7 +95,7 @@ SOLVERS = {
                 lambda: SVMMAP(C=1.0, eps=1e-3)),
     "n-slack (DORM)": (lambda: DORM(C=1.0, eps=1e-9, max_iter=1),
                        lambda: DORM(C=1.0, eps=1e-2)),
-    "L-BFGS-B (conditional)": (lambda: ConditionalRanker("ConvexLoss", "NDCG", sample_size=20,
+    "L-BFGS (conditional)": (lambda: ConditionalRanker("ConvexLoss", "NDCG", sample_size=20,
                                                          max_iter=1, tol=1e-12),
                                lambda: ConditionalRanker("ConvexLoss", "NDCG", sample_size=20,
                                                          tol=1e-3)),

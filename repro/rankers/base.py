@@ -31,6 +31,7 @@ import numpy as np
 from ..data.labels import check_labels
 from ..errors import DataError
 from ..metrics.letor_eval import group_documents
+from .fixed_order import matvec
 from .sklearn_compat import SklearnRanker, refuse_unrouted_selection
 
 
@@ -215,11 +216,13 @@ def dense_matrix(X) -> np.ndarray:
 
 class LinearRanker(Ranker):
     """A ranker whose scores are f(x) = wᵀx with the fitted weights ``coef_`` (dense or CSR
-    input; the feature count is checked)."""
+    input; the feature count is checked).  Scores are summed in feature order
+    (:func:`.fixed_order.matvec`), not by BLAS: two equal documents score exactly equal and no
+    BLAS kernel changes a score's last bit (a tie broken by one would change a metric)."""
 
     def predict(self, X) -> np.ndarray:
         self._check_fitted()
         X = as_matrix(X)
         if X.shape[1] != self.coef_.shape[0]:
             raise DataError(f"X: expected {self.coef_.shape[0]} features, got {X.shape[1]}")
-        return np.asarray(X @ self.coef_).ravel()
+        return matvec(X, self.coef_)

@@ -13,8 +13,9 @@ orders of query q, φ_po = s_q Σ_gb y_gb (x_g − x_b).  Objectives, each plus 
 ExpGain with Δ_AUC is evaluated in closed form over the whole hypercube {±1}^{n⁺n⁻} (Sec. 2.3,
 Fig. 1 identities); every other objective replaces the sum over y by a sum over a sample Ŷ_q
 of valid rankings drawn once per query, before optimisation, by the swap sampler of Fig. 2
-(Sec. 4; :mod:`repro.rankers.swap_sampler`), and is minimised by scipy's L-BFGS (Sec. 4,
-[12]).  ExpGain and L₃ are not convex (Sec. 2.2, 3): they are run from ``n_inits`` starting
+(Sec. 4; :mod:`repro.rankers.swap_sampler`), and is minimised by L-BFGS (Sec. 4, [12];
+:mod:`repro.rankers.lbfgs`, in fixed-order arithmetic so that the fit does not depend on the
+BLAS kernel).  ExpGain and L₃ are not convex (Sec. 2.2, 3): they are run from ``n_inits`` starting
 points (w = 0, then random ones) and the best training objective is kept.
 
 Conventions (the paper leaves them open; decided here, stated in the paper's report):
@@ -33,8 +34,9 @@ Conventions (the paper leaves them open; decided here, stated in the paper's rep
   (``deduplicate=True``: the sum over all y is replaced by a sum over the distinct sampled y);
 * Δ_NDCG uses the cutoff ``ndcg_k`` (10), Δ_MAP the AP of Sec. 1.6.2 divided by n⁺;
 * random starting points: w ∼ N(0, init_scale²/d · I) (‖w‖ ≈ init_scale);
-* L-BFGS-B (scipy) stops when the largest gradient entry falls below ``tol`` times its value
-  at the start, or after ``max_iter`` iterations.
+* L-BFGS stops when the largest gradient entry falls below ``tol`` times its value at the
+  start, when an iteration lowers the objective by a relative 10⁻¹² or less, or after
+  ``max_iter`` iterations.
 """
 from __future__ import annotations
 
@@ -42,7 +44,6 @@ import hashlib
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import minimize
 
 from .._kernels import conditional as _kernel
 from ..data.queries import check_query_ptr
@@ -50,6 +51,8 @@ from ..errors import DataError, check_status, warn_at_limit
 from . import deltas as _deltas
 from . import swap_sampler as _ss
 from .base import LinearRanker, dense_matrix, expand_grid
+from .fixed_order import dot, matvec, rmatvec
+from .lbfgs import minimize_lbfgs
 from .progress import SolverResult, SolverTrace
 
 OBJECTIVES = {"MLE": 0, "L3": 1, "ConvexLoss": 2, "ExpGain": 3}
@@ -291,8 +294,8 @@ class ConditionalObjective:
     def __call__(self, w) -> tuple[float, np.ndarray]:
         w = np.asarray(w, dtype=np.float64)
         self.n_eval += 1
-        f, v = self.loss(self.gf.X @ w)
-        return f + float(w @ w) / self.C, self.gf.X.T @ v + (2.0 / self.C) * w
+        f, v = self.loss(matvec(self.gf.X, w))      # fixed order: see .fixed_order
+        return f + dot(w, w) / self.C, rmatvec(self.gf.X, v) + (2.0 / self.C) * w
 
 
 @dataclass(kw_only=True)
@@ -303,43 +306,31 @@ class ConditionalResult(SolverResult):
 
 def lbfgs(fun: ConditionalObjective, inits: list[np.ndarray], max_iter: int, tol: float,
           callback=None, keep_history: bool = True) -> ConditionalResult:
-    """Minimise ``fun`` by L-BFGS-B from each starting point; keep the lowest objective."""
+    """Minimise ``fun`` by L-BFGS (:mod:`.lbfgs`: fixed-order arithmetic, so the fit does not
+    depend on the BLAS kernel) from each starting point; keep the lowest objective.  Stopping:
+    max|∇f| ≤ ``tol`` · max|∇f(w₀)|, a relative decrease ≤ 10⁻¹², or ``max_iter``."""
     trace = SolverTrace(callback, keep_history)
     best, finals, total_iter = None, [], 0
     for w0 in inits:
         w0 = np.asarray(w0, dtype=np.float64)
         f0, g0 = fun(w0)
         gtol = tol * max(float(np.abs(g0).max()), 1e-300)
-        last = {"f": f0}
         trace(total_iter, w0, f=f0)
-        # scipy's first request is at w0 (a copy): the evaluation above answers it (the same
-        # values a second evaluation would give), once
-        first = [(w0.copy(), f0, g0)]
 
-        def wrapped(w):
-            if first:
-                x, f, g = first.pop()
-                if np.array_equal(w, x):
-                    return f, g.copy()
-            f, g = fun(w)
-            last["f"] = f
-            return f, g
-
-        def cb(xk):
+        def cb(xk, fk):
             nonlocal total_iter
             total_iter += 1
-            trace(total_iter, xk, f=last["f"])
+            trace(total_iter, xk, f=fk)
 
-        res = minimize(wrapped, w0, jac=True, method="L-BFGS-B", callback=cb,
-                       options={"maxiter": int(max_iter), "gtol": gtol, "ftol": 1e-12,
-                                "maxcor": 10})
-        finals.append(float(res.fun))
-        if best is None or res.fun < best.fun:
+        res = minimize_lbfgs(fun, w0, max_iter=int(max_iter), gtol=gtol, ftol=1e-12,
+                             memory=10, f0g0=(f0, g0), callback=cb)
+        finals.append(float(res.f))
+        if best is None or res.f < best.f:
             best = res
     status = "converged" if best.success else ("max_iter" if best.nit >= max_iter
-                                               else str(best.message))
-    warn_at_limit("L-BFGS-B", status, int(best.nit))
-    return ConditionalResult(w=np.asarray(best.x), f=float(best.fun), n_iter=total_iter,
+                                               else best.message)
+    warn_at_limit("L-BFGS", status, int(best.nit))
+    return ConditionalResult(w=np.asarray(best.x), f=float(best.f), n_iter=total_iter,
                              status=status, seconds=trace.seconds, history=trace.history,
                              f_inits=finals)
 

@@ -20,7 +20,8 @@ Hessian-vector product computes Xd and the sums α_i^± in the same order, then 
 A dense X above :data:`HV_BLOCKED_ABOVE` (256 MiB; MSLR-WEB30K size) is worked in fixed row
 blocks of whole queries, optionally on several threads (``threads``), with the same numbers
 for every thread count (:class:`L2RankSVMObjective`); smaller problems take the two-pass
-products, whose rounding every reproduced value depends on.
+products of :mod:`.fixed_order` (Xw, Xᵀu and the inner products summed in index order, not
+by BLAS), whose rounding every reproduced value depends on and which no BLAS kernel changes.
 
 The Hessian is taken at the current iterate: a rejected trial point's sort and counts are
 never used (the authors' tool keeps those of the last function evaluation, i.e. of a
@@ -35,6 +36,7 @@ import numpy as np
 
 from ..errors import DataError
 from .base import LinearRanker, as_matrix, expand_grid, group_by_query
+from .fixed_order import dot, matvec, rmatvec
 from .pair_counting import METHODS, Counts, PairCounter, count_pairs
 from .pair_counting import METHOD_IDS
 from .pair_counting import check_status as _check_status
@@ -121,7 +123,7 @@ class L2RankSVMObjective:
         Hessian-vector product sums over the same sets at the same sort; the products with X,
         O(l n̄) for every method alike, are not counted).  ``"total"`` is their sum.  Nothing
         is evaluated: the objective's state and values are untouched."""
-        z = np.ascontiguousarray(self.X @ np.asarray(w, dtype=np.float64))
+        z = matvec(self.X, w)
         one = PairCounter(self.y, self.query_ptr, self.counter.method).operations(z)
         ops = {"sort comparisons": one["sort comparisons"],
                "margin tests": 2 * one["margin tests"],
@@ -138,7 +140,7 @@ class L2RankSVMObjective:
         if self.blocked:
             z, counts, gpart = self._evaluate_blocked(w)
         else:
-            z = np.ascontiguousarray(self.X @ w)
+            z = matvec(self.X, w)
             pc.sort(z)
             counts = pc.count()
         return _State(w, z, pc.order.copy(), counts, gpart)
@@ -151,9 +153,9 @@ class L2RankSVMObjective:
         lsum = (c.l_plus + c.l_minus).astype(np.float64)
         ate = (c.l_minus - c.l_plus).astype(np.float64)
         ataxw = lsum * st.z - c.s_plus - c.s_minus
-        loss = float(st.z @ (ataxw - 2.0 * ate)) + float(c.l_minus.sum())
+        loss = dot(st.z, ataxw - 2.0 * ate) + float(c.l_minus.sum())
         st.lsum = lsum
-        return 0.5 * float(st.w @ st.w) + self.C * loss
+        return 0.5 * dot(st.w, st.w) + self.C * loss
 
     def grad(self, w) -> np.ndarray:
         st = self._trial
@@ -165,7 +167,7 @@ class L2RankSVMObjective:
         if self.blocked:                      # Xᵀu partials made with the counts (fun)
             return st.w + 2.0 * self.C * self._sum_partials(st.gpart)
         u = (c.l_plus + c.l_minus) * st.z - c.s_plus - c.s_minus - (c.l_minus - c.l_plus)
-        return st.w + 2.0 * self.C * np.asarray(self.X.T @ u).ravel()
+        return st.w + 2.0 * self.C * rmatvec(self.X, u)
 
     def hv(self, d) -> np.ndarray:
         st = self._point
@@ -177,12 +179,12 @@ class L2RankSVMObjective:
             return self._hv_blocked(d, st)
         if self.method_id == _kernel.TREE and st.prep is None:
             self._prepare(st, [(0, self.query_ptr.shape[0] - 1)])
-        xd = np.ascontiguousarray(self.X @ d)
+        xd = matvec(self.X, d)
         sp, sm, u = self._hv_buffers()
         # α^± at the point's sort (saved above), then u = (l^+ + l^-)∘Xd − α^+ − α^-
         self._hv_vector(st, xd, 0, self.query_ptr.shape[0] - 1, sp, sm, u,
                         self.counter._wc, self.counter._ws)
-        return d + 2.0 * self.C * np.asarray(self.X.T @ u).ravel()
+        return d + 2.0 * self.C * rmatvec(self.X, u)
 
     def _hv_vector(self, st, xd, q0, q1, sp, sm, u, wc, ws) -> None:
         """u of the Hessian-vector product for the queries q0:q1 (``xd`` and the outputs

@@ -15,6 +15,8 @@
 
 The problem object provides ``fun(w) -> f``, ``grad(w) -> ∇f(w)`` (called right after
 ``fun`` at the same ``w``) and ``hv(d) -> ∇²f(w)d`` at the point of the last ``grad``.
+Every inner product is :func:`.fixed_order.dot` (summed in index order, not by BLAS), so the
+path does not depend on the BLAS kernel when the problem's products do not either.
 
 Preconditioned variant (beyond the papers; :func:`tron` with ``precondition=True``): the CG
 steps are preconditioned by the diagonal M = (1 − α) I + α diag(∇²f(w_k)), α = ``pcg_mix``
@@ -37,6 +39,7 @@ from typing import Callable
 import numpy as np
 
 from ..errors import warn_at_limit
+from .fixed_order import dot
 from .progress import SolverResult, SolverTrace
 
 ETA = (1e-4, 0.25, 0.75)
@@ -63,21 +66,21 @@ def _trcg(hv, delta: float, g: np.ndarray, cg_tol: float):
     s = np.zeros_like(g)
     r = -g
     d = r.copy()
-    tol = cg_tol * math.sqrt(float(g @ g))
-    rTr = float(r @ r)
+    tol = cg_tol * math.sqrt(dot(g, g))
+    rTr = dot(r, r)
     it = 0
     while True:
-        if math.sqrt(float(r @ r)) <= tol:
+        if math.sqrt(dot(r, r)) <= tol:
             break
         it += 1
         Hd = hv(d)
-        alpha = rTr / float(d @ Hd)
+        alpha = rTr / dot(d, Hd)
         s += alpha * d
-        if math.sqrt(float(s @ s)) > delta:
+        if math.sqrt(dot(s, s)) > delta:
             s -= alpha * d
-            std = float(s @ d)
-            sts = float(s @ s)
-            dtd = float(d @ d)
+            std = dot(s, d)
+            sts = dot(s, s)
+            dtd = dot(d, d)
             dsq = delta * delta
             rad = math.sqrt(std * std + dtd * (dsq - sts))
             alpha = (dsq - sts) / (std + rad) if std >= 0 else (rad - std) / dtd
@@ -85,7 +88,7 @@ def _trcg(hv, delta: float, g: np.ndarray, cg_tol: float):
             r -= alpha * Hd
             break
         r -= alpha * Hd
-        rnew = float(r @ r)
+        rnew = dot(r, r)
         beta = rnew / rTr
         d *= beta
         d += r
@@ -100,7 +103,7 @@ def _trpcg(hv, delta: float, g: np.ndarray, M: np.ndarray, cg_tol: float):
     r = -g
     z = r / M
     d = z.copy()
-    zTr = float(z @ r)
+    zTr = dot(z, r)
     tol = cg_tol * math.sqrt(zTr)
     it = 0
     while it < max(g.shape[0], 5):
@@ -108,13 +111,13 @@ def _trpcg(hv, delta: float, g: np.ndarray, M: np.ndarray, cg_tol: float):
             break
         it += 1
         Hd = hv(d)
-        alpha = zTr / float(d @ Hd)
+        alpha = zTr / dot(d, Hd)
         s += alpha * d
-        if math.sqrt(float(s @ (M * s))) > delta:
+        if math.sqrt(dot(s, (M * s))) > delta:
             s -= alpha * d
-            std = float(s @ (M * d))
-            sts = float(s @ (M * s))
-            dtd = float(d @ (M * d))
+            std = dot(s, (M * d))
+            sts = dot(s, (M * s))
+            dtd = dot(d, (M * d))
             dsq = delta * delta
             rad = math.sqrt(std * std + dtd * (dsq - sts))
             alpha = (dsq - sts) / (std + rad) if std >= 0 else (rad - std) / dtd
@@ -123,7 +126,7 @@ def _trpcg(hv, delta: float, g: np.ndarray, M: np.ndarray, cg_tol: float):
             return s, r, it, True
         r -= alpha * Hd
         z = r / M
-        znew = float(z @ r)
+        znew = dot(z, r)
         d *= znew / zTr
         d += z
         zTr = znew
@@ -196,12 +199,12 @@ def tron(problem, n: int | None = None, w0=None, eps: float = 1e-3, max_iter: in
         # warm start: the stopping rule stays relative to ‖∇f(0)‖, as from a cold start
         problem.fun(np.zeros_like(w))
         g0 = problem.grad(np.zeros_like(w))
-        gnorm0 = math.sqrt(float(g0 @ g0))
+        gnorm0 = math.sqrt(dot(g0, g0))
         n_fun += 1
     f = problem.fun(w)
     g = problem.grad(w)
     n_fun += 1
-    delta = math.sqrt(float(g @ g))
+    delta = math.sqrt(dot(g, g))
     gnorm = delta
     gnorm0 = gnorm if gnorm0 is None else gnorm0
     total_cg = 0
@@ -221,12 +224,12 @@ def tron(problem, n: int | None = None, w0=None, eps: float = 1e-3, max_iter: in
         total_cg += cg_it
         outer += 1
         w_new = w + s
-        gs = float(g @ s)
-        prered = -0.5 * (gs - float(s @ r))
+        gs = dot(g, s)
+        prered = -0.5 * (gs - dot(s, r))
         fnew = problem.fun(w_new)
         n_fun += 1
         actred = f - fnew
-        snorm = math.sqrt(float(s @ s))
+        snorm = math.sqrt(dot(s, s))
         if it == 1:
             delta = min(delta, snorm)
         delta = _radius(delta, f, fnew, gs, snorm, actred, prered)
@@ -236,7 +239,7 @@ def tron(problem, n: int | None = None, w0=None, eps: float = 1e-3, max_iter: in
             w = w_new
             f = fnew
             g = problem.grad(w)
-            gnorm = math.sqrt(float(g @ g))
+            gnorm = math.sqrt(dot(g, g))
         report(outer, accepted)
         if accepted and gnorm <= eps * gnorm0:
             status = "converged"
@@ -263,7 +266,7 @@ def _tron_pcg(problem, w, f, g, gnorm, gnorm0, n_fun, eps, max_iter, cg_tol, mix
     if not 0.0 <= mix <= 1.0:
         raise ValueError(f"pcg_mix must be in [0, 1], got {mix!r}")
     M = _preconditioner(problem, mix)
-    delta = math.sqrt(float(g @ (M * g)))
+    delta = math.sqrt(dot(g, (M * g)))
     total_cg = 0
     it = 1
     outer = 0
@@ -273,12 +276,12 @@ def _tron_pcg(problem, w, f, g, gnorm, gnorm0, n_fun, eps, max_iter, cg_tol, mix
         total_cg += cg_it
         outer += 1
         w_new = w + s
-        gs = float(g @ s)
-        prered = -0.5 * (gs - float(s @ r))
+        gs = dot(g, s)
+        prered = -0.5 * (gs - dot(s, r))
         fnew = problem.fun(w_new)
         n_fun += 1
         actred = f - fnew
-        snorm = math.sqrt(float(s @ (M * s)))
+        snorm = math.sqrt(dot(s, (M * s)))
         if it == 1 and not adjusted:
             delta = min(delta, snorm)
             adjusted = True
@@ -289,7 +292,7 @@ def _tron_pcg(problem, w, f, g, gnorm, gnorm0, n_fun, eps, max_iter, cg_tol, mix
             w = w_new
             f = fnew
             g = problem.grad(w)
-            gnorm = math.sqrt(float(g @ g))
+            gnorm = math.sqrt(dot(g, g))
             M = _preconditioner(problem, mix)
         trace(outer, w, n_cg=total_cg, f=f, gnorm=gnorm, accepted=accepted)
         if accepted and gnorm <= eps * gnorm0:
