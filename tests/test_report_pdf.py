@@ -504,3 +504,25 @@ def test_the_split_checker_finds_broken_numbers_and_headers(tmp_path):
     pdf.write_bytes(weasyprint.HTML(filename=str(page)).write_pdf())
     bad = " ".join(split_tokens(pdf, page))
     assert "'33509'" in bad and "'records'" in bad, bad
+
+
+def test_committed_index_pdf_first_page_holds_the_lines_the_matrix_and_the_forest_plot():
+    """index.pdf page 1: every paper's line, every paper's matrix rows and the forest plot
+    (drawn there: its SVG's shapes and glyphs are the page's path objects)."""
+    pdf_path, svg = REPORTS / "index.pdf", REPORTS / "forest.svg"
+    assert pdf_path.is_file() and svg.is_file()
+    html_text = (REPORTS / "index.html").read_text(encoding="utf-8")
+    assert html_text.index('id="forest-print"') < html_text.index('id="sec-key-claims"')
+    shapes = svg.read_text(encoding="utf-8").count("<path") + \
+        svg.read_text(encoding="utf-8").count("<use")
+    pdf = pdfium.PdfDocument(str(pdf_path))
+    try:
+        page = pdf[0]
+        text = page.get_textpage().get_text_range()
+        paths = sum(1 for o in page.get_objects(max_depth=4) if o.type == 2)
+    finally:
+        pdf.close()
+    for pid in re.findall(r'<li id="paper-([a-z0-9]+)"', html_text):
+        assert f"{pid} —" in text, f"page 1 lacks {pid}'s line"
+    assert "Table 10" in text and "Figure 16" in text             # the matrix's rows
+    assert paths >= 0.8 * shapes, f"page 1 draws {paths} paths; the forest plot has {shapes}"
