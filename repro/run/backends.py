@@ -29,6 +29,7 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
 
+from ..data import shipped
 from ..errors import ConvergenceWarning, DataCorrupt, DataMissing, ReproError, Unavailable
 from ..files import CacheError, jsonable
 from ..spec import USER_RANKER_TASK, RunContext, RunSpec
@@ -239,6 +240,8 @@ def canonical_output(output) -> dict:
 
 def _compute(spec: RunSpec, ref, ctx: RunContext, start: float) -> RunResult:
     try:
+        if spec.user_set is not None:    # a user's set: registered here from the spec
+            shipped.adopt(spec.user_set)
         fn = ref if callable(ref) else getattr(importlib.import_module(ref[0]), ref[1])
         with single_thread_blas(), warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
