@@ -55,8 +55,7 @@ def elsewhere(tmp_path, monkeypatch):
     d.mkdir()
     monkeypatch.chdir(d)
     monkeypatch.setattr(cat, "REGISTERED", {})     # no user sets registered
-    monkeypatch.setenv(cat.ALLOW_ENV, "")
-    monkeypatch.delenv(cat.ALLOW_ENV)
+    monkeypatch.setattr(cat, "ALLOWED", set())    # nor allowances
     return d
 
 

@@ -17,7 +17,7 @@ def table4_run(tmp_path, monkeypatch, capsys):
     """fakepaper.table4 run into a fresh --out; (out, what the command printed)."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(cat, "REGISTERED", {})     # no user sets registered
-    monkeypatch.delenv(cat.ALLOW_ENV, raising=False)
+    monkeypatch.setattr(cat, "ALLOWED", set())    # nor allowances
     out = tmp_path / "out"
     assert main(["fakepaper.table4", "--data-dir", str(tmp_path), "--out", str(out),
                  "--no-pdf"]) == 0

@@ -16,7 +16,7 @@ def elsewhere(tmp_path, monkeypatch):
     d.mkdir()
     monkeypatch.chdir(d)
     monkeypatch.setattr(cat, "REGISTERED", {})     # no user sets registered
-    monkeypatch.delenv(cat.ALLOW_ENV, raising=False)
+    monkeypatch.setattr(cat, "ALLOWED", set())    # nor allowances
     return d
 
 

@@ -64,11 +64,10 @@ def write_folds(root: Path, lines) -> Path:
 
 @pytest.fixture
 def clean_env(monkeypatch):
-    """No registrations or allowances, and none left after the test (setenv first, so that
-    monkeypatch removes what the test registers)."""
+    """No registrations or allowances, and none left after the test (monkeypatch puts the
+    process's own back)."""
     monkeypatch.setattr(cat, "REGISTERED", {})     # no user sets registered
-    monkeypatch.setenv(cat.ALLOW_ENV, "")
-    monkeypatch.delenv(cat.ALLOW_ENV)
+    monkeypatch.setattr(cat, "ALLOWED", set())    # nor allowances
     return monkeypatch
 
 
@@ -356,6 +355,29 @@ def test_a_worker_resolves_the_user_set_from_the_spec_alone(clean_env, user_set,
     assert f"user data set mine: {tmp_path / 'not-here'} not found on this worker" in res.why
 
 
+def read_train_fold1(ctx):
+    """A task that reads its dataset's fold 1 training split."""
+    return {"queries": load_letor(ctx.dataset, 1, "train", ctx.data_dir).n_queries}
+
+
+def test_a_run_carries_its_allowance_to_a_worker_for_that_run_only(clean_env, modified_mq2008):
+    from repro.run.backends import compute
+    from repro.run.runner import Runner
+    from repro.spec import RunSpec
+    spec = RunSpec("x", "read_train_fold1", "MQ2008", 1, 0, "{}")
+    runner = Runner(modified_mq2008, lambda p, t: read_train_fold1, log=lambda *a, **k: None)
+    assert runner._shipped(spec) is spec                     # nothing allowed: nothing carried
+    refused = compute(spec, read_train_fold1, str(modified_mq2008))
+    assert refused.status == "not run" and "S1.txt" in refused.why
+    cat.allow_unverified(["MQ2008"])
+    allowed = runner._shipped(spec)
+    assert allowed.allow_unverified and allowed.identity == spec.identity
+    clean_env.setattr(cat, "ALLOWED", set())                 # a worker that never saw the flag
+    res = compute(allowed, read_train_fold1, str(modified_mq2008))
+    assert res.status == "done" and res.output["queries"] > 0
+    assert cat.allowed_unverified() == ()                     # held for that run only
+
+
 # --- a feature index above the limit: refused before anything runs ---------------------------
 
 def test_a_feature_index_above_the_limit_is_found_across_chunks(clean_env, tmp_path):
@@ -384,10 +406,9 @@ def test_on_a_set_beyond_the_limit_refuses_before_anything_is_written(tmp_path):
     lines = letor_lines(n_queries=10, n_features=5)
     lines[4] = lines[4].replace(" 1:", " 1000000:1.0 1:", 1)
     (tmp_path / "lf.txt").write_text("".join(lines))
-    env = {k: v for k, v in os.environ.items() if k != cat.ALLOW_ENV}
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "repro",
                            "pahikkala2010.table7", "--quick", "--no-pdf", "--dataset",
-                           "mine=lf.txt", "--on", "mine", "--out", "out"], cwd=tmp_path, env=env,
+                           "mine=lf.txt", "--on", "mine", "--out", "out"], cwd=tmp_path,
                           capture_output=True, text=True)
     assert done.returncode == 1
     msg = [l for l in done.stderr.splitlines() if l.startswith("error:")]

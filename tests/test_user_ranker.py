@@ -38,7 +38,7 @@ class TinyRidge:
 @pytest.fixture
 def clean_env(monkeypatch):
     monkeypatch.setattr(cat, "REGISTERED", {})     # no user sets registered
-    monkeypatch.delenv(cat.ALLOW_ENV, raising=False)
+    monkeypatch.setattr(cat, "ALLOWED", set())    # nor allowances
 
 
 def test_parse_ranker_reads_grid_from_class_or_json():

@@ -14,14 +14,16 @@ registered beside the package's catalog with :func:`register_user`; they have no
 every value computed on them says "user data: NAME (unverified)".  Registrations live in this
 process (:data:`REGISTERED`; forked pool workers inherit them); a run on a user set carries the
 set's registration in its specification to any other worker, a Dask cluster's included
-(:mod:`repro.data.shipped`).  Allowances are kept in the environment
-(``REPRO_ALLOW_UNVERIFIED``) so that worker processes see them.
+(:mod:`repro.data.shipped`).  Allowances (``--allow-unverified``) live in this process too
+(:data:`ALLOWED`); a run on an allowed set carries its allowance (``RunSpec.allow_unverified``)
+and a worker holds it while that run executes (:func:`allowing`).
 """
 from __future__ import annotations
 
 import json
 import os
 import tomllib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -74,8 +76,6 @@ def builtin_catalog() -> dict[str, DatasetInfo]:
     return out
 
 
-ALLOW_ENV = "REPRO_ALLOW_UNVERIFIED"
-
 #: The user's datasets registered in this process (``--dataset``, ``repro.toml``), by name.
 REGISTERED: dict[str, DatasetInfo] = {}
 
@@ -105,17 +105,34 @@ def restore_user(saved: dict[str, DatasetInfo]) -> None:
     REGISTERED.update(saved)
 
 
+#: The catalogued datasets this process may read although their files do not match the
+#: recorded checksums (``--allow-unverified``).
+ALLOWED: set[str] = set()
+
+
 def allow_unverified(names) -> None:
     """Let catalogued datasets ``names`` run although their files do not match the recorded
     checksums (``--allow-unverified``); their values are marked "unverified copy"."""
     for name in names:
         dataset(name)                              # a known name, or a clear error
-    now = sorted(set(allowed_unverified()) | set(names))
-    os.environ[ALLOW_ENV] = ",".join(now)
+    ALLOWED.update(names)
 
 
 def allowed_unverified() -> tuple[str, ...]:
-    return tuple(n for n in os.environ.get(ALLOW_ENV, "").split(",") if n)
+    return tuple(sorted(ALLOWED))
+
+
+@contextmanager
+def allowing(name: str):
+    """``--allow-unverified name`` while the block runs (a worker executing a run that carries
+    the allowance); an allowance held before stays."""
+    held = name in ALLOWED
+    ALLOWED.add(name)
+    try:
+        yield
+    finally:
+        if not held:
+            ALLOWED.discard(name)
 
 
 def catalog() -> dict[str, DatasetInfo]:

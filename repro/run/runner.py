@@ -22,7 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..data import shipped
-from ..data.catalog import SYNTHETIC, data_state
+from ..data.catalog import SYNTHETIC, allowed_unverified, data_state
 from ..errors import DataCorrupt, DataMissing, ReproError
 from ..spec import USER_RANKER_TASK, RunSpec
 from .backends import (MAX_JOBS_PER_CPU, pool_size, run_dask, run_here, run_isolated,
@@ -113,9 +113,12 @@ class Runner:
 
     def _shipped(self, spec: RunSpec) -> RunSpec:
         """``spec`` carrying the registration of the user set it runs on (its identity then
-        carries the set's content digest and split: :mod:`repro.data.shipped`), so that any
-        worker resolves the set; other specs unchanged.  A set whose files cannot be read
-        is left to :meth:`_prepare` to report."""
+        carries the set's content digest and split: :mod:`repro.data.shipped`), or the
+        ``--allow-unverified`` of its catalogued set, so that any worker resolves the set and
+        reads it as this process would; other specs unchanged.  A set whose files cannot be
+        read is left to :meth:`_prepare` to report."""
+        if spec.dataset in allowed_unverified() and not spec.allow_unverified:
+            spec = replace(spec, allow_unverified=True)
         if spec.user_set is not None or spec.dataset == SYNTHETIC:
             return spec
         try:

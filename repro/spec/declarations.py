@@ -231,6 +231,8 @@ class RunSpec:
     #                             say what it computes): in the label only
     user_set: str | None = None  # a user's set (the run's dataset): its registration, shipped
     #                              to the workers (:mod:`repro.data.shipped`; set by the runner)
+    allow_unverified: bool = False  # --allow-unverified for its dataset, shipped to the
+    #                                 workers (set by the runner): permits, not in its identity
 
     @property
     def params(self) -> dict:
