@@ -42,3 +42,30 @@ def test_a_salted_run_needs_a_directory_of_its_own(tmp_path):
     assert done.returncode != 0
     assert "--seed-salt" in done.stderr and "--out DIR" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_run_carries_its_salt_to_a_worker_without_it(monkeypatch, tmp_path):
+    """The runner puts the command's salt into each spec; a worker whose environment has no
+    salt (a Dask worker started elsewhere) derives the run's seed, its identity and the seeds
+    a task draws by text (lesmola2007's UCI samples) as the salted command would."""
+    from repro.run import backends
+    from repro.run.runner import Runner
+    monkeypatch.setenv(SEED_SALT_ENV, "second")
+    want = (SPEC.seed, SPEC.identity, uci.sample_name("page-blocks", 0))
+    shipped = Runner.__new__(Runner)
+    shipped.data_dir = tmp_path
+    spec = Runner._shipped(shipped, SPEC)
+    assert spec.seed_salt == "second"
+    monkeypatch.delenv(SEED_SALT_ENV)                 # the worker's environment
+    assert SPEC.seed != want[0]                        # an unsalted spec draws otherwise here
+    seen = {}
+
+    def task(ctx):
+        seen["seed"] = ctx.spec.seed
+        seen["sample"] = uci.sample_name("page-blocks", 0)
+        return {}
+
+    res = backends._compute(spec, task, backends.RunContext(spec, tmp_path), 0.0)
+    assert res.status == "done", res.why
+    assert (seen["seed"], spec.identity, seen["sample"]) == want
+    assert seed_salt() == ""                           # the worker's environment restored

@@ -34,7 +34,7 @@ from ..data import shipped
 from ..data.catalog import allowing
 from ..errors import ConvergenceWarning, DataCorrupt, DataMissing, ReproError, Unavailable
 from ..files import CacheError, jsonable
-from ..spec import USER_RANKER_TASK, RunContext, RunSpec
+from ..spec import USER_RANKER_TASK, RunContext, RunSpec, salt_in_effect
 from . import limits as limits_module
 from .limits import Limits, ranker_limits
 from .limits import apply as apply_limits
@@ -246,7 +246,8 @@ def _compute(spec: RunSpec, ref, ctx: RunContext, start: float) -> RunResult:
             shipped.adopt(spec.user_set)
         fn = ref if callable(ref) else getattr(importlib.import_module(ref[0]), ref[1])
         allowed = allowing(spec.dataset) if spec.allow_unverified else nullcontext()
-        with allowed, single_thread_blas(), warnings.catch_warnings(record=True) as caught:
+        with allowed, salt_in_effect(spec.salt), single_thread_blas(), \
+                warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", ConvergenceWarning)
             output = canonical_output(fn(ctx))
         limited = 0

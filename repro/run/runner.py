@@ -24,7 +24,7 @@ from pathlib import Path
 from ..data import shipped
 from ..data.catalog import SYNTHETIC, allowed_unverified, data_state
 from ..errors import DataCorrupt, DataMissing, ReproError
-from ..spec import USER_RANKER_TASK, RunSpec
+from ..spec import USER_RANKER_TASK, RunSpec, seed_salt
 from .backends import (MAX_JOBS_PER_CPU, pool_size, run_dask, run_here, run_isolated,
                        run_pool)
 from .cache import RunCache, TaskResolver
@@ -114,11 +114,14 @@ class Runner:
     def _shipped(self, spec: RunSpec) -> RunSpec:
         """``spec`` carrying the registration of the user set it runs on (its identity then
         carries the set's content digest and split: :mod:`repro.data.shipped`), or the
-        ``--allow-unverified`` of its catalogued set, so that any worker resolves the set and
-        reads it as this process would; other specs unchanged.  A set whose files cannot be
+        ``--allow-unverified`` of its catalogued set, and the seed salt in effect, so that any
+        worker resolves the set, reads it and draws its seeds as this process would; other
+        specs unchanged.  A set whose files cannot be
         read is left to :meth:`_prepare` to report."""
         if spec.dataset in allowed_unverified() and not spec.allow_unverified:
             spec = replace(spec, allow_unverified=True)
+        if spec.seed_salt is None and seed_salt():       # the salt travels with the run
+            spec = replace(spec, seed_salt=seed_salt())
         if spec.user_set is not None or spec.dataset == SYNTHETIC:
             return spec
         try:

@@ -3,8 +3,8 @@
 from .declarations import (ARITHMETIC, REFERENCE_TASK, REFERENCE_TASKS, SAME_QUERIES, SAMPLE,
                            SAMPLING, SEEDS, STAND_IN, USER_RANKER_TASK, Artifact, Noise, Paper,
                            ReferenceRanker, RunContext, RunSpec, SEED_SALT_ENV, canonical,
-                           salted, seed_salt)
+                           salt_in_effect, salted, seed_salt)
 
 __all__ = ["ARITHMETIC", "REFERENCE_TASK", "REFERENCE_TASKS", "SAME_QUERIES", "SAMPLE", "SAMPLING",
            "SEEDS", "STAND_IN", "USER_RANKER_TASK", "Artifact", "Noise", "Paper", "ReferenceRanker",
-           "RunContext", "RunSpec", "SEED_SALT_ENV", "canonical", "salted", "seed_salt"]
+           "RunContext", "RunSpec", "SEED_SALT_ENV", "canonical", "salt_in_effect", "salted", "seed_salt"]

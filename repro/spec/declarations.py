@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -70,10 +71,29 @@ def seed_salt() -> str:
     return os.environ.get(SEED_SALT_ENV, "")
 
 
-def salted(text: str) -> str:
-    """``text`` naming a seed, with the seed salt in effect appended (unchanged without one)."""
-    salt = seed_salt()
+def salted(text: str, salt: str | None = None) -> str:
+    """``text`` naming a seed, with ``salt`` (default: the seed salt in effect) appended
+    (unchanged without one)."""
+    salt = seed_salt() if salt is None else salt
     return f"{text}/salt {salt}" if salt else text
+
+
+@contextmanager
+def salt_in_effect(salt: str):
+    """The seed salt ``salt`` in effect inside the block (a worker running a spec that
+    carries it: :attr:`RunSpec.seed_salt`), the previous one restored after."""
+    before = os.environ.get(SEED_SALT_ENV)
+    if salt:
+        os.environ[SEED_SALT_ENV] = salt
+    else:
+        os.environ.pop(SEED_SALT_ENV, None)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(SEED_SALT_ENV, None)
+        else:
+            os.environ[SEED_SALT_ENV] = before
 
 
 #: the sources of run-to-run variation replicates can measure
@@ -233,6 +253,8 @@ class RunSpec:
     #                              to the workers (:mod:`repro.data.shipped`; set by the runner)
     allow_unverified: bool = False  # --allow-unverified for its dataset, shipped to the
     #                                 workers (set by the runner): permits, not in its identity
+    seed_salt: str | None = None    # the seed salt of the command (set by the runner), shipped
+    #                                 to the workers; None: the one in effect where it is read
 
     @property
     def params(self) -> dict:
@@ -256,15 +278,22 @@ class RunSpec:
             out["like"] = self.like
         if self.user_set is not None:       # a user's set: its content digest and split, not
             out["user_set"] = json.loads(self.user_set)["identity"]    # its path
-        if seed_salt():                     # only salted runs carry it: other keys unchanged
-            out["seed_salt"] = seed_salt()
+        if self.salt:                       # only salted runs carry it: other keys unchanged
+            out["seed_salt"] = self.salt
         return out
+
+    @property
+    def salt(self) -> str:
+        """The run's seed salt: the one it carries (:attr:`seed_salt`, set where the command
+        runs, so that a worker elsewhere draws the same seeds), else the one in effect."""
+        return self.seed_salt if self.seed_salt is not None else seed_salt()
 
     @property
     def seed(self) -> int:
         """A 32-bit seed derived from paper/task/dataset/fold/repeat (not from parameters, so a
         widened grid keeps its random draws)."""
-        text = salted(f"{self.paper}/{self.task}/{self.dataset}/{self.fold}/{self.repeat}")
+        text = salted(f"{self.paper}/{self.task}/{self.dataset}/{self.fold}/{self.repeat}",
+                      self.salt)
         return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
 
 
