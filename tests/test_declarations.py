@@ -14,7 +14,8 @@ from repro import papers
 from repro.data import catalog as cat
 from repro.judge.kinds import Custom
 from repro.judge.published import load
-from repro.spec import RunContext
+from repro.spec import REFERENCE_TASKS, RunContext
+from repro.spec.params import check_run
 
 PAPERS = papers.paper_ids()
 
@@ -330,3 +331,22 @@ def test_a_typo_planted_in_a_papers_aggregation_is_caught():
     assert unproduced_names(planted, code | given_vocabulary(planted)) == [
         f"{art.id}: aggregate[{i}] {type(agg).__name__}.select names method 'GRankLRS', "
         "which no run or aggregation produces"]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_run_builds_the_parameters_of_its_study(paper):
+    """Every run a paper declares (full and --quick) builds the parameter dataclass of its
+    task: a key no study reads, or one a study needs and the declaration lacks, fails here,
+    not in the middle of a run; every task of the paper declares one."""
+    checked = 0
+    for art in papers.artifacts(paper):
+        for quick in (False, True):
+            for spec in art.runs(quick):
+                if spec.task in REFERENCE_TASKS:
+                    continue
+                task = papers.task(paper, spec.task)
+                assert getattr(task, "params_type", None), \
+                    f"{art.id}: task {spec.task} declares no parameter dataclass (@study)"
+                check_run(task, spec)
+                checked += 1
+    assert checked, f"{paper}: no run checked"
