@@ -350,3 +350,22 @@ def test_every_run_builds_the_parameters_of_its_study(paper):
                 check_run(task, spec)
                 checked += 1
     assert checked, f"{paper}: no run checked"
+
+
+def test_a_per_dataset_value_is_one_type_whichever_way_it_is_declared():
+    """``folds``, ``noise`` and ``split`` hold a PerDataset whether a declaration gives one
+    value, a ``{dataset or "*": value}`` mapping, a PerDataset, or sets it later (``replace``,
+    assignment); the lookups agree with what was declared."""
+    from repro.spec import Artifact, Noise, PerDataset, SAMPLE
+    one = Artifact("p", "a", "t", datasets=("A", "B"), task="t", folds=(1, 2))
+    by = Artifact("p", "a", "t", datasets=("A", "B"), task="t", folds={"A": (1,), "*": (1, 2)},
+                  noise={"B": Noise(SAMPLE)}, split={"A": (("x", {"k": 1}),)})
+    for art in (one, by, dataclasses.replace(one, folds={"*": (1, 2)})):
+        assert all(isinstance(getattr(art, f), PerDataset) for f in ("folds", "noise", "split"))
+    assert one.folds_for("B") == (1, 2) == by.folds_for("B") and by.folds_for("A") == (1,)
+    assert by.noise_for("B").basis == SAMPLE and by.noise_for("A") == Noise()
+    assert by.parts_for("A") == (("x", {"k": 1}),) and by.parts_for("B") == ((None, {}),)
+    assert Artifact("p", "a", "t", folds={"A": (3,)}).folds_for("B") == (None,)
+    one.noise = {"A": Noise(SAMPLE)}
+    assert one.noise.names("A") and not one.noise.names("B") and one.noise.default == Noise()
+    assert dataclasses.replace(one, folds={"*": (1, 2)}).folds == one.folds
