@@ -15,7 +15,7 @@ from repro.data import catalog as cat
 from repro.judge.kinds import Custom
 from repro.judge.published import load
 from repro.spec import REFERENCE_TASKS, RunContext
-from repro.spec.params import check_run
+from repro.spec.params import ParamsError, check_run
 
 PAPERS = papers.paper_ids()
 
@@ -350,6 +350,18 @@ def test_every_run_builds_the_parameters_of_its_study(paper):
                 check_run(task, spec)
                 checked += 1
     assert checked, f"{paper}: no run checked"
+
+
+def test_a_misspelt_parameter_of_the_fake_paper_fails_its_run(fake_paper):
+    """The same check on a paper registered from outside: its declared runs build, and a
+    declaration with a misspelt key fails in the run itself, naming paper, study and key."""
+    art = next(a for a in fake_paper.ARTIFACTS if a.task == "task_noise")
+    task = papers.task("fakepaper", "task_noise")
+    assert all(check_run(task, s).x == 2.0 for s in art.runs())
+    bad = dataclasses.replace(art, params={"X": 2.0}).runs()[0]
+    with pytest.raises(ParamsError, match=r"fakepaper\.task_noise: unknown parameter\(s\) "
+                                          r"\['X'\]; missing parameter\(s\) \['x'\]"):
+        task(RunContext(bad, Path(".")))
 
 
 def test_a_per_dataset_value_is_one_type_whichever_way_it_is_declared():
