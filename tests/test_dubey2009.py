@@ -439,7 +439,7 @@ def short_build(tmp_path_factory):
     if not root or not Path(root).is_dir():
         pytest.skip("REPRO_DATA_DIR is not set to a data directory (CI sets it)")
     arts = {n: dataclasses.replace(ART[n], datasets=("OHSUMED",), folds=(1, 2), params=TINY,
-                                   reference={}, quick={}, repeats=1)     # one run per fold
+                                   reference=None, quick={}, repeats=1)     # one run per fold
             for n in ("figure3", "figure4", "claims")}                         # and part
     specs = [s for a in arts.values() for s in a.runs()]
     results = Runner(Path(root), papers.task, log=lambda *a, **k: None).run(specs)

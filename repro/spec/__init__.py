@@ -3,10 +3,10 @@
 (:mod:`.params`).  Pure data: nothing here loads data, runs or judges."""
 from .declarations import (ARITHMETIC, REFERENCE_TASK, REFERENCE_TASKS, SAME_QUERIES, SAMPLE,
                            SAMPLING, SEEDS, STAND_IN, USER_RANKER_TASK, Artifact, Noise, Paper,
-                           PerDataset, ReferenceRanker, RunContext, RunSpec, SEED_SALT_ENV,
+                           PerDataset, Reference, ReferenceRanker, RunContext, RunSpec, SEED_SALT_ENV,
                            canonical, salted, seed_salt)
 
 __all__ = ["ARITHMETIC", "REFERENCE_TASK", "REFERENCE_TASKS", "SAME_QUERIES", "SAMPLE", "SAMPLING",
            "SEEDS", "STAND_IN", "USER_RANKER_TASK", "Artifact", "Noise", "Paper", "PerDataset",
-           "ReferenceRanker", "RunContext", "RunSpec", "SEED_SALT_ENV", "canonical", "salted",
+           "Reference", "ReferenceRanker", "RunContext", "RunSpec", "SEED_SALT_ENV", "canonical", "salted",
            "seed_salt"]

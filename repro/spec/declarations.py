@@ -56,6 +56,26 @@ class ReferenceRanker:
     params: dict = field(default_factory=dict, hash=False, compare=False)
 
 
+@dataclass(frozen=True)
+class Reference:
+    """The modern reference runs of an artifact (:mod:`repro.evidence.reference`, one per
+    dataset and fold under the artifact's protocol): the LETOR ``version`` of its
+    conventions (3 or 4, or ``{dataset or "*": version}``), parameters chosen on the
+    validation split by ``criterion``, the test ``metrics``; ``fields``: fields its records
+    carry, to stand beside the table's."""
+    version: int | dict
+    criterion: str
+    metrics: tuple[str, ...]
+    fields: dict = field(default_factory=dict, hash=False)
+
+    def params(self, quick: bool) -> dict:
+        """The parameters of its runs (``fields`` only when given: the keys its runs always
+        had, so their identities are unchanged)."""
+        out = {"version": self.version, "criterion": self.criterion,
+               "metrics": list(self.metrics), "quick_grid": bool(quick)}
+        return {**out, "fields": self.fields} if self.fields else out
+
+
 #: the bases of a comparison with a published value (see :class:`Noise`)
 SAME_QUERIES, SAMPLE, STAND_IN = "same queries", "sample", "stand-in"
 #: the environment variable of a seed salt (``--seed-salt``): a text appended to every derived
@@ -174,8 +194,7 @@ class Artifact:
     methods: tuple[str, ...] = ()   # the rankers compared (shown in the report)
     select: dict = field(default_factory=dict)      # record filter: field -> allowed values
     aggregate: tuple = ()           # FoldMean / MicroAverage / Custom, applied in order
-    reference: dict = field(default_factory=dict)   # modern reference runs (repro.evidence.reference):
-    #                                 {"version": 3|4, "criterion": "MAP", "metrics": [...]}
+    reference: Reference | None = None  # modern reference runs beside the paper's methods
     figure: str | None = None       # function of the paper's figures module drawing the figure
     description: str = ""
     choices: tuple[str, ...] = ()   # protocol details the paper leaves open, as decided here
@@ -232,13 +251,13 @@ class Artifact:
                          canonical({**art.params, **over}), quick, art.timing, like(ds), part)
                  for ds in art.datasets for fold in art.folds_for(ds)
                  for rep in range(art.repeats) for part, over in art.parts_for(ds)]
-        if art.reference:
-            ref = canonical({**art.reference, "quick_grid": bool(quick)})
+        if art.reference is not None:
+            ref = canonical(art.reference.params(quick))
             specs += [RunSpec(self.paper, REFERENCE_TASK, ds, fold, 0, ref, quick, like=like(ds))
                       for ds in art.datasets if ds not in art.stand_ins
                       for fold in art.folds_for(ds)]
             for rr in art.rankers:
-                p = canonical({**art.reference, "quick_grid": bool(quick), "ranker": rr.params})
+                p = canonical({**art.reference.params(quick), "ranker": rr.params})
                 specs += [RunSpec(self.paper, rr.task, ds, fold, 0, p, quick, like=like(ds))
                           for ds in art.datasets if ds not in art.stand_ins
                           for fold in art.folds_for(ds)]

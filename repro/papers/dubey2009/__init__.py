@@ -24,7 +24,7 @@ sections and equations where they explain it.
 """
 from ...judge import published as _published
 from ...judge.kinds import Cells, CellsWithGap, Custom, FoldMean, MicroAverage
-from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Paper
+from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Paper, Reference
 from .claims import DECLARED as CLAIMS_DECLARED
 from .names import (BASELINES, CLAIMS, CLEANED, FIGURE3, FIGURE4, FIGURE5, FIGURE6, FIGURE7,
                     FIGURE8, FLOOR, LETOR3, LETOR3_RANDOM, METHODS, METRICS, PAPER_DEF,
@@ -126,9 +126,8 @@ ARTIFACTS = PROSE.describe_all([
              metrics=METRICS, methods=METHODS,
              aggregate=(CellsWithGap(CELLS, context="see 'claims', rows 'context'"),
                         MicroAverage(select={"part": FIGURE3, "fold": "avg"})),
-             reference={"version": 3, "criterion": "MAP", "metrics": list(METRICS),
-                        "fields": {"part": FIGURE3,
-                                   "evaluation": "official LETOR 3.0 script, graded labels"}},
+             reference=Reference(3, "MAP", METRICS, fields={
+                 "part": FIGURE3, "evaluation": "official LETOR 3.0 script, graded labels"}),
              # the per-fold records feed the cells; their query tables are kept (sidecar)
              select={"part": FIGURE3, PER_FOLD: None}, figure="figure_figure3",
              noise=FIGURE3_NOISE, **_REPLICATED),

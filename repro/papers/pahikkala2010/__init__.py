@@ -23,7 +23,7 @@ sections and equations where they explain it.
 from __future__ import annotations
 
 from ...judge import published as _published
-from ...spec import SAME_QUERIES, Artifact, Noise, Paper
+from ...spec import SAME_QUERIES, Artifact, Noise, Paper, Reference
 from ...judge.kinds import Best, FoldMean
 from .names import CURVE, CURVE_K, CURVE_LAMBDA, CURVE_MAX, CURVE_METRICS, METHODS, METRICS
 from .. import prose
@@ -60,7 +60,7 @@ QUICK = {"folds": (1,), "params": {"lambda_exponents": [0, 3], "k_max": 8,
                                    "rankrls_lambda_exponents": [-2, 2]}}
 # the modern reference (LambdaMART, repro.evidence.reference) under the same protocol: LETOR 4.0
 # evaluation, parameters chosen by validation MAP
-REFERENCE = {"version": 4, "criterion": "MAP", "metrics": list(METRICS)}
+REFERENCE = Reference(4, "MAP", METRICS)
 # computed when records are gathered: fold averages of the test measures, and the maxima of
 # the validation curves averaged over the folds (Figures 1-4): the curve of each λ averaged
 # over folds, its maximum over (λ, k), ties to the smaller λ, then the smaller k

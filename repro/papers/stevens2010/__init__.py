@@ -31,7 +31,7 @@ are written once, in ``prose.md`` (:mod:`repro.papers.prose`); the code cites th
 sections and equations where they explain it.
 """
 from ...judge.kinds import NotCheckable, RanksWithPublished
-from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Paper
+from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Paper, Reference
 from ...judge.kinds import Custom, FoldMean, Ranks
 from .names import (COREL_SPLITS, DETAIL_METRICS, LETOR8, LETOR_AVERAGE, LETOR_MEASURES,
                     RANK_METRIC, RANKED)
@@ -209,8 +209,7 @@ ARTIFACTS = PROSE.describe_all([
            "LETOR: NDCG@5, NDCG@10 and P@10 of Domination Rank (Layered, Flat, Margin) and "
            "LETOR's published baselines",
            aggregate=LETOR_AGG,
-           reference={"version": {"MQ2007": 4, "*": 3}, "criterion": "NDCG@10",
-                      "metrics": ["NDCG@5", "NDCG@10", "P@10"]}),
+           reference=Reference({"MQ2007": 4, "*": 3}, "NDCG@10", ("NDCG@5", "NDCG@10", "P@10"))),
     _letor("figure5",
            "LETOR: average ranks of the methods over the eight sets (derived from Figure 4)",
            aggregate=FIGURE5_AGG, select={"dataset": LETOR_AVERAGE}),
