@@ -54,9 +54,8 @@ def elsewhere(tmp_path, monkeypatch):
     d = tmp_path / "elsewhere"
     d.mkdir()
     monkeypatch.chdir(d)
-    for k in (cat.USER_ENV, cat.ALLOW_ENV):
-        monkeypatch.setenv(k, "")
-        monkeypatch.delenv(k)
+    monkeypatch.setattr(cat, "REGISTERED", {})     # no user sets registered
+    monkeypatch.setattr(cat, "ALLOWED", set())    # nor allowances
     return d
 
 

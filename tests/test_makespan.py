@@ -16,8 +16,8 @@ pytestmark = pytest.mark.usefixtures("fake_paper")
 def table4_run(tmp_path, monkeypatch, capsys):
     """fakepaper.table4 run into a fresh --out; (out, what the command printed)."""
     monkeypatch.chdir(tmp_path)
-    for k in (cat.USER_ENV, cat.ALLOW_ENV):
-        monkeypatch.delenv(k, raising=False)
+    monkeypatch.setattr(cat, "REGISTERED", {})     # no user sets registered
+    monkeypatch.setattr(cat, "ALLOWED", set())    # nor allowances
     out = tmp_path / "out"
     assert main(["fakepaper.table4", "--data-dir", str(tmp_path), "--out", str(out),
                  "--no-pdf"]) == 0

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import lzma
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -63,11 +64,10 @@ def write_folds(root: Path, lines) -> Path:
 
 @pytest.fixture
 def clean_env(monkeypatch):
-    """No registrations or allowances, and none left after the test (setenv first, so that
-    monkeypatch removes what the test registers)."""
-    for k in (cat.USER_ENV, cat.ALLOW_ENV):
-        monkeypatch.setenv(k, "")
-        monkeypatch.delenv(k)
+    """No registrations or allowances, and none left after the test (monkeypatch puts the
+    process's own back)."""
+    monkeypatch.setattr(cat, "REGISTERED", {})     # no user sets registered
+    monkeypatch.setattr(cat, "ALLOWED", set())    # nor allowances
     return monkeypatch
 
 
@@ -301,6 +301,83 @@ def test_unverified_copy_runs_marked_and_never_reproduced(clean_env, modified_mq
     assert reports_status() == before
 
 
+# --- a user set in the run's specification ----------------------------------------------------
+
+def shipped_spec(name, data_dir="/nonexistent"):
+    """A --on spec of pahikkala2010.table7 on user set ``name``, as the runner ships it."""
+    from repro import papers
+    from repro.pipeline.user_data import on_dataset
+    from repro.run.runner import Runner
+    spec = on_dataset(papers.resolve("pahikkala2010.table7")[0], name).runs(quick=True)[0]
+    return Runner(Path(data_dir), papers.task, log=lambda *a, **k: None)._shipped(spec)
+
+
+def test_a_run_carries_its_user_set_by_content_and_split_not_by_path(clean_env, user_set,
+                                                                     tmp_path):
+    cat.register_user({"mine": user.info("mine", user_set)})
+    here = shipped_spec("mine")
+    assert json.loads(here.user_set)["info"]["folders"] == [str(user_set)]
+    moved = shutil.copytree(user_set, tmp_path / "elsewhere")   # the same files elsewhere
+    cat.register_user({"mine": user.info("mine", moved)})
+    there = shipped_spec("mine")
+    assert there.user_set != here.user_set                       # its path differs …
+    assert there.identity == here.identity and there.seed == here.seed      # … not its key
+    assert str(tmp_path) not in json.dumps(here.identity)
+    ((moved / "Fold1" / "test.txt").open("a")).write("0 qid:999 1:0.5\n")  # other content
+    assert shipped_spec("mine").identity != here.identity
+    one = tmp_path / "one.txt"
+    one.write_text("".join(letor_lines(n_queries=12)))
+    cat.register_user({"one": user.info("one", one, folds=4, seed=0)})
+    seed0 = shipped_spec("one").identity
+    cat.register_user({"one": user.info("one", one, folds=4, seed=1)})
+    assert shipped_spec("one").identity["user_set"] == {**seed0["user_set"], "seed": 1}
+    # a run on a catalogued set carries nothing: its identity is the one it always had
+    from repro import papers
+    from repro.run.runner import Runner
+    spec = papers.resolve("pahikkala2010.table7")[0].runs(quick=True)[0]
+    assert Runner(SHARED, papers.task)._shipped(spec) is spec and spec.user_set is None
+
+
+def test_a_worker_resolves_the_user_set_from_the_spec_alone(clean_env, user_set, tmp_path):
+    from repro import papers
+    from repro.run.backends import compute, task_ref
+    cat.register_user({"mine": user.info("mine", user_set)})
+    spec = shipped_spec("mine")
+    ref = task_ref(papers.task(spec.paper, spec.task))
+    here = compute(spec, ref, "/nonexistent")
+    clean_env.setattr(cat, "REGISTERED", {})        # a worker that never saw --dataset
+    assert compute(spec, ref, "/nonexistent").output == here.output
+    assert here.status == "done" and cat.user_datasets()["mine"].folders == (str(user_set),)
+    clean_env.setattr(cat, "REGISTERED", {})
+    gone = replace(spec, user_set=spec.user_set.replace(str(user_set), str(tmp_path / "not-here")))
+    res = compute(gone, ref, "/nonexistent")        # a worker without the files
+    assert res.status == "not run"
+    assert f"user data set mine: {tmp_path / 'not-here'} not found on this worker" in res.why
+
+
+def read_train_fold1(ctx):
+    """A task that reads its dataset's fold 1 training split."""
+    return {"queries": load_letor(ctx.dataset, 1, "train", ctx.data_dir).n_queries}
+
+
+def test_a_run_carries_its_allowance_to_a_worker_for_that_run_only(clean_env, modified_mq2008):
+    from repro.run.backends import compute
+    from repro.run.runner import Runner
+    from repro.spec import RunSpec
+    spec = RunSpec("x", "read_train_fold1", "MQ2008", 1, 0, "{}")
+    runner = Runner(modified_mq2008, lambda p, t: read_train_fold1, log=lambda *a, **k: None)
+    assert runner._shipped(spec) is spec                     # nothing allowed: nothing carried
+    refused = compute(spec, read_train_fold1, str(modified_mq2008))
+    assert refused.status == "not run" and "S1.txt" in refused.why
+    cat.allow_unverified(["MQ2008"])
+    allowed = runner._shipped(spec)
+    assert allowed.allow_unverified and allowed.identity == spec.identity
+    clean_env.setattr(cat, "ALLOWED", set())                 # a worker that never saw the flag
+    res = compute(allowed, read_train_fold1, str(modified_mq2008))
+    assert res.status == "done" and res.output["queries"] > 0
+    assert cat.allowed_unverified() == ()                     # held for that run only
+
+
 # --- a feature index above the limit: refused before anything runs ---------------------------
 
 def test_a_feature_index_above_the_limit_is_found_across_chunks(clean_env, tmp_path):
@@ -329,10 +406,9 @@ def test_on_a_set_beyond_the_limit_refuses_before_anything_is_written(tmp_path):
     lines = letor_lines(n_queries=10, n_features=5)
     lines[4] = lines[4].replace(" 1:", " 1000000:1.0 1:", 1)
     (tmp_path / "lf.txt").write_text("".join(lines))
-    env = {k: v for k, v in os.environ.items() if k not in (cat.USER_ENV, cat.ALLOW_ENV)}
     done = subprocess.run([sys.executable, "-X", "importtime", "-m", "repro",
                            "pahikkala2010.table7", "--quick", "--no-pdf", "--dataset",
-                           "mine=lf.txt", "--on", "mine", "--out", "out"], cwd=tmp_path, env=env,
+                           "mine=lf.txt", "--on", "mine", "--out", "out"], cwd=tmp_path,
                           capture_output=True, text=True)
     assert done.returncode == 1
     msg = [l for l in done.stderr.splitlines() if l.startswith("error:")]

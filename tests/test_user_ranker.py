@@ -37,8 +37,8 @@ class TinyRidge:
 
 @pytest.fixture
 def clean_env(monkeypatch):
-    for k in (cat.USER_ENV, cat.ALLOW_ENV):
-        monkeypatch.delenv(k, raising=False)
+    monkeypatch.setattr(cat, "REGISTERED", {})     # no user sets registered
+    monkeypatch.setattr(cat, "ALLOWED", set())    # nor allowances
 
 
 def test_parse_ranker_reads_grid_from_class_or_json():

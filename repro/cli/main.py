@@ -545,10 +545,12 @@ def main(argv=None) -> int:
         old_term = signal.signal(signal.SIGTERM, _on_sigterm)
     except ValueError:                  # not the main thread: leave SIGTERM alone
         pass
-    # the user's datasets and allowances live in the environment while the command runs
-    # (its worker processes inherit them); restored after, for callers in the same process
-    saved_env = {k: os.environ.get(k) for k in (cat.USER_ENV, cat.ALLOW_ENV, MAX_FEATURES_ENV,
-                                                limits.TIMEOUT_ENV, limits.MEMORY_ENV)}
+    # the user's datasets and allowances (registered in this process) and limits (in the
+    # environment, which its worker processes inherit) last while the command runs; restored
+    # after, for callers in the same process
+    saved_env = {k: os.environ.get(k) for k in (MAX_FEATURES_ENV, limits.TIMEOUT_ENV,
+                                                limits.MEMORY_ENV)}
+    saved_user, saved_allowed = cat.user_datasets(), set(cat.ALLOWED)
     try:
         if argv[0] in COMMANDS:
             return {"list": cmd_list, "data": cmd_data, "eval": cmd_eval,
@@ -571,6 +573,9 @@ def main(argv=None) -> int:
               f"resume", file=sys.stderr)
         return 143 if isinstance(exc, Terminated) else 130
     finally:
+        cat.restore_user(saved_user)
+        cat.ALLOWED.clear()
+        cat.ALLOWED.update(saved_allowed)
         for k, v in saved_env.items():
             if v is None:
                 os.environ.pop(k, None)

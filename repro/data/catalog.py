@@ -11,15 +11,19 @@ copy" in every report.
 
 User datasets (``--dataset NAME=PATH``, a ``repro.toml`` catalog; :mod:`repro.data.user`) are
 registered beside the package's catalog with :func:`register_user`; they have no checksums and
-every value computed on them says "user data: NAME (unverified)".  Registrations and allowances
-are also kept in the environment (``REPRO_USER_DATASETS``, ``REPRO_ALLOW_UNVERIFIED``) so that
-worker processes see them.
+every value computed on them says "user data: NAME (unverified)".  Registrations live in this
+process (:data:`REGISTERED`; forked pool workers inherit them); a run on a user set carries the
+set's registration in its specification to any other worker, a Dask cluster's included
+(:mod:`repro.data.shipped`).  Allowances (``--allow-unverified``) live in this process too
+(:data:`ALLOWED`); a run on an allowed set carries its allowance (``RunSpec.allow_unverified``)
+and a worker holds it while that run executes (:func:`allowing`).
 """
 from __future__ import annotations
 
 import json
 import os
 import tomllib
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -72,29 +76,18 @@ def builtin_catalog() -> dict[str, DatasetInfo]:
     return out
 
 
-USER_ENV = "REPRO_USER_DATASETS"
-ALLOW_ENV = "REPRO_ALLOW_UNVERIFIED"
+#: The user's datasets registered in this process (``--dataset``, ``repro.toml``), by name.
+REGISTERED: dict[str, DatasetInfo] = {}
 
 
 def user_datasets() -> dict[str, DatasetInfo]:
-    """The user's registered datasets (from ``$REPRO_USER_DATASETS``, JSON)."""
-    text = os.environ.get(USER_ENV, "")
-    return _user_from_json(text) if text else {}
-
-
-@lru_cache(maxsize=8)
-def _user_from_json(text: str) -> dict[str, DatasetInfo]:
-    out = {}
-    for key, entry in json.loads(text).items():
-        entry = dict(entry)
-        entry["folders"] = tuple(entry.get("folders", ()))
-        out[key] = DatasetInfo(id=key, **entry)
-    return out
+    """The user's datasets registered in this process."""
+    return dict(REGISTERED)
 
 
 def register_user(infos: dict[str, DatasetInfo]) -> None:
     """Register user datasets (replacing earlier registrations of the same names) for this
-    process and the worker processes it starts.  A name of the package's catalog is refused:
+    process and the pool workers it forks.  A name of the package's catalog is refused:
     a user's copy of a catalogued set runs under its own name with ``--allow-unverified``."""
     for name in infos:
         if name in builtin_catalog():
@@ -103,15 +96,18 @@ def register_user(infos: dict[str, DatasetInfo]) -> None:
                             f"--allow-unverified {name})")
         if name == SYNTHETIC:
             raise DataError(f"user dataset {name!r}: the name is reserved")
-    merged = {**{k: _info_dict(v) for k, v in user_datasets().items()},
-              **{k: _info_dict(v) for k, v in infos.items()}}
-    os.environ[USER_ENV] = json.dumps(merged, sort_keys=True)
+    REGISTERED.update(infos)
 
 
-def _info_dict(info: DatasetInfo) -> dict:
-    d = {k: v for k, v in info.__dict__.items() if k != "id"}
-    d["folders"] = list(d["folders"])
-    return d
+def restore_user(saved: dict[str, DatasetInfo]) -> None:
+    """Put back the registrations ``saved`` (a :func:`user_datasets` taken earlier)."""
+    REGISTERED.clear()
+    REGISTERED.update(saved)
+
+
+#: The catalogued datasets this process may read although their files do not match the
+#: recorded checksums (``--allow-unverified``).
+ALLOWED: set[str] = set()
 
 
 def allow_unverified(names) -> None:
@@ -119,12 +115,24 @@ def allow_unverified(names) -> None:
     checksums (``--allow-unverified``); their values are marked "unverified copy"."""
     for name in names:
         dataset(name)                              # a known name, or a clear error
-    now = sorted(set(allowed_unverified()) | set(names))
-    os.environ[ALLOW_ENV] = ",".join(now)
+    ALLOWED.update(names)
 
 
 def allowed_unverified() -> tuple[str, ...]:
-    return tuple(n for n in os.environ.get(ALLOW_ENV, "").split(",") if n)
+    return tuple(sorted(ALLOWED))
+
+
+@contextmanager
+def allowing(name: str):
+    """``--allow-unverified name`` while the block runs (a worker executing a run that carries
+    the allowance); an allowance held before stays."""
+    held = name in ALLOWED
+    ALLOWED.add(name)
+    try:
+        yield
+    finally:
+        if not held:
+            ALLOWED.discard(name)
 
 
 def catalog() -> dict[str, DatasetInfo]:

@@ -132,7 +132,7 @@ def default_threads() -> int:
 
 
 def _error(status: int, err, buf, source: str, extra: str = "",
-           line0: int = 0) -> DataError:
+           line0: int = 0, what: str | None = None) -> DataError:
     line, offset = int(err[0]) + line0, int(err[1])
     start = buf.rfind(b"\n", 0, max(offset, 0)) + 1
     stop = buf.find(b"\n", offset)
@@ -144,7 +144,7 @@ def _error(status: int, err, buf, source: str, extra: str = "",
     while tok_end < stop and buf[tok_end:tok_end + 1] not in (b" ", b"\t", b"\r"):
         tok_end += 1
     token = bytes(buf[offset:tok_end]).decode("utf-8", "replace")[:40]     # shown by repr()
-    what = _MESSAGES.get(status, f"parse error {status}")
+    what = what or _MESSAGES.get(status, f"parse error {status}")
     return DataError(f"{source}, line {line}: {what}{extra} (at {token!r}): {text}")
 
 
@@ -225,11 +225,17 @@ def _beyond_limit(arr, buf, source: str, rows: int, nnz: int, limit: int, numeri
                           np.zeros(rows, np.int64), np.zeros((rows, 2), np.int64),
                           np.zeros(rows, np.int64), np.full(limit, -1, np.int64), err)
     if status == 8:
-        raise _error(11, err, buf, source,
-                     f" of {limit} for a file without a declared width (declare "
-                     f"n_features for the set, or raise the limit with --max-features or "
-                     f"{MAX_FEATURES_ENV})")
+        raise _error(11, err, buf, source, what=limit_message(limit))
     raise _fill_error(status or 8, err, buf, source, limit)
+
+
+def limit_message(limit: int) -> str:
+    """What a line with a feature index above ``limit`` in a file without a declared width is
+    told — by the parser and by the check before a run (:func:`repro.data.user.
+    check_feature_limit`)."""
+    return (f"{_MESSAGES[11]} of {limit} for a file without a declared width (declare "
+            f"n_features for the set, or raise the limit with --max-features or "
+            f"{MAX_FEATURES_ENV})")
 
 
 def group_queries(qid_rows: np.ndarray, line_no: np.ndarray, source: str):

@@ -212,7 +212,7 @@ def check_feature_limit(info: DatasetInfo, limit: int, chunk_bytes: int = 1 << 2
         return
     import numpy as np                     # the parser's kernel: only when a check is needed
     from .io import iter_line_chunks, printable
-    from .letor import BOM, _kernel
+    from .letor import BOM, _kernel, limit_message
     token = re.compile(rb"(?:^|[ \t])(\d+):")
     for path in files_of(info):
         lines_before, first = 0, True
@@ -229,9 +229,6 @@ def check_feature_limit(info: DatasetInfo, limit: int, chunk_bytes: int = 1 << 2
                     if big:
                         tok = body[big[0].start(1):].split()[0].decode("utf-8", "replace")
                         raise DataError(
-                            f"{path}, line {lines_before + i + 1}: feature index above the "
-                            f"limit of {limit} for a file without a declared width (declare "
-                            f"n_features for the set, or raise the limit with --max-features "
-                            f"or REPRO_MAX_FEATURES) (at {printable(tok, 40)!r}); nothing "
-                            f"was run")
+                            f"{path}, line {lines_before + i + 1}: {limit_message(limit)} (at "
+                            f"{printable(tok, 40)!r}); nothing was run")
             lines_before += chunk.count(b"\n")

@@ -41,25 +41,26 @@ def _matrix(X):
     return X
 
 
+def _product(X, v, transposed: bool) -> np.ndarray:
+    """Xv (``transposed`` False) or Xᵀv, checked; sparse X through SciPy."""
+    name, what, axis = (("rmatvec", "documents", 0) if transposed
+                        else ("matvec", "features", 1))
+    X, v = _matrix(X), _vector(v, "v" if transposed else "w")
+    if X.shape[axis] != v.shape[0]:
+        raise ValueError(f"{name}: X has {X.shape[axis]} {what}, "
+                         f"{'v' if transposed else 'w'} {v.shape[0]} entries")
+    if sp.issparse(X):
+        return np.asarray((X.T if transposed else X) @ v, dtype=np.float64).ravel()
+    out = np.empty(X.shape[1 - axis])
+    (_kernel.rmatvec if transposed else _kernel.matvec)(X, v, out)
+    return out
+
+
 def matvec(X, w) -> np.ndarray:
     """Xw, each row's sum in feature order (sparse X: SciPy's row loop)."""
-    X, w = _matrix(X), _vector(w, "w")
-    if X.shape[1] != w.shape[0]:
-        raise ValueError(f"matvec: X has {X.shape[1]} features, w {w.shape[0]} entries")
-    if sp.issparse(X):
-        return np.asarray(X @ w, dtype=np.float64).ravel()
-    out = np.empty(X.shape[0])
-    _kernel.matvec(X, w, out)
-    return out
+    return _product(X, w, transposed=False)
 
 
 def rmatvec(X, v) -> np.ndarray:
     """Xᵀv, each column's sum in document order (sparse X: SciPy's loop)."""
-    X, v = _matrix(X), _vector(v, "v")
-    if X.shape[0] != v.shape[0]:
-        raise ValueError(f"rmatvec: X has {X.shape[0]} documents, v {v.shape[0]} entries")
-    if sp.issparse(X):
-        return np.asarray(X.T @ v, dtype=np.float64).ravel()
-    out = np.empty(X.shape[1])
-    _kernel.rmatvec(X, v, out)
-    return out
+    return _product(X, v, transposed=True)

@@ -290,6 +290,10 @@ class RunSpec:
     like: str | None = None     # ``--on``: the artifact's dataset this (user) dataset stands for
     part: str | None = None     # the part of a split run (``Artifact.split``; its parameters
     #                             say what it computes): in the label only
+    user_set: str | None = None  # a user's set (the run's dataset): its registration, shipped
+    #                              to the workers (:mod:`repro.data.shipped`; set by the runner)
+    allow_unverified: bool = False  # --allow-unverified for its dataset, shipped to the
+    #                                 workers (set by the runner): permits, not in its identity
 
     @property
     def params(self) -> dict:
@@ -311,6 +315,8 @@ class RunSpec:
                "fold": self.fold, "repeat": self.repeat, "params": self.params}
         if self.like is not None:           # only --on runs carry it: other keys unchanged
             out["like"] = self.like
+        if self.user_set is not None:       # a user's set: its content digest and split, not
+            out["user_set"] = json.loads(self.user_set)["identity"]    # its path
         if seed_salt():                     # only salted runs carry it: other keys unchanged
             out["seed_salt"] = seed_salt()
         return out
