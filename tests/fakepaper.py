@@ -1,10 +1,11 @@
 """A tiny paper module for testing the runner, cache and reports (registered by the tests)."""
+from dataclasses import dataclass
 from pathlib import Path
-
 
 from repro.data.synthetic import make_queries
 from repro.evidence import Evidence
 from repro.spec import Artifact, Paper
+from repro.spec.params import StudyParams, study
 from repro.judge.kinds import FoldMean
 from repro.evidence.record import record
 from repro.metrics import evaluate_data
@@ -17,14 +18,23 @@ NOTES = ["A note."]
 CALLS = []           # (task, dataset, fold) of every execution, to detect recomputation
 
 
+@dataclass(frozen=True)
+class NoiseParams(StudyParams):
+    """``x``: the constant recorded; ``fail_on``: the fold whose run raises (None: none)."""
+    x: float
+    fail_on: int | None = None
+
+
+@study(NoiseParams)
 def task_noise(ctx):
     """Seeded draws: the value depends only on the run's identity."""
+    p = NoiseParams.of(ctx)
     CALLS.append(("noise", ctx.dataset, ctx.fold))
-    if ctx.params.get("fail_on") == ctx.fold:
+    if p.fail_on == ctx.fold:
         raise RuntimeError(f"planned failure on fold {ctx.fold}")
     rng = ctx.rng()
     return {"records": [record("draw", "u", float(rng.random())),
-                        record("const", "x", ctx.params["x"])],
+                        record("const", "x", p.x)],
             "seed": ctx.seed}
 
 
@@ -46,17 +56,25 @@ def task_evidence(ctx):
     return ev.output()
 
 
+@dataclass(frozen=True)
+class SlowParams(StudyParams):
+    """``sleep``: seconds of the pause; ``die_once``: see :func:`task_slow`."""
+    sleep: float = 0.0
+    die_once: str | None = None
+
+
+@study(SlowParams)
 def task_slow(ctx):
-    """Seeded draws after a pause; if ``params["die_once"]`` names a file that does not exist,
-    creates it and kills its own process (a worker dying mid-run), so a resubmitted run
-    completes."""
+    """Seeded draws after a pause; if ``die_once`` names a file that does not exist, creates
+    it and kills its own process (a worker dying mid-run), so a resubmitted run completes."""
     import os
     import time
-    marker = ctx.params.get("die_once")
+    p = SlowParams.of(ctx)
+    marker = p.die_once
     if marker and not os.path.exists(marker):
         open(marker, "w").close()
         os._exit(1)
-    time.sleep(ctx.params.get("sleep", 0.0))
+    time.sleep(p.sleep)
     rng = ctx.rng()
     return {"records": [record("draw", "u", float(rng.random())),
                         record("normal", "z", float(rng.normal()))]}

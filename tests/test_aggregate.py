@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from repro.judge.kinds import apply
-from repro.spec import Artifact
+from repro.spec import Artifact, Reference
 from repro.judge.kinds import Custom, FoldMean, MicroAverage
 
 
@@ -83,7 +83,7 @@ def test_a_fold_mean_is_made_once_when_two_aggregations_match():
     """The modern reference's hidden fold mean and a declared FoldMean that also matches its
     records (stevens2010 figure4 selects by metric) give one "avg" record, not two."""
     a = art(datasets=("A",), folds=(1, 2), aggregate=(FoldMean(select={"metric": "MAP"}),),
-            reference={"version": {}, "criterion": "MAP", "metrics": ("MAP",), "fields": {}})
+            reference=Reference({}, "MAP", ("MAP",)))
     recs = [rec("A", f, v, method="LambdaMART", modern=True) for f, v in ((1, 0.2), (2, 0.4))]
     recs += [rec("A", f, v) for f, v in ((1, 0.1), (2, 0.3))]
     out, _ = apply(a, recs, [], no_custom)

@@ -15,6 +15,7 @@ from repro.data import catalog as cat
 from repro.judge.kinds import Custom
 from repro.judge.published import load
 from repro.spec import RunContext
+from repro.spec.params import ParamsError, check_run
 
 PAPERS = papers.paper_ids()
 
@@ -330,3 +331,52 @@ def test_a_typo_planted_in_a_papers_aggregation_is_caught():
     assert unproduced_names(planted, code | given_vocabulary(planted)) == [
         f"{art.id}: aggregate[{i}] {type(agg).__name__}.select names method 'GRankLRS', "
         "which no run or aggregation produces"]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_every_run_builds_the_parameters_of_its_study(paper):
+    """Every run a paper declares (full and --quick) builds the parameter dataclass of its
+    task: a key no study reads, or one a study needs and the declaration lacks, fails here,
+    not in the middle of a run; every task of the paper, the reference runs' included,
+    declares one."""
+    checked = 0
+    for art in papers.artifacts(paper):
+        for quick in (False, True):
+            for spec in art.runs(quick):
+                task = papers.task(paper, spec.task)
+                assert getattr(task, "params_type", None), \
+                    f"{art.id}: task {spec.task} declares no parameter dataclass (@study)"
+                check_run(task, spec)
+                checked += 1
+    assert checked, f"{paper}: no run checked"
+
+
+def test_a_misspelt_parameter_of_the_fake_paper_fails_its_run(fake_paper):
+    """The same check on a paper registered from outside: its declared runs build, and a
+    declaration with a misspelt key fails in the run itself, naming paper, study and key."""
+    art = next(a for a in fake_paper.ARTIFACTS if a.task == "task_noise")
+    task = papers.task("fakepaper", "task_noise")
+    assert all(check_run(task, s).x == 2.0 for s in art.runs())
+    bad = dataclasses.replace(art, params={"X": 2.0}).runs()[0]
+    with pytest.raises(ParamsError, match=r"fakepaper\.task_noise: unknown parameter\(s\) "
+                                          r"\['X'\]; missing parameter\(s\) \['x'\]"):
+        task(RunContext(bad, Path(".")))
+
+
+def test_a_per_dataset_value_is_one_type_whichever_way_it_is_declared():
+    """``folds``, ``noise`` and ``split`` hold a PerDataset whether a declaration gives one
+    value, a ``{dataset or "*": value}`` mapping, a PerDataset, or sets it later (``replace``,
+    assignment); the lookups agree with what was declared."""
+    from repro.spec import Artifact, Noise, PerDataset, SAMPLE
+    one = Artifact("p", "a", "t", datasets=("A", "B"), task="t", folds=(1, 2))
+    by = Artifact("p", "a", "t", datasets=("A", "B"), task="t", folds={"A": (1,), "*": (1, 2)},
+                  noise={"B": Noise(SAMPLE)}, split={"A": (("x", {"k": 1}),)})
+    for art in (one, by, dataclasses.replace(one, folds={"*": (1, 2)})):
+        assert all(isinstance(getattr(art, f), PerDataset) for f in ("folds", "noise", "split"))
+    assert one.folds_for("B") == (1, 2) == by.folds_for("B") and by.folds_for("A") == (1,)
+    assert by.noise_for("B").basis == SAMPLE and by.noise_for("A") == Noise()
+    assert by.parts_for("A") == (("x", {"k": 1}),) and by.parts_for("B") == ((None, {}),)
+    assert Artifact("p", "a", "t", folds={"A": (3,)}).folds_for("B") == (None,)
+    one.noise = {"A": Noise(SAMPLE)}
+    assert one.noise.names("A") and not one.noise.names("B") and one.noise.default == Noise()
+    assert dataclasses.replace(one, folds={"*": (1, 2)}).folds == one.folds

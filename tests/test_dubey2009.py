@@ -28,6 +28,7 @@ from repro.spec import RunSpec
 from repro.metrics import family
 from repro.papers import dubey2009 as paper
 from repro.papers.dubey2009 import claims, figure3, figures, gap, names, protocol, sampling
+from repro.papers.dubey2009.fold import FoldParams
 from repro.rankers import RankSVM
 from test_dubey2009_claims import judged
 from repro.rankers import swap_sampler as ss
@@ -189,12 +190,17 @@ def test_all_equal_floor_on_ohsumed(data_root):
     assert 0.29 < np.mean(rnd) < 0.33
 
 
-def small_params(**over):
+def small_params(**over) -> dict:
     p = dict(paper.PARAMS, methods=["RankSVM", "MLE", "ConvexLoss_NDCG", "ExpGain_AUC"],
              C=[0.1, 10.0], ranksvm_C=[1e-4], sample_size=300, n_inits=1, tie_seeds=2,
              max_iter=200)
     p.update(over)
     return p
+
+
+def typed(p: dict) -> FoldParams:
+    """The fold study's dataclass of the parameter dict ``p`` (what the task reads)."""
+    return FoldParams.build(p, "dubey2009.task_fold")
 
 
 @pytest.mark.slow
@@ -203,11 +209,11 @@ def test_short_protocol_run_on_ohsumed_fold1(data_root):
     assert info["train"]["conflicting_documents"] == 1106
     assert info["train"]["queries_without_good"] == 1
     ev = Evidence()
-    detail, base = figure3.run_figure3(splits, small_params(), 7, lambda m: None, ev)
+    detail, base = figure3.run_figure3(splits, typed(small_params()), 7, lambda m: None, ev)
     rec = {(r["method"], r["metric"], r["convention"]): r for r in ev.records}
     assert all(r["part"] == "figure3" and r[names.PER_FOLD] for r in ev.records)
     assert rec[(names.FLOOR, "MAP", names.LETOR3)]["value"] == pytest.approx(0.3152, abs=5e-5)
-    p = small_params()
+    p = typed(small_params())
     for name in ("RankSVM", "MLE", "ConvexLoss_NDCG", "ExpGain_AUC"):
         # the chosen model refitted here (on the binary labels for RankSVM, with the run's
         # sampler seed for the proposed methods: a fit over a C grid equals separate fits),
@@ -382,7 +388,7 @@ def test_sensitivity_and_figures_on_a_small_run(data_root, tmp_path):
                         "ks": [0, -10], "restart_states": 5, "smear": {"states": 30, "bins": 10},
                         "dominance": {"queries": 3, "rankings": 4, "iterations": 5}}
     ev = Evidence()
-    sens = sampling.run_sensitivity(splits, p, 3, lambda m: None, ev, "OHSUMED")
+    sens = sampling.run_sensitivity(splits, typed(p), 3, lambda m: None, ev, "OHSUMED")
     assert set(sens["figure4"]) == {"30", "100"} and len(sens["figure4"]["30"]) == 2
     assert sens["figure4"]["100"][0] is sens["base"]                 # the default run reused
     st = sens["figure7"]["stats"]
@@ -433,7 +439,7 @@ def short_build(tmp_path_factory):
     if not root or not Path(root).is_dir():
         pytest.skip("REPRO_DATA_DIR is not set to a data directory (CI sets it)")
     arts = {n: dataclasses.replace(ART[n], datasets=("OHSUMED",), folds=(1, 2), params=TINY,
-                                   reference={}, quick={}, repeats=1)     # one run per fold
+                                   reference=None, quick={}, repeats=1)     # one run per fold
             for n in ("figure3", "figure4", "claims")}                         # and part
     specs = [s for a in arts.values() for s in a.runs()]
     results = Runner(Path(root), papers.task, log=lambda *a, **k: None).run(specs)

@@ -175,10 +175,12 @@ def test_short_runs_produce_the_declared_names():
     methods, metrics = produced()
     p = {"sizes": {"MQ2008": [30, "all"]}, "grid": [1.0],
          "methods": ["BM25", "DORM (MRR)", "ROCArea"], "c_schemes": False}
-    got = web.run_web_fold("MQ2008", 1, p, DATA, lambda m: None).records
+    got = web.run_web_fold("MQ2008", 1, web.WebParams.build(p, "test"), DATA,
+                           lambda m: None).records
     p = {"queries": {"page-blocks": 10}, "docs": 60, "folds": 5, "grid": [1.0],
          "methods": list(paper.UCI_PARAMS["methods"]), "inner_folds": 2}
-    got += uci.run_uci_fold("page-blocks", 1, p, DATA, lambda m: None).records
+    got += uci.run_uci_fold("page-blocks", 1, uci.UciParams.build(p, "test"), DATA,
+                            lambda m: None).records
     assert {r["method"] for r in got} <= methods
     assert {r["metric"] for r in got} - metrics == {"NDCG@10 (m=30)", "MRR (m=30)",
                                                     "WTA (m=30)", "WTA correct (m=30)"}
@@ -241,7 +243,7 @@ def test_short_uci_run_dorm_beats_the_classifier():
     and one fold's order flips with the kernel.)"""
     p = {"queries": {"pendigits": 10}, "docs": 60, "folds": 5, "grid": [10.0],
          "methods": ["DORM", "SVM"]}
-    ev = uci.run_uci_fold("pendigits", 1, p, DATA, lambda m: None)
+    ev = uci.run_uci_fold("pendigits", 1, uci.UciParams.build(p, "test"), DATA, lambda m: None)
     assert ev.detail["train"] == [8, 480] and ev.detail["test"] == [2, 120]
     val = {r["method"]: r for r in ev.records}
     d, s = val["DORM"]["value"], val["SVM"]["value"]
@@ -391,7 +393,7 @@ def test_web_fold_means_are_recomputed_from_the_sidecar(tmp_path, monkeypatch):
 def test_short_web_run():
     p = {"sizes": {"MQ2008": [30, 60]}, "grid": [1.0],
          "methods": ["BM25", "DORM (MRR)", "ROCArea"], "c_schemes": False}
-    ev = web.run_web_fold("MQ2008", 1, p, DATA, lambda m: None)
+    ev = web.run_web_fold("MQ2008", 1, web.WebParams.build(p, "test"), DATA, lambda m: None)
     assert ev.detail["sizes"] == ["30", "60"]
     got = {(x["method"], x["metric"]): x["value"] for x in ev.records}
     for m in ("BM25", "DORM (MRR)", "ROCArea"):
@@ -431,9 +433,8 @@ def test_runtime_run_times_the_value_runs_selections():
         ("ROCArea", "% in QP (NDCG@10 optimization)"), ("ROCArea", "% in QP (MRR optimization)"),
         ("DORM (MRR)", "% in QP (MRR optimization)")}
     assert all(0 <= v <= 100 for (_, k), v in got.items() if k != names.SECONDS)
-    value = web.run_web_fold("MQ2008", 1, {"sizes": {"MQ2008": ["all"]}, "grid": [1.0],
-                                           "methods": methods, "c_schemes": False}, DATA,
-                             lambda m: None)
+    p = web.WebParams(sizes={"MQ2008": ["all"]}, grid=[1.0], methods=methods, c_schemes=False)
+    value = web.run_web_fold("MQ2008", 1, p, DATA, lambda m: None)
     counts = {(x["method"], x["metric"]) for x in value.records if x["metric"].startswith("#")}
     assert counts == {(m, k.replace("% in QP", "# SVs")) for m, k in got if k != names.SECONDS} \
         | {(m, k.replace("% in QP", "# Iter")) for m, k in got if k != names.SECONDS}

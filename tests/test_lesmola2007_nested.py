@@ -21,6 +21,7 @@ from repro.run.runner import Runner
 DATA = cat.data_dir()
 SMALL = {"queries": {"page-blocks": 12}, "docs": 40, "folds": 3, "grid": [0.01, 10.0],
          "methods": ["DORM", "SVM"], "inner_folds": 2}
+TYPED = uci.UciParams.build(SMALL, "lesmola2007.task_fold.uci")
 
 
 def have(name):
@@ -39,12 +40,12 @@ def _by(ev):
 def test_nested_selection_never_sees_the_outer_test_fold():
     data = uci.table1_queries("page-blocks", DATA, 12, 40)
     fold, per = 2, 12 // 3
-    a = _by(uci.uci_fold(data, "page-blocks", fold, SMALL, lambda m: None))
+    a = _by(uci.uci_fold(data, "page-blocks", fold, TYPED, lambda m: None))
     # the outer test fold's grades reversed: its test values move, the nested choice must not
     test_rows = np.arange(data.query_ptr[(fold - 1) * per], data.query_ptr[fold * per])
     flipped = replace(data, y=data.y.copy())
     flipped.y[test_rows] = flipped.y.max() - flipped.y[test_rows]
-    b = _by(uci.uci_fold(flipped, "page-blocks", fold, SMALL, lambda m: None))
+    b = _by(uci.uci_fold(flipped, "page-blocks", fold, TYPED, lambda m: None))
     for m in SMALL["methods"]:
         assert a[(m, names.NDCG10, 10.0)]["value"] != b[(m, names.NDCG10, 10.0)]["value"]
         key = (names.nested(m), names.NESTED_C, None)
@@ -60,7 +61,7 @@ def test_nested_selection_never_sees_the_outer_test_fold():
     for q in range(fold * per, data.n_queries):
         rows = slice(data.query_ptr[q], data.query_ptr[q + 1])
         other.y[rows] = other.y[rows][::-1]
-    c = _by(uci.uci_fold(other, "page-blocks", fold, SMALL, lambda m: None))
+    c = _by(uci.uci_fold(other, "page-blocks", fold, TYPED, lambda m: None))
     key = (names.nested("DORM"), names.NESTED_C, None)
     assert c[key]["inner_means"] != a[key]["inner_means"]
 
@@ -162,7 +163,7 @@ def test_curve_nested_and_optimism_reach_the_artifact(tmp_path, monkeypatch):
 @pytest.mark.skipif(not have("MQ2008"), reason="MQ2008 not in the data directory")
 def test_figure2_short_query_numbers_are_computed_from_the_data():
     p = {"sizes": {"MQ2008": ["all"]}, "grid": [1.0], "methods": ["BM25"], "c_schemes": False}
-    ev = web.run_web_fold("MQ2008", 3, p, DATA, lambda m: None)
+    ev = web.run_web_fold("MQ2008", 3, web.WebParams.build(p, "test"), DATA, lambda m: None)
     got = {(r["method"], r["metric"]): r["value"] for r in ev.records}
     sizes = np.diff(load_letor_fold("MQ2008", 3, DATA)["test"].query_ptr)
     assert got[("data", names.TEST_QUERIES)] == sizes.size

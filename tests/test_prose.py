@@ -1,6 +1,8 @@
 """A paper's words in ``prose.md`` (:mod:`repro.papers.prose`): the file's layout, the errors
 that name its line, every paper's sections matching its artifacts, and packaging shipping the
 files."""
+import ast
+import re
 import tomllib
 from pathlib import Path, PurePosixPath
 
@@ -135,6 +137,50 @@ def test_each_section_names_an_artifact_and_each_artifact_has_its_words(pid):
             for f in a.values() for w in ([f] if isinstance(f, str) else f)
             if w.startswith("[") and "(#shared-" in w}
     assert used == set(words.shared)                   # no shared section left unused
+
+
+#: consecutive words a docstring may share with its paper's prose.md (a cited equation or a
+#: phrase explaining the code does; a sentence copied from the report's words does not)
+COPIED = 16
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\s`]+", text.replace("``", " "))
+
+
+def _docstrings(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    return [d for n in ast.walk(tree) if isinstance(n, kinds) and (d := ast.get_docstring(n))]
+
+
+def _copied(doc: str, grams: set) -> list[str]:
+    w = _words(doc)
+    return [" ".join(w[i:i + COPIED]) for i in range(len(w) - COPIED + 1)
+            if tuple(w[i:i + COPIED]) in grams]
+
+
+@pytest.mark.parametrize("pid", ["dubey2009", "leelin2014", "lesmola2007", "pahikkala2010",
+                                 "stevens2010"])
+def test_the_code_points_to_the_prose_instead_of_repeating_it(pid):
+    """The package's docstring points to ``prose.md``, and no docstring of the package repeats
+    a sentence of it (the words live in one place, so they cannot drift apart)."""
+    pkg = ROOT / "repro" / "papers" / pid
+    w = _words((pkg / prose.FILE).read_text(encoding="utf-8"))
+    grams = {tuple(w[i:i + COPIED]) for i in range(len(w) - COPIED + 1)}
+    assert prose.FILE in registry.module(pid).__doc__
+    copied = {f"{py.name}: {c}" for py in sorted(pkg.glob("*.py")) for d in _docstrings(py)
+              for c in _copied(d, grams)}
+    assert not copied, f"{pid}: docstrings repeat prose.md: {sorted(copied)[:3]}"
+
+
+def test_the_copy_check_catches_a_pasted_sentence():
+    prose_text = ("The grids of C are not printed in the paper; the values chosen here are "
+                  "the ones of the LETOR baselines, each fold on its own.")
+    w = _words(prose_text)
+    grams = {tuple(w[i:i + COPIED]) for i in range(len(w) - COPIED + 1)}
+    assert _copied("Runs: the fold task.  " + prose_text, grams)
+    assert not _copied("Runs: the fold task, with the grids of C (see prose.md).", grams)
 
 
 def test_a_paper_module_from_outside_still_holds_its_words_in_code():

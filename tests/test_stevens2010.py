@@ -22,7 +22,7 @@ from repro.papers import stevens2010 as paper
 from repro.papers.stevens2010 import figures, tasks
 from repro.data.synthetic import domination_problem
 from repro.papers.stevens2010.keywords import query_measures
-from repro.papers.stevens2010.letor import lambda_grid
+from repro.papers.stevens2010.letor import LetorParams, lambda_grid
 from repro.evidence.protocol import measures
 from repro.rankers.domination import DominationProblem, DominationRank
 from repro.judge.assemble import gather_records
@@ -90,8 +90,8 @@ def test_declarations_share_runs_and_state_choices():
     assert sorted(s.fold for s in art("figure4").runs()
                   if s.dataset == "OHSUMED" and s.task == "task_letor_fold") == [
         f for f in (1, 2, 3, 4, 5) for _ in paper.LETOR_PARAMS["variants"]]   # one per variant
-    assert lambda_grid(paper.LETOR_PARAMS)[0] == 1.0 and lambda_grid(paper.LETOR_PARAMS)[-1] \
-        == pytest.approx(1e5)
+    grid = lambda_grid(LetorParams.build(paper.LETOR_PARAMS, "stevens2010.task_letor_fold"))
+    assert grid[0] == 1.0 and grid[-1] == pytest.approx(1e5)
     # no tolerance on Figure 4: its OHSUMED cells are judged against their 95% intervals;
     # Figure 5's ranks use the paper's own Figure 4 values for seven sets: derived
     assert not [r for r in PUB.rules if r.get("artifact") == "figure4"]

@@ -36,7 +36,7 @@ def test_figure4_fold_means_from_the_sidecar(data_root, tmp_path):
     params = {**paper.LETOR_PARAMS, "lambda_exponents": [2, 3], "lambda_step": 1.0,
               "regularisers": ["l2"], "margins": [1.0], "variants": ["Layered", "Flat"]}
     a = dataclasses.replace(art("figure4"), datasets=("OHSUMED",), folds=(1, 2),
-                            params=params, quick={}, reference={},
+                            params=params, quick={}, reference=None,
                             split=tuple(p for p in paper.LETOR_SPLIT
                                         if p[0] in params["variants"]))       # a run per variant
     flat, tables = build(a, data_root, tmp_path)

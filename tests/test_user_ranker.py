@@ -57,7 +57,8 @@ def test_modern_reference_run_identity_is_unchanged():
     art = next(a for a in registry.artifacts("pahikkala2010") if a.name == "table7")
     specs = [s for s in art.runs() if s.task == REFERENCE_TASK]
     assert specs and all("like" not in s.identity for s in specs)
-    assert specs[0].params == {**art.reference, "quick_grid": False}
+    assert specs[0].params == {"version": 4, "criterion": "MAP", "quick_grid": False,
+                               "metrics": list(art.reference.metrics)}
 
 
 @pytest.mark.slow

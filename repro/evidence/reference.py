@@ -4,10 +4,12 @@ folds, parameters chosen on the validation split by the table's criterion, the s
 evaluation (LETOR 3.0 or 4.0 conventions) — and labelled "modern reference, not in the paper",
 so a reader sees where the 2007–2010 methods stand today.
 
-An artifact asks for it with ``Artifact.reference = {"version": 4, "criterion": "MAP",
-"metrics": [...]}`` (``version`` may map datasets to conventions: ``{"OHSUMED": 3, "*": 4}``; ``fields``: fields
-every record carries, e.g. the table part a paper's ``select`` filters on): its runs then include one ``task_modern_reference`` run per dataset and
-fold, and its fold averages are added when records are gathered.  Without the ``modern`` extra
+An artifact asks for it with ``Artifact.reference = Reference(4, "MAP", metrics)``
+(:class:`repro.spec.Reference`; ``version`` may map datasets to conventions:
+``{"OHSUMED": 3, "*": 4}``; ``fields``: fields every record carries, e.g. the table part a
+paper's ``select`` filters on): its runs then include one ``task_modern_reference`` run per
+dataset and fold, with :meth:`~repro.spec.Reference.params` as their parameters, and its fold
+averages are added when records are gathered.  Without the ``modern`` extra
 these runs are "not run" and say how to install it.
 
 The mechanism is general (:class:`repro.spec.ReferenceRanker`): :func:`run_reference`
@@ -24,10 +26,12 @@ fewer leaves.
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..data.load import load_letor_fold
 from ..errors import ReproError
+from ..spec.params import StudyParams, study
 from . import Evidence
 from .protocol import measured, select
 from ..rankers.lambdamart import LambdaMART
@@ -46,34 +50,50 @@ def conventions(version, dataset: str) -> int:
     return version
 
 
+@dataclass(frozen=True)
+class ReferenceParams(StudyParams):
+    """The parameters of a reference run (:meth:`repro.spec.Reference.params`): LETOR
+    ``version`` (one number or per dataset), the validation ``criterion``, the test
+    ``metrics``, the ``fields`` its records carry, ``quick_grid`` (the smaller grid of
+    ``--quick``) or an explicit ``grid``; a user ranker's run adds ``ranker``
+    (:func:`parse_ranker`)."""
+    version: int | dict
+    criterion: str
+    metrics: list[str]
+    quick_grid: bool = False
+    fields: dict = field(default_factory=dict)
+    grid: dict | None = None
+    ranker: dict | None = None
+
+
 def run_reference(ctx, ranker, grid, prefer, method: str) -> dict:
-    """One fold of ``ctx.dataset`` under the reference protocol ``ctx.params`` (``version``,
+    """One fold of ``ctx.dataset`` under the reference protocol of its parameters (``version``,
     ``criterion``, ``metrics``, ``fields``): ``ranker`` (``fit_grid``/``predict``) fitted on
     ``train`` for every candidate of ``grid``, the candidate chosen on ``vali`` by the
     criterion (ties by ``prefer``, :func:`repro.evidence.protocol.select`), the chosen model's test
     measures stored with each query's value under ``method`` (records marked ``modern``: a
     method beside the paper's)."""
-    p = ctx.params
-    version = conventions(p["version"], ctx.like)
+    p = ReferenceParams.of(ctx)
+    version = conventions(p.version, ctx.like)
     splits = load_letor_fold(ctx.dataset, int(ctx.fold), ctx.data_dir)
-    sel = select(ranker, splits["train"], splits["vali"], grid, criterion=p["criterion"],
+    sel = select(ranker, splits["train"], splits["vali"], grid, criterion=p.criterion,
                  prefer=prefer, version=version)
-    test = measured(splits["test"], sel.model.predict(splits["test"].X), p["metrics"],
+    test = measured(splits["test"], sel.model.predict(splits["test"].X), p.metrics,
                     version=version)
-    extra = dict(p.get("fields", {}))             # fields the table's records carry
+    extra = dict(p.fields)                        # fields the table's records carry
     ev = Evidence(chosen=sel.params, candidates=sel.candidates)
     ev.measured(method, test, ctx.fold, modern=True, **extra)
-    ev.value(method, f"validation {p['criterion']}", sel.score, ctx.fold, modern=True,
+    ev.value(method, f"validation {p.criterion}", sel.score, ctx.fold, modern=True,
              chosen=sel.params, **extra)
     return ev.output()
 
 
+@study(ReferenceParams)
 def task_modern_reference(ctx) -> dict:
     """LambdaMART on one fold of ``ctx.dataset``: parameters chosen on ``vali`` by
-    ``params["criterion"]``, test measures ``params["metrics"]`` with LETOR
-    ``params["version"]`` conventions."""
-    p = ctx.params
-    grid = p.get("grid") or (QUICK_GRID if p.get("quick_grid") else GRID)
+    ``criterion``, test measures ``metrics`` with LETOR ``version`` conventions."""
+    p = ReferenceParams.of(ctx)
+    grid = p.grid or (QUICK_GRID if p.quick_grid else GRID)
     return run_reference(ctx, LambdaMART(seed=ctx.seed % (2 ** 31)), grid, PREFER, METHOD)
 
 
@@ -235,11 +255,14 @@ def parse_ranker(text: str):
         "param_grid": {k: list(v) for k, v in grid.items()}, "source": _source_digest(cls)})
 
 
+@study(ReferenceParams)
 def task_user_ranker(ctx) -> dict:
-    """A user's ranker (``ctx.params["ranker"]``) on one fold, under the artifact's reference
-    protocol: the same folds, validation selection over its grid (ties to the first
+    """A user's ranker (``ranker`` of its parameters) on one fold, under the artifact's
+    reference protocol: the same folds, validation selection over its grid (ties to the first
     candidate in grid order) and evaluation as the modern reference."""
-    r = ctx.params["ranker"]
+    r = ReferenceParams.of(ctx).ranker
+    if r is None:
+        raise ReproError(f"{ctx.spec.label}: a user ranker's run without its ranker")
     cls = load_class(r["class"])
     return run_reference(ctx, _UserGrid(cls, r["params"]), r["param_grid"], (),
                          user_method(r["label"]))

@@ -77,11 +77,9 @@ def basis(art: Artifact, rec: dict) -> str:
 
 def declared(art: Artifact, rec: dict) -> Noise:
     """The artifact's :class:`~repro.spec.Noise` for the record's dataset (or data used)."""
-    noise = art.noise
-    if isinstance(noise, dict):
-        for name in (rec.get("data_used"), rec.get("dataset")):
-            if name in noise:
-                return noise[name]
+    for name in (rec.get("data_used"), rec.get("dataset")):
+        if art.noise.names(name):
+            return art.noise.of(name)
     return art.noise_for(str(rec.get("data_used") or rec.get("dataset")))
 
 
@@ -102,8 +100,7 @@ def why(art: Artifact) -> list[dict]:
         if ds is not None and ds in art.stand_ins:
             key = (STAND_IN, DEFAULT_WHY[STAND_IN])
         else:
-            n = art.noise_for(ds) if ds is not None else (
-                art.noise if isinstance(art.noise, Noise) else art.noise_for("*"))
+            n = art.noise_for(ds) if ds is not None else art.noise.default
             key = (n.basis, n.why or DEFAULT_WHY[n.basis])
         out.setdefault(key, []).append(ds)
     whole = len(out) == 1

@@ -1,10 +1,12 @@
 """Declarations: papers, their artifacts and the runs an artifact expands to
-(:mod:`.declarations`).  Pure data: nothing here loads data, runs or judges."""
+(:mod:`.declarations`), and the typed parameters a study reads from its run
+(:mod:`.params`).  Pure data: nothing here loads data, runs or judges."""
 from .declarations import (ARITHMETIC, REFERENCE_TASK, REFERENCE_TASKS, SAME_QUERIES, SAMPLE,
                            SAMPLING, SEEDS, STAND_IN, USER_RANKER_TASK, Artifact, Noise, Paper,
-                           ReferenceRanker, RunContext, RunSpec, SEED_SALT_ENV, canonical,
-                           salt_in_effect, salted, seed_salt)
+                           PerDataset, Reference, ReferenceRanker, RunContext, RunSpec,
+                           SEED_SALT_ENV, canonical, salt_in_effect, salted, seed_salt)
 
 __all__ = ["ARITHMETIC", "REFERENCE_TASK", "REFERENCE_TASKS", "SAME_QUERIES", "SAMPLE", "SAMPLING",
-           "SEEDS", "STAND_IN", "USER_RANKER_TASK", "Artifact", "Noise", "Paper", "ReferenceRanker",
-           "RunContext", "RunSpec", "SEED_SALT_ENV", "canonical", "salt_in_effect", "salted", "seed_salt"]
+           "SEEDS", "STAND_IN", "USER_RANKER_TASK", "Artifact", "Noise", "Paper", "PerDataset",
+           "Reference", "ReferenceRanker", "RunContext", "RunSpec", "SEED_SALT_ENV", "canonical",
+           "salt_in_effect", "salted", "seed_salt"]

@@ -21,7 +21,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, Mapping, TypeVar
 
 import numpy as np
 
@@ -55,6 +55,26 @@ class ReferenceRanker:
     label: str                              # the method name of its records
     task: str = USER_RANKER_TASK
     params: dict = field(default_factory=dict, hash=False, compare=False)
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The modern reference runs of an artifact (:mod:`repro.evidence.reference`, one per
+    dataset and fold under the artifact's protocol): the LETOR ``version`` of its
+    conventions (3 or 4, or ``{dataset or "*": version}``), parameters chosen on the
+    validation split by ``criterion``, the test ``metrics``; ``fields``: fields its records
+    carry, to stand beside the table's."""
+    version: int | dict
+    criterion: str
+    metrics: tuple[str, ...]
+    fields: dict = field(default_factory=dict, hash=False)
+
+    def params(self, quick: bool) -> dict:
+        """The parameters of its runs (``fields`` only when given: the keys its runs always
+        had, so their identities are unchanged)."""
+        out = {"version": self.version, "criterion": self.criterion,
+               "metrics": list(self.metrics), "quick_grid": bool(quick)}
+        return {**out, "fields": self.fields} if self.fields else out
 
 
 #: the bases of a comparison with a published value (see :class:`Noise`)
@@ -129,10 +149,54 @@ class Noise:
                              f"{SAMPLING!r}, {ARITHMETIC!r}")
 
 
+T = TypeVar("T")
+#: the key of a per-dataset declaration that stands for every dataset not named
+EVERY = "*"
+
+
+@dataclass(frozen=True)
+class PerDataset(Generic[T]):
+    """A value an artifact declares per dataset: ``default`` for every dataset, ``only`` the
+    datasets that differ, ``((dataset, value), ...)``.  A declaration writes either the value
+    itself (the same for every dataset) or ``{dataset or "*": value}``
+    (:meth:`given`); :meth:`of` is the one lookup."""
+    default: T
+    only: tuple[tuple[str, T], ...] = ()
+
+    @classmethod
+    def given(cls, value, default) -> "PerDataset":
+        """``value`` as declared — a :class:`PerDataset`, a ``{dataset or "*": value}``
+        mapping (without ``"*"``: ``default`` for the others) or one value for every
+        dataset."""
+        if isinstance(value, PerDataset):
+            return value
+        if isinstance(value, Mapping):
+            return cls(value.get(EVERY, default),
+                       tuple((str(k), v) for k, v in value.items() if k != EVERY))
+        return cls(value)
+
+    def of(self, dataset: str | None) -> T:
+        """The value declared for ``dataset``."""
+        return next((v for k, v in self.only if k == dataset), self.default)
+
+    def names(self, dataset: str | None) -> bool:
+        """Whether ``dataset`` has a value of its own (not the default)."""
+        return any(k == dataset for k, _ in self.only)
+
+
+#: Artifact's per-dataset fields and the default of a dataset a declaration does not name
+_PER_DATASET = {"folds": (None,), "noise": Noise(), "split": ()}
+
+
 @dataclass
 class Artifact:
     """One table, figure or check of a paper, declared as data (not frozen: a declaration is
-    built once at import; :meth:`effective` returns a modified copy, never mutates)."""
+    built once at import; :meth:`effective` returns a modified copy, never mutates).
+
+    ``folds``, ``noise`` and ``split`` are :class:`PerDataset`: a declaration gives the value
+    for every dataset or ``{dataset or "*": value}``, and the artifact holds it as a
+    :class:`PerDataset` whichever it was (set at construction, by ``replace`` or by
+    assignment)."""
     paper: str
     name: str                       # the paper's own label: "table7", "figure4", "sectionII"
     title: str
@@ -141,28 +205,32 @@ class Artifact:
     stand_ins: dict = field(default_factory=dict)   # dataset used -> the paper's dataset
     task: str | None = None         # function of the paper's tasks module; None = not implemented
     not_run: str = ""               # with task None: why it cannot run (else "not implemented yet")
-    folds: tuple | dict = (None,)   # fold ids (None: no folds), or {dataset or "*": fold ids}
+    folds: PerDataset[tuple] = (None,)  # fold ids (None: no folds), per dataset (PerDataset)
     repeats: int = 1                # replicates of every run (seeds derive from the repeat)
-    noise: Noise | dict = field(default_factory=Noise)   # or {dataset or "*": Noise}
+    noise: PerDataset[Noise] = field(default_factory=Noise)     # per dataset (PerDataset)
     params: dict = field(default_factory=dict)
     quick: dict = field(default_factory=dict)       # overrides of folds/repeats/params
     metrics: tuple[str, ...] = ()   # the measures reported (shown in the report)
     methods: tuple[str, ...] = ()   # the rankers compared (shown in the report)
     select: dict = field(default_factory=dict)      # record filter: field -> allowed values
     aggregate: tuple = ()           # FoldMean / MicroAverage / Custom, applied in order
-    reference: dict = field(default_factory=dict)   # modern reference runs (repro.evidence.reference):
-    #                                 {"version": 3|4, "criterion": "MAP", "metrics": [...]}
+    reference: Reference | None = None  # modern reference runs beside the paper's methods
     figure: str | None = None       # function of the paper's figures module drawing the figure
     description: str = ""
     choices: tuple[str, ...] = ()   # protocol details the paper leaves open, as decided here
     timing: bool = False            # its runs measure time: never run beside another run
     #                                 (a timing artifact has runs of its own: it never shares
     #                                 a run with a value artifact, whose runs always pool)
-    split: tuple | dict = ()        # parts of each run, ((name, parameter overrides), ...), or
-    #                                 {dataset or "*": parts}: one run per part (:meth:`parts_for`)
+    split: PerDataset[tuple] = ()   # parts of each run, ((name, parameter overrides), ...),
+    #                                 per dataset: one run per part (:meth:`parts_for`)
     rankers: tuple = ()             # user rankers (ReferenceRanker) under the reference protocol
     like: dict = field(default_factory=dict)        # user dataset -> the dataset it stands for
     #                                 (``--on``: the task's per-dataset settings are the latter's)
+
+    def __setattr__(self, name, value):
+        if name in _PER_DATASET:
+            value = PerDataset.given(value, _PER_DATASET[name])
+        object.__setattr__(self, name, value)
 
     @property
     def id(self) -> str:
@@ -178,15 +246,11 @@ class Artifact:
 
     def noise_for(self, dataset: str) -> Noise:
         """The :class:`Noise` declared for ``dataset`` (or for every dataset)."""
-        if isinstance(self.noise, dict):
-            return self.noise.get(dataset, self.noise.get("*", Noise()))
-        return self.noise
+        return self.noise.of(dataset)
 
     def folds_for(self, dataset: str) -> tuple:
         """The folds run on ``dataset``."""
-        if isinstance(self.folds, dict):
-            return tuple(self.folds.get(dataset, self.folds.get("*", (None,))))
-        return tuple(self.folds)
+        return tuple(self.folds.of(dataset))
 
     def parts_for(self, dataset: str) -> tuple[tuple[str | None, dict], ...]:
         """The parts each run on ``dataset`` is split into, ``(name, overrides)``: parameter
@@ -196,10 +260,7 @@ class Artifact:
         (:attr:`RunSpec.seed`): every model keeps the seed it has in the unsplit run, and the
         aggregations see the parts' records together as they saw the unsplit run's.
         ``((None, {}),)``: not split."""
-        split = self.split
-        if isinstance(split, dict):
-            split = split.get(dataset, split.get("*", ()))
-        return tuple(split) or ((None, {}),)
+        return tuple(self.split.of(dataset)) or ((None, {}),)
 
     def runs(self, quick: bool = False) -> list["RunSpec"]:
         art = self.effective(quick)
@@ -210,13 +271,13 @@ class Artifact:
                          canonical({**art.params, **over}), quick, art.timing, like(ds), part)
                  for ds in art.datasets for fold in art.folds_for(ds)
                  for rep in range(art.repeats) for part, over in art.parts_for(ds)]
-        if art.reference:
-            ref = canonical({**art.reference, "quick_grid": bool(quick)})
+        if art.reference is not None:
+            ref = canonical(art.reference.params(quick))
             specs += [RunSpec(self.paper, REFERENCE_TASK, ds, fold, 0, ref, quick, like=like(ds))
                       for ds in art.datasets if ds not in art.stand_ins
                       for fold in art.folds_for(ds)]
             for rr in art.rankers:
-                p = canonical({**art.reference, "quick_grid": bool(quick), "ranker": rr.params})
+                p = canonical({**art.reference.params(quick), "ranker": rr.params})
                 specs += [RunSpec(self.paper, rr.task, ds, fold, 0, p, quick, like=like(ds))
                           for ds in art.datasets if ds not in art.stand_ins
                           for fold in art.folds_for(ds)]

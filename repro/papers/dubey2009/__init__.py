@@ -2,8 +2,7 @@
 Ranking Loss Functions* (ICDM): conditional probability models over rankings y ∈ {±1}^{n⁺n⁻}
 (eq. 3), the MLE (eq. 10), expected-gain objectives ExpGain (eq. 6–8, closed form for AUC via the
 Figure 1 identities, Sec. 2.3), the bound L₃ and ConvexLoss (Sec. 3, eq. 14), and the sample Ŷ
-drawn once by the MCMC swap sampler of Fig. 2 with restarts (Sec. 4; lines 7 and 9 reconstructed
-as in ``../shared/papers/README.md``).
+drawn once by the MCMC swap sampler of Fig. 2 with restarts (Sec. 4).
 
 Method: :mod:`repro.rankers.conditional` (objectives, L-BFGS; Cython kernel
 ``kernels/conditional.pyx``), :mod:`repro.rankers.swap_sampler` (Fig. 2, literal and
@@ -11,28 +10,21 @@ rejection-free; ``kernels/swap_sampler.pyx``), :mod:`repro.rankers.deltas` (Δ o
 baselines :mod:`repro.rankers.rankboost`, :mod:`repro.rankers.svmmap` and the suite's
 :class:`~repro.rankers.RankSVM`.
 
-Protocol (§5.1, :mod:`.protocol`): one run per (dataset, fold; an OHSUMED fold in three parts,
-``SPLIT``) — task ``task_fold`` (:mod:`.fold`) — fits every Figure 3 method on the fold (C or the number of rounds chosen by
-validation MAP), evaluates it on the test split with the paper's definitions and with the
-official LETOR 3.0 script, ties in file order and at random, with every query's value
-(:mod:`.figure3`), and runs the Sec. 5.3 studies (Figures 4–8, :mod:`.sampling`) on the datasets
-of those figures.  Figure 3's cells are declared (:class:`repro.judge.kinds.Cells`: fold means of
-the paper's measure, the other conventions as fields and notes; each note also says where the
-published cell lies against ours, :class:`repro.judge.kinds.CellsWithGap`), the microaverage is the suite's MicroAverage
-(LETOR 3.0 query counts as weights), Figures 4–8 are FoldMeans; the claims of Sec. 5.2–5.3 are
-declared (:mod:`.claims`) and judged by the suite's claim engine (:mod:`repro.judge.claims`:
-paired tests on the per-query tables); the one custom aggregation is the computed context of
-the OHSUMED gap (:mod:`.gap`).  Names: :mod:`.names`.
+Runs: ``task_fold`` (:mod:`.fold`, one per dataset and fold; an OHSUMED fold in the three parts
+of ``SPLIT``) fits Figure 3's methods (:mod:`.figure3`, the §5.1 protocol of :mod:`.protocol`)
+and runs the Sec. 5.3 studies (:mod:`.sampling`); ``task_throughput`` (:mod:`.throughput`) and
+``task_complexity`` (:mod:`.complexity`) are timing runs.  Figure 3's cells, the microaverage,
+the FoldMeans of Figures 4–8 and the claims (:mod:`.claims`) are declared below; the one custom
+aggregation is the computed context of the OHSUMED gap (:mod:`.gap`).  Names: :mod:`.names`.
 
-The paper's open questions, as decided here (the sampler and Ŷ, the sum over distinct
-rankings, ExpGain's closed form, binary relevance and cleaning, the two conventions, the grids
-and solvers, the cells and the microaverage, rerun and quoted baselines, Figure 6, the claims,
-the stand-ins) are written once, in ``prose.md`` (its notes and each artifact's choices, shown
-in the report beside the artifact).
+The words of the report — the summary, the notes (misprints and how they were read,
+stand-ins, sources), each artifact's description and the choices the paper leaves open —
+are written once, in ``prose.md`` (:mod:`repro.papers.prose`); the code cites the paper's
+sections and equations where they explain it.
 """
 from ...judge import published as _published
 from ...judge.kinds import Cells, CellsWithGap, Custom, FoldMean, MicroAverage
-from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Paper
+from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Paper, Reference
 from .claims import DECLARED as CLAIMS_DECLARED
 from .names import (BASELINES, CLAIMS, CLEANED, FIGURE3, FIGURE4, FIGURE5, FIGURE6, FIGURE7,
                     FIGURE8, FLOOR, LETOR3, LETOR3_RANDOM, METHODS, METRICS, PAPER_DEF,
@@ -134,9 +126,8 @@ ARTIFACTS = PROSE.describe_all([
              metrics=METRICS, methods=METHODS,
              aggregate=(CellsWithGap(CELLS, context="see 'claims', rows 'context'"),
                         MicroAverage(select={"part": FIGURE3, "fold": "avg"})),
-             reference={"version": 3, "criterion": "MAP", "metrics": list(METRICS),
-                        "fields": {"part": FIGURE3,
-                                   "evaluation": "official LETOR 3.0 script, graded labels"}},
+             reference=Reference(3, "MAP", METRICS, fields={
+                 "part": FIGURE3, "evaluation": "official LETOR 3.0 script, graded labels"}),
              # the per-fold records feed the cells; their query tables are kept (sidecar)
              select={"part": FIGURE3, PER_FOLD: None}, figure="figure_figure3",
              noise=FIGURE3_NOISE, **_REPLICATED),

@@ -9,12 +9,17 @@ randomness (:data:`.names.STOCHASTIC`: the sample Ŷ and the random starts) — 
 the floor are deterministic, computed once, in replicate 0."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ...evidence import Evidence
 from .names import CLEANED, FIGURE3, FLOOR, METRICS, PAPER_DEF, PER_FOLD, STOCHASTIC, UNDEFINED
 from .protocol import (CLEAN_MODES, THRESHOLD, Measures, clean, fit_method, measure_all,
                        paper_average, paper_per_query)
+
+if TYPE_CHECKING:
+    from .fold import FoldParams
 
 
 def model_info(sel, seconds: float) -> dict:
@@ -52,11 +57,11 @@ def emit(ev: Evidence, method: str, m: Measures, cleaned: tuple | None) -> None:
             rec[PER_FOLD] = True          # a record field, not a table key: see Cells
 
 
-def computes(p: dict, repeat: int) -> bool:
+def computes(p: FoldParams, repeat: int) -> bool:
     """Whether a run of parameters ``p`` computes anything of Figure 3 in replicate
-    ``repeat``: a method (:func:`replicated`) or the floor (replicate 0, unless ``p["floor"]``
+    ``repeat``: a method (:func:`replicated`) or the floor (replicate 0, unless ``p.floor``
     is false: a split run leaves it to another part)."""
-    return bool(replicated(p["methods"], repeat)) or (repeat == 0 and p.get("floor", True))
+    return bool(replicated(p.methods, repeat)) or (repeat == 0 and p.floor)
 
 
 def replicated(methods, repeat: int) -> list[str]:
@@ -65,26 +70,26 @@ def replicated(methods, repeat: int) -> list[str]:
     return [m for m in methods if repeat == 0 or m in STOCHASTIC]
 
 
-def run_figure3(splits: dict, p: dict, seed: int, log, ev: Evidence,
+def run_figure3(splits: dict, p: FoldParams, seed: int, log, ev: Evidence,
                 repeat: int = 0, sample_cache=None) -> tuple[dict, tuple | None]:
-    """Every method of ``p["methods"]`` on one fold, into ``ev`` (in a replicate ``repeat`` > 0
-    only the stochastic ones, :func:`replicated`), and the floor (unless ``p["floor"]`` is
+    """Every method of ``p.methods`` on one fold, into ``ev`` (in a replicate ``repeat`` > 0
+    only the stochastic ones, :func:`replicated`), and the floor (unless ``p.floor`` is
     false).  Returns the models' details (chosen parameter, validation MAP, seconds,
     iterations) and the ConvexLoss_NDCG result that the Sec. 5.3 studies reuse as their
     default setting, with its per-query values (None if it did not run).  ``sample_cache``
     (:class:`repro.rankers.conditional.SampleCache`): the conditional models share one draw
     of Ŷ (they draw the same one)."""
     test = splits["test"]
-    cleaned = None if "test" in CLEAN_MODES[p["clean"]] else clean(test, THRESHOLD)[0]
+    cleaned = None if "test" in CLEAN_MODES[p.clean] else clean(test, THRESHOLD)[0]
 
     def measure(scores_of):
-        m = measure_all(test, scores_of(test), p["tie_seeds"], seed)
+        m = measure_all(test, scores_of(test), p.tie_seeds, seed)
         c = None if cleaned is None else (np.asarray(cleaned.qids).tolist(),
                                           paper_per_query(cleaned, scores_of(cleaned)))
         return m, c
 
     detail, base = {}, None
-    for name in replicated(p["methods"], repeat):
+    for name in replicated(p.methods, repeat):
         sel, secs = fit_method(name, splits, p, seed, sample_cache)
         m, c = measure(lambda d: sel.model.predict(d.X))
         emit(ev, name, m, c)
@@ -94,7 +99,7 @@ def run_figure3(splits: dict, p: dict, seed: int, log, ev: Evidence,
             base = ({"MAP": m.summary[PAPER_DEF]["MAP"], "NDCG@10": m.summary[PAPER_DEF]["NDCG@10"],
                      "C": sel.params["C"], "seconds": secs},
                     {k: m.per_query[PAPER_DEF][k] for k in ("MAP", "NDCG@10")})
-    if repeat == 0 and p.get("floor", True):
+    if repeat == 0 and p.floor:
         m, c = measure(lambda d: np.zeros(d.n_docs))
         emit(ev, FLOOR, m, c)
     return {"methods": detail}, base

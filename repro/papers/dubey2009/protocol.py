@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -31,6 +32,9 @@ from ...rankers.rankboost import RankBoost
 from ...rankers.svmmap import SVMMAP
 from .names import (CONVENTIONS, LETOR3, LETOR3_RANDOM, METRICS, PAPER_DEF, PAPER_RANDOM, PROPOSED,
                     THRESHOLD)
+
+if TYPE_CHECKING:
+    from .fold import FoldParams
 
 CLEAN_MODES = {"none": (), "train": ("train",), "train+vali": ("train", "vali"),
                "all": ("train", "vali", "test")}
@@ -151,13 +155,13 @@ def method_name(objective: str, delta: str) -> str:
     return ConditionalRanker(objective, delta).method_name
 
 
-def conditional(objective: str, delta: str, p: dict, seed: int, **over) -> ConditionalRanker:
+def conditional(objective: str, delta: str, p: FoldParams, seed: int, **over) -> ConditionalRanker:
     """A ranker of the paper with the run's sampler settings; every sampled objective of a
     fold uses the same ``seed`` and hence the same sample Ŷ (drawn once, Sec. 4; once per
     fold with a shared ``sample_cache`` in ``over``)."""
-    kw = dict(ndcg_k=p["ndcg_k"], sample_size=p["sample_size"], walk_length=p["walk_length"],
-              restart_skew=p["restart_skew"], phi_scale=p["phi_scale"], max_iter=p["max_iter"],
-              tol=p["tol"], n_inits=p["n_inits"] if objective in ("ExpGain", "L3") else 1,
+    kw = dict(ndcg_k=p.ndcg_k, sample_size=p.sample_size, walk_length=p.walk_length,
+              restart_skew=p.restart_skew, phi_scale=p.phi_scale, max_iter=p.max_iter,
+              tol=p.tol, n_inits=p.n_inits if objective in ("ExpGain", "L3") else 1,
               random_state=seed)
     kw.update(over)
     return ConditionalRanker(objective, delta, **kw)
@@ -172,18 +176,18 @@ def select_by_map(ranker, train, vali, grid, prefer):
     return s, time.perf_counter() - t0
 
 
-def fit_method(name: str, splits: dict, p: dict, seed: int,
+def fit_method(name: str, splits: dict, p: FoldParams, seed: int,
                sample_cache: SampleCache | None = None):
     """Figure 3's method ``name`` on the fold, its parameter chosen by validation MAP;
     ``sample_cache``: shared by the conditional models of the fold (one sample Ŷ)."""
     train, vali = splits["train"], splits["vali"]
     if name == "RankSVM":
-        return select_by_map(RankSVM(), binary(train), vali, {"C": p["ranksvm_C"]}, ("C",))
+        return select_by_map(RankSVM(), binary(train), vali, {"C": p.ranksvm_C}, ("C",))
     if name == "Rankboost":
-        return select_by_map(RankBoost(), train, vali, {"n_rounds": p["rankboost_rounds"]},
+        return select_by_map(RankBoost(), train, vali, {"n_rounds": p.rankboost_rounds},
                              ("n_rounds",))
     if name == "SVMmap":
-        return select_by_map(SVMMAP(), train, vali, {"C": p["svmmap_C"]}, ("C",))
+        return select_by_map(SVMMAP(), train, vali, {"C": p.svmmap_C}, ("C",))
     obj, delta = next((o, d) for o, d in PROPOSED if method_name(o, d) == name)
     return select_by_map(conditional(obj, delta, p, seed, sample_cache=sample_cache), train, vali,
-                         {"C": p["C"]}, ("C",))
+                         {"C": p.C}, ("C",))

@@ -2,11 +2,14 @@
 training queries of one fold (a timing run; our figure)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ...data.load import load_letor_fold
 from ...data.queries import QueryData
 from ...evidence import Evidence
 from ...rankers import swap_sampler as ss
 from ...run.timing import best_time, single_thread_blas
+from ...spec.params import StudyParams, study
 from .names import THRESHOLD
 
 
@@ -19,25 +22,39 @@ def _query_sizes(data: QueryData) -> list[tuple[int, int]]:
     return out
 
 
+@dataclass(frozen=True)
+class ThroughputParams(StudyParams):
+    """Walks of Figure 3's restarts (``restart_skew``) and ``walk_length`` moves:
+    ``literal_states`` and ``rf_states`` states per walk of each sampler; the fastest of
+    ``repeats`` calls lasting ``min_seconds`` together."""
+    restart_skew: float
+    walk_length: int
+    literal_states: int
+    rf_states: int
+    repeats: int
+    min_seconds: float
+
+
+@study(ThroughputParams)
 def task_throughput(ctx) -> dict:
     """Per training query of one fold: the literal and the rejection-free samplers on walks
     of the experiments' shape (restarts as Figure 3's, ``walk_length`` moves), without
     recording the states: attempts and accepted moves per second; single-threaded."""
-    p = ctx.params
+    p = ThroughputParams.of(ctx)
     train = load_letor_fold(ctx.dataset, int(ctx.fold), ctx.data_dir)["train"]
     rows = []
     with single_thread_blas():
         for i, (npos, nneg) in enumerate(_query_sizes(train)):
-            orders, probs = ss.restart_distribution(npos, nneg, skew=p["restart_skew"])
+            orders, probs = ss.restart_distribution(npos, nneg, skew=p.restart_skew)
             run = {}
-            for method, states in (("literal", p["literal_states"]),
-                                   ("rejection_free", p["rf_states"])):
+            for method, states in (("literal", p.literal_states),
+                                   ("rejection_free", p.rf_states)):
                 w = {}
 
                 def call(method=method, states=states):
-                    w["w"] = ss.walks(npos, nneg, orders, probs, states, p["walk_length"],
+                    w["w"] = ss.walks(npos, nneg, orders, probs, states, p.walk_length,
                                       ctx.seed + i, method, record=False)
-                t = best_time(call, p["repeats"], min_total=p["min_seconds"])
+                t = best_time(call, p.repeats, min_total=p.min_seconds)
                 run[method] = {"seconds": t, "moves": w["w"].moves, "attempts": w["w"].attempts}
             rows.append({"n_pos": npos, "n_neg": nneg, **run})
     tot = {m: sum(r[m]["seconds"] for r in rows) for m in ("literal", "rejection_free")}

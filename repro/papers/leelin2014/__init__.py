@@ -7,14 +7,14 @@ Code: :mod:`repro.rankers.pair_counting` (the three counting methods, kernel
 (problem (3), the ``RankSVM`` ranker), :mod:`repro.rankers.cutting_plane` (problem (2) by the
 bundle method of TreeRankSVM).
 
-Tasks in :mod:`.tasks` (one run per fold of Table (I)), figures in :mod:`.figures`; the
-benchmark against liblinear on explicit pairs is the ``tron`` group of ``python -m repro bench``
-(:mod:`repro.bench.tron`).
+Tasks in :mod:`.tasks` (one study module each: ``sectionII``, ``tableI``, ``figureII`` and our
+``complexity`` figure), figures in :mod:`.figures`; the benchmark against liblinear on explicit
+pairs is the ``tron`` group of ``python -m repro bench`` (:mod:`repro.bench.tron`).
 
-Artifacts: ``sectionII`` (the worked example of Sec. II.1, computed), ``tableI`` (Table (I),
-zero dual variables at C = 2^20), ``figureII`` (Figure (II): function value, pairwise accuracy
-and NDCG against iterations) and ``complexity`` (our figure: counted operations of f, ∇f and Hv
-against l, which decide, and their times beside).
+The words of the report — the summary, the notes (misprints and how they were read,
+stand-ins, sources), each artifact's description and the choices the paper leaves open —
+are written once, in ``prose.md`` (:mod:`repro.papers.prose`); the code cites the paper's
+sections and equations where they explain it.
 """
 from __future__ import annotations
 

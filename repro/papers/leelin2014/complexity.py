@@ -5,6 +5,8 @@ The claim is decided by counted operations (deterministic, the same on every mac
 times, with an interval from interleaved rounds, are shown beside and decide nothing."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ...data.synthetic import cell_rng, one_query
@@ -13,6 +15,7 @@ from ...rankers.pair_counting import count_pairs
 from ...rankers.ranksvm import ExplicitPairObjective, L2RankSVMObjective
 from ...run.timing import (exponent_interval, fit_exponent, fun_grad_hv, interleaved_sweep,
                            single_thread_blas)
+from ...spec.params import StudyParams, study
 
 LABELS = {"direct": "(a) direct counting", "joachims": "(b) Joachims Alg. (I)",
           "tree": "(c) order-statistic tree", "pairs": "explicit pairs"}
@@ -35,6 +38,24 @@ def _median(ts):
     return None if ts is None else float(np.median(ts))
 
 
+@dataclass(frozen=True)
+class ComplexityParams(StudyParams):
+    """One query of each of ``sizes`` documents, ``n_features`` features, each k of ``levels``
+    (an integer or "l"); a method skipped above ``max_lk`` (l·k) and explicit pairs above
+    ``max_pairs`` pairs; exponents fitted from ``fit_from`` (explicit pairs:
+    ``pairs_fit_from``); ``repeats`` interleaved rounds of at least ``min_seconds``."""
+    sizes: list[int]
+    levels: list[int | str]
+    n_features: int
+    max_lk: int
+    max_pairs: int
+    fit_from: int
+    pairs_fit_from: int
+    repeats: int
+    min_seconds: float = 0.05
+
+
+@study(ComplexityParams)
 def task_complexity(ctx) -> dict:
     """One query of l documents with k equiprobable relevance levels (``"l"``: as many levels
     as documents, as in the -list sets), n features, for the three counting methods and
@@ -56,8 +77,8 @@ def task_complexity(ctx) -> dict:
     The output keeps per cell the counts, the median times and per-round times, f(w)
     (``"f"``) and the largest relative difference of f, ∇f, ∇²f·d of every method from the
     tree's (``"max_rel_diff"``, also a record per k): the methods compute the same thing."""
-    P = ctx.params
-    sizes = P["sizes"]
+    P = ComplexityParams.of(ctx)
+    sizes = P.sizes
     curves, counts, rounds = {}, {}, {}
     recs = []
     fvals, diffs = {}, {}
@@ -76,25 +97,25 @@ def task_complexity(ctx) -> dict:
                   "pairs": lambda prob: prepared("pairs", ExplicitPairObjective(*prob[:3], 1.0),
                                                  prob)}
     with single_thread_blas():
-        for k in P["levels"]:
+        for k in P.levels:
             def kk(l, k=k):
                 return l if k == "l" else int(k)
 
             def skip(method, l, k=k):
                 if method == "pairs":
-                    return l * l / 2 > P["max_pairs"]
-                return method != "tree" and l * min(kk(l), l) > P["max_lk"]
+                    return l * l / 2 > P.max_pairs
+                return method != "tree" and l * min(kk(l), l) > P.max_lk
 
             pairs = {}
             ops.clear()
 
             def make(l, k=k, pairs=pairs):
-                prob = one_query(l, kk(l), P["n_features"], cell_rng(ctx.seed, l, k))
+                prob = one_query(l, kk(l), P.n_features, cell_rng(ctx.seed, l, k))
                 pairs[l] = count_pairs(prob[1], prob[2])
                 return prob
 
-            rows = interleaved_sweep(sizes, make, contenders, rounds=P["repeats"],
-                                     min_time=P.get("min_seconds", 0.05), skip=skip,
+            rows = interleaved_sweep(sizes, make, contenders, rounds=P.repeats,
+                                     min_time=P.min_seconds, skip=skip,
                                      log=lambda msg, k=k: ctx.log(f"k={k}: {msg}"))
             per_round = {m: [r["seconds"][m] for r in rows] for m in LABELS}
             cur = {m: [_median(ts) for ts in per_round[m]] for m in LABELS}
@@ -107,7 +128,7 @@ def task_complexity(ctx) -> dict:
             recs.append(record("all methods timed", f"max relative difference of f, ∇f, Hv "
                                f"from (c) (k = {k})", max(dk), dataset="synthetic"))
             for m in LABELS:
-                start = P.get("pairs_fit_from", P["fit_from"]) if m == "pairs" else P["fit_from"]
+                start = P.pairs_fit_from if m == "pairs" else P.fit_from
                 idx = [i for i, l in enumerate(sizes) if l >= start and cnt[m][i] is not None]
                 if len(idx) < 2:
                     continue
@@ -134,7 +155,7 @@ def task_complexity(ctx) -> dict:
                                    f"time ratio at l = {sizes[i]} (k = {k})",
                                    cur["pairs"][i] / cur["tree"][i], dataset="synthetic"))
     return {"records": recs, "sizes": sizes, "curves": curves, "counts": counts,
-            "rounds": rounds, "n_features": P["n_features"],
-            "levels": [str(k) for k in P["levels"]], "fit_from": P["fit_from"],
-            "pairs_fit_from": P.get("pairs_fit_from", P["fit_from"]), "f": fvals,
+            "rounds": rounds, "n_features": P.n_features,
+            "levels": [str(k) for k in P.levels], "fit_from": P.fit_from,
+            "pairs_fit_from": P.pairs_fit_from, "f": fvals,
             "max_rel_diff": diffs}

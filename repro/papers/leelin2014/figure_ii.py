@@ -3,6 +3,7 @@ with the held-out measures (and each test query's value) at the reported points.
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -13,6 +14,7 @@ from ...metrics import pair_counts, pairwise_accuracy, yahoo_ndcg10
 from ...metrics.family import ndcg as family_ndcg
 from ...evidence.protocol import measured, measures
 from ...rankers.cutting_plane import L1RankRisk, bundle_method
+from ...spec.params import StudyParams, study
 from .common import NO_NDCG, SCALED, _power, _solve, load_split, scale_like
 
 def heldout_measures(dataset: str, test: QueryData, scores) -> dict:
@@ -61,18 +63,34 @@ def _eval_points(n: int) -> set[int]:
     return pts
 
 
+@dataclass(frozen=True)
+class FigureParams(StudyParams):
+    """Per dataset, C of problem (3) (``C_L2``) and of problem (2) (``C_L1``: the datasets
+    the cutting-plane method runs on); Tree-TRON to ``tron_eps`` (at most ``tron_max_iter``
+    iterations; its default stopping at ``default_eps``), the cutting plane to ``cp_eps`` or
+    ``cp_max_iter`` iterations."""
+    C_L2: dict[str, int | float | str]
+    C_L1: dict[str, int | float | str]
+    tron_eps: float
+    tron_max_iter: int
+    default_eps: float
+    cp_eps: float
+    cp_max_iter: int
+
+
+@study(FigureParams)
 def task_figure_ii(ctx) -> dict:
     """Tree-TRON (problem (3), C for best pairwise accuracy) to a tight tolerance, recording
     after every Newton iteration the cumulative CG iterations, f and the test measures; the
     cutting-plane method (problem (2), its own C) for ``cp_max_iter`` iterations."""
-    P = ctx.params
+    P = FigureParams.of(ctx)
     ds = ctx.dataset
     fold = ctx.fold
     train = load_split(ds, fold, "train", ctx.data_dir)
     test = load_split(ds, fold, "test", ctx.data_dir)
     if ds in SCALED:
         train, test = scale_like(train, test)
-    C2 = _power(P["C_L2"][ds])
+    C2 = _power(P.C_L2[ds])
     tron_curve = []
 
     tron_w = []
@@ -83,28 +101,28 @@ def task_figure_ii(ctx) -> dict:
                            "gnorm": info["gnorm"], **m})
         tron_w.append(np.array(info["w"], dtype=np.float64, copy=True))
 
-    ctx.log(f"{ds}: Tree-TRON, C = {P['C_L2'][ds]}, eps = {P['tron_eps']:g}")
-    _, res = _solve(train, C2, P["tron_eps"], callback=on_tron,
-                    max_iter=P.get("tron_max_iter", 1000), threads=ctx.threads)
+    ctx.log(f"{ds}: Tree-TRON, C = {P.C_L2[ds]}, eps = {P.tron_eps:g}")
+    _, res = _solve(train, C2, P.tron_eps, callback=on_tron,
+                    max_iter=P.tron_max_iter, threads=ctx.threads)
     g0 = tron_curve[0]["gnorm"]
     fstar = min(c["f"] for c in tron_curve)
-    default = next((c for c in tron_curve if c["gnorm"] <= P["default_eps"] * g0), tron_curve[-1])
+    default = next((c for c in tron_curve if c["gnorm"] <= P.default_eps * g0), tron_curve[-1])
     ev = Evidence()
     recs = ev.records
     fl = None if fold is None else str(fold)
     for name, c, w in (("Tree-TRON, default stopping (ε = 1e-3)", default,
                         tron_w[tron_curve.index(default)]),
-                       (f"Tree-TRON, ε = {P['tron_eps']:g}", tron_curve[-1], tron_w[-1])):
+                       (f"Tree-TRON, ε = {P.tron_eps:g}", tron_curve[-1], tron_w[-1])):
         recs.append(record(name, "CG iterations", c["cg"], fold=fl))
         recs.append(record(name, "relative function value", (c["f"] - fstar) / fstar, fold=fl))
         heldout_tables(ev, name, ds, test, np.asarray(test.X @ w).ravel(), fl, c)
     out = {"tron": tron_curve, "tron_default_index": tron_curve.index(default),
-           "tron_fstar": fstar, "C_L2": P["C_L2"][ds], "tron_status": res.status,
+           "tron_fstar": fstar, "C_L2": P.C_L2[ds], "tron_status": res.status,
            "tron_seconds": res.seconds}
-    if ds in P["C_L1"]:
-        C1 = _power(P["C_L1"][ds])
+    if ds in P.C_L1:
+        C1 = _power(P.C_L1[ds])
         risk = L1RankRisk(train.X, train.y, train.query_ptr)
-        points = _eval_points(P["cp_max_iter"])
+        points = _eval_points(P.cp_max_iter)
         cp_curve = []
 
         def on_cp(info):
@@ -113,9 +131,9 @@ def task_figure_ii(ctx) -> dict:
                 row.update(heldout_measures(ds, test, np.asarray(test.X @ info["w"]).ravel()))
             cp_curve.append(row)
 
-        ctx.log(f"{ds}: cutting plane, C = {P['C_L1'][ds]}, up to {P['cp_max_iter']} iterations")
+        ctx.log(f"{ds}: cutting plane, C = {P.C_L1[ds]}, up to {P.cp_max_iter} iterations")
         t0 = time.perf_counter()
-        bres = bundle_method(risk, C1, eps=P["cp_eps"], max_iter=P["cp_max_iter"], callback=on_cp)
+        bres = bundle_method(risk, C1, eps=P.cp_eps, max_iter=P.cp_max_iter, callback=on_cp)
         cp_scores = np.asarray(test.X @ bres.w).ravel()
         if "pairwise accuracy" not in cp_curve[-1]:          # converged off the grid
             cp_curve[-1].update(heldout_measures(ds, test, cp_scores))
@@ -135,7 +153,7 @@ def task_figure_ii(ctx) -> dict:
                            criterion=("iterations to come within 1 % of the method's own best "
                                       "function value: Tree-TRON CG iterations "
                                       f"{tron_1pc}, cutting-plane iterations {cp_1pc}")))
-        out.update(cp=cp_curve, cp_fstar=cstar, C_L1=P["C_L1"][ds], cp_status=bres.status,
+        out.update(cp=cp_curve, cp_fstar=cstar, C_L1=P.C_L1[ds], cp_status=bres.status,
                    cp_seconds=time.perf_counter() - t0)
     recs.append(record("Tree-TRON", "CG iterations to f ≤ 1.01 f*",
                        next(c["cg"] for c in tron_curve if c["f"] <= 1.01 * fstar), fold=fl))

@@ -5,14 +5,17 @@ import numpy as np
 
 from ...evidence.record import record
 from ...rankers.pair_counting import METHODS, direct_count_trace, sv_counts
+from ...spec.params import NoParams, study
 
 EXAMPLE_Z = [-0.9, -0.7, -0.1, 0.15, 0.2, 1.6]
 EXAMPLE_Y = [2, 1, 2, 3, 3]          # y_1..y_5 reconstructed; y_6 is not recoverable
 
 
+@study(NoParams)
 def task_section_ii(ctx) -> dict:
     """Sec. II.1's example, computed by the direct-counting kernel (count⁺ after each step of
     the ascending sweep) and by the three counting methods (l_i^+)."""
+    NoParams.of(ctx)
     recs, traces = [], {}
     ds = "Sec. II.1 example"
     agree = []

@@ -11,21 +11,13 @@ the suite's RankSVM and :mod:`repro.rankers.single_feature` (BM25).  Runs: :mod:
 and :mod:`.web` (Figures 2–7, Table 2) through the fold task of :mod:`.folds`, :mod:`.docs`
 (Figure 1), :mod:`.eachmovie`, :mod:`.complexity`; names: :mod:`.names`; every aggregation,
 the claims included, is declared below; figures: :mod:`.figures`; the assignment benchmark:
-``python -m repro bench assignment``.
+``python -m repro bench assignment``.  Published values are in ``lesmola2007.toml`` (its header
+says how they are encoded).
 
-Published values are in ``lesmola2007.toml``. That file's header says how they are encoded:
-* "mean±spread" cells are split into metrics M and "M ±";
-* Table 2 blocks, Table 3 experiments and Table 4 N are kept in the metric;
-* Table 4's Yu et al. (2006) rows are baselines;
-* the p<0.0001 bounds and the figure claims of the text are in its [notes].
-
-The data (the UCI sets, the MQ2008 stand-in for the never-public web-search data, EachMovie no
-longer distributed) and the paper's open questions (UCI classes → queries, the log base and
-gains of DCG, queries whose ideal DCG is 0, MRR and WTA with several top documents, ERU's
-parameters, Algorithm 1/2's misprints, the web-search sample sizes, Figure 4's "maximum
-difference", Figure 5's eight methods, the baselines, EachMovie's filtering) are written once,
-in ``prose.md`` (its notes and each artifact's choices, shown in the report beside the
-artifact).
+The words of the report — the summary, the notes (misprints and how they were read,
+stand-ins, sources), each artifact's description and the choices the paper leaves open —
+are written once, in ``prose.md`` (:mod:`repro.papers.prose`); the code cites the paper's
+sections and equations where they explain it.
 """
 from ...judge.kinds import (Best, Claim, Difference, FoldMean, FoldSpread, PairedTest,
                             SettingMeans, Spread)

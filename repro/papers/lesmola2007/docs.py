@@ -5,10 +5,13 @@ import numpy as np
 
 from ...data.load import load_letor
 from ...evidence import Evidence
+from ...spec.params import NoParams, study
 
 
+@study(NoParams)
 def task_docs_per_query(ctx) -> dict:
     """Figure 1: documents per query over the whole data set (every fold's test split)."""
+    NoParams.of(ctx)
     sizes = []
     for fold in range(1, 6):
         d = load_letor(ctx.dataset, fold, "test", ctx.data_dir)

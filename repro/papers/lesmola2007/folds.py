@@ -15,26 +15,38 @@ of a later replicate (the claims' replicates 3 and 4, which the UCI sampling nee
 nothing."""
 from __future__ import annotations
 
-from ...evidence import Evidence
-from .names import UCI, WEB_REPEATS
-from .uci import run_uci_fold
-from .web import run_web_fold
+from dataclasses import dataclass
 
+from ...evidence import Evidence
+from ...spec.params import StudyParams, study
+from .names import UCI, WEB_REPEATS
+from .uci import UciParams, run_uci_fold
+from .web import WebParams, run_web_fold
+
+
+@dataclass(frozen=True)
+class FoldParams(StudyParams):
+    """The parameters of both studies (a run uses the one of its dataset)."""
+    uci: UciParams
+    web: WebParams
+
+
+@study(FoldParams)
 
 def task_fold(ctx) -> dict:
     """One fold: the UCI protocol (Table 1) or the web-search protocol (Figures 2–7,
     Table 2), by dataset (``ctx.like``: the paper's dataset a user's set stands in for under
     ``--on``, else the dataset itself)."""
+    p = FoldParams.of(ctx)
     if ctx.like in UCI:
-        p = ctx.params["uci"]
-        ev = run_uci_fold(ctx.dataset, int(ctx.fold), p, ctx.data_dir, ctx.log,
+        ev = run_uci_fold(ctx.dataset, int(ctx.fold), p.uci, ctx.data_dir, ctx.log,
                           ctx.spec.repeat)
-        ev.detail["folds"] = int(p["folds"])
+        ev.detail["folds"] = int(p.uci.folds)
     elif ctx.spec.repeat >= WEB_REPEATS:
         ev = Evidence(arithmetic=f"the web-search methods have {WEB_REPEATS} arithmetic "
                                  f"replicates (0 … {WEB_REPEATS - 1})")
     else:
-        ev = run_web_fold(ctx.dataset, int(ctx.fold), ctx.params["web"], ctx.data_dir, ctx.log,
+        ev = run_web_fold(ctx.dataset, int(ctx.fold), p.web, ctx.data_dir, ctx.log,
                           like=ctx.like,
                           jitter_seed=ctx.seed if ctx.spec.repeat > 0 else None)
     return ev.output()

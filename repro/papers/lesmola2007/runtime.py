@@ -13,24 +13,35 @@ counts, reported by the value run, belong to the same models)."""
 from __future__ import annotations
 
 import statistics
+from dataclasses import dataclass
 
 from ...data.load import load_letor_fold
 from ...evidence import Evidence
 from ...run.timing import single_thread_blas, time_alternating
+from ...spec.params import StudyParams, study
 from .names import BLOCK, SECONDS
 from .web import LETOR_VERSION, select_method, table2_stats, web_rankers
 
 
+@dataclass(frozen=True)
+class RuntimeParams(StudyParams):
+    """The timed ``methods`` over the ``grid`` of C, timed alternately in ``repeats`` rounds."""
+    grid: list[float]
+    methods: list[str]
+    repeats: int
+
+
+@study(RuntimeParams)
 def task_runtime(ctx) -> dict:
-    """Training seconds (grid of C) of ``params["methods"]`` and the % of the chosen models'
+    """Training seconds (grid of C) of ``methods`` and the % of the chosen models'
     time in the QP, on one web-search fold."""
-    p = ctx.params
+    p = RuntimeParams.of(ctx)
     splits = load_letor_fold(ctx.dataset, int(ctx.fold), ctx.data_dir)
     train, vali = splits["train"], splits["vali"]
     version = LETOR_VERSION[ctx.like]
-    grid = [float(c) for c in p["grid"]]
+    grid = [float(c) for c in p.grid]
     rankers = web_rankers(ctx.like, train.n_features)
-    methods = [m for m in p["methods"] if m in rankers]
+    methods = [m for m in p.methods if m in rankers]
     qp: dict[tuple[str, str], list[float]] = {}
 
     def timed(method):
@@ -41,9 +52,9 @@ def task_runtime(ctx) -> dict:
         return call
 
     with single_thread_blas():
-        seconds = time_alternating({m: timed(m) for m in methods}, repeats=int(p["repeats"]),
+        seconds = time_alternating({m: timed(m) for m in methods}, repeats=int(p.repeats),
                                    warmup=0)
-    ev = Evidence(repeats=int(p["repeats"]), n_train=train.n_queries)
+    ev = Evidence(repeats=int(p.repeats), n_train=train.n_queries)
     fold = int(ctx.fold)
     for m in methods:
         ev.value(m, SECONDS, seconds[m], fold)

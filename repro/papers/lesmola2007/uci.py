@@ -23,6 +23,7 @@ chosen in each fold."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -31,6 +32,7 @@ from ...evidence import Evidence
 from ...metrics.family import get_convention, ndcg
 from ...rankers import DORM, GainRegression, LinearSVM, PrecisionAtKSVM, ROCAreaSVM
 from ...spec import salted
+from ...spec.params import StudyParams
 from .names import NDCG10, NESTED_C, NESTED_SELECTION, UCI_REFERENCE, nested
 
 #: the paper's measure: NDCG@n as the inner product of eq. (12)-(14) (the metric family's
@@ -94,31 +96,45 @@ def inner_cv(train, method: str, grid: list[float], inner_folds: int
     return chosen, means
 
 
-def run_uci_fold(dataset: str, fold: int, p: dict, data_dir, log, repeat: int = 0) -> Evidence:
+@dataclass(frozen=True)
+class UciParams(StudyParams):
+    """Table 1's protocol: ``queries`` sampled queries per dataset of ``docs`` documents,
+    ``folds`` folds over them, each of ``methods`` over the ``grid`` of C; with
+    ``inner_folds`` ≥ 2, C also chosen by that many inner folds of the training queries."""
+    queries: dict[str, int]
+    docs: int
+    folds: int
+    grid: list[float]
+    methods: list[str]
+    inner_folds: int = 0
+
+
+def run_uci_fold(dataset: str, fold: int, p: UciParams, data_dir, log,
+                 repeat: int = 0) -> Evidence:
     """One fold of Table 1 on the sampled queries of ``dataset`` in replicate ``repeat`` (see
     :func:`uci_fold`): every method, since every one depends on the sample."""
-    data = table1_queries(dataset, data_dir, int(p["queries"][dataset]), int(p["docs"]),
+    data = table1_queries(dataset, data_dir, int(p.queries[dataset]), int(p.docs),
                           repeat)
     return uci_fold(data, dataset, fold, p, log)
 
 
-def uci_fold(data, dataset: str, fold: int, p: dict, log) -> Evidence:
+def uci_fold(data, dataset: str, fold: int, p: UciParams, log) -> Evidence:
     """One fold of Table 1: per method and C, the test NDCG@10 (×100) of every test query
     (records ``NDCG@10`` with the fields ``C`` and ``fitted_C``, see :data:`GRID`; the value is
-    ``100 · mean`` as computed before the move); with ``inner_folds`` in ``p``, the nested
+    ``100 · mean`` as computed before the move); with ``p.inner_folds`` ≥ 2, the nested
     selection (:func:`inner_cv`): records ``<method> (nested CV)`` at the C chosen on the
     training queries, and that C.  Detail: the grid, the split sizes and each method's
     seconds."""
-    k = int(p["folds"])
+    k = int(p.folds)
     per = data.n_queries // k
     test_q = np.arange((fold - 1) * per, fold * per)
     train = data.subset(np.setdiff1d(np.arange(data.n_queries), test_q), data.source)
     test = data.subset(test_q, data.source)
-    grid = [float(c) for c in p["grid"]]
-    inner = int(p.get("inner_folds", 0))
+    grid = [float(c) for c in p.grid]
+    inner = int(p.inner_folds)
     ev = Evidence(grid=grid, train=[train.n_queries, train.n_docs],
                   test=[test.n_queries, test.n_docs], seconds={}, inner_folds=inner)
-    for method in p["methods"]:
+    for method in p.methods:
         t = time.perf_counter()
         shown, at_c = [], {}
         for params, model in uci_ranker(method).fit_grid(train, {"C": grid}):

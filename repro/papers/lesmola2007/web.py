@@ -16,6 +16,8 @@ taken here: this run pools with others, so its times would measure the load; the
 the selection both time and use)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ...data.load import load_letor_fold
@@ -25,6 +27,7 @@ from ...metrics import mrr, wta
 from ...evidence.protocol import measured, measures, select_each
 from ...rankers import (DORM, LinearSVM, PrecisionAtKSVM, RankSVM, ROCAreaSVM,
                         SingleFeature)
+from ...spec.params import StudyParams
 from .names import (BLOCK, BY_SIZE, C_SCHEMES, CRITERIA, FIGURE2_METHODS, NDCG_AT, SHORT,
                     TABLE2, TEST_QUERIES, by_size, ndcg_long, scheme_method, series)
 
@@ -109,7 +112,18 @@ def select_method(rankers: dict, method: str, train, vali, grid, version) -> dic
                        evaluate=lambda d, s: _vali_measures(d, s, version))
 
 
-def run_web_fold(dataset: str, fold: int, p: dict, data_dir, log, like: str | None = None,
+@dataclass(frozen=True)
+class WebParams(StudyParams):
+    """The web-search study: training ``sizes`` per dataset (query counts or "all"), the
+    ``grid`` of C, the ``methods`` (and DORM's c schemes unless ``c_schemes`` is false)."""
+    sizes: dict[str, list]
+    grid: list[float]
+    methods: list[str]
+    c_schemes: bool = True
+
+
+def run_web_fold(dataset: str, fold: int, p: WebParams, data_dir, log,
+                 like: str | None = None,
                  jitter_seed=None) -> Evidence:
     """One fold of the web-search study (module docstring).  ``jitter_seed``: an arithmetic
     replicate — the training split's features are moved by a relative 2⁻⁴⁰ jitter from that
@@ -119,11 +133,11 @@ def run_web_fold(dataset: str, fold: int, p: dict, data_dir, log, like: str | No
     train = jittered(train, jitter_seed)
     like = like or dataset                  # the paper's dataset whose settings apply
     version = LETOR_VERSION[like]
-    grid = [float(c) for c in p["grid"]]
+    grid = [float(c) for c in p.grid]
     rankers = web_rankers(like, train.n_features)
-    methods = [m for m in rankers if m in p["methods"] or (m.startswith("DORM (NDCG, c=")
-                                                           and p.get("c_schemes", True))]
-    sizes = [str(s) for s in p["sizes"][like] if s == "all" or int(s) < train.n_queries]
+    methods = [m for m in rankers if m in p.methods or (m.startswith("DORM (NDCG, c=")
+                                                         and p.c_schemes)]
+    sizes = [str(s) for s in p.sizes[like] if s == "all" or int(s) < train.n_queries]
     ev = Evidence(n_train=train.n_queries, sizes=sizes)
     qids = test.qids
     n_docs = np.diff(test.query_ptr)

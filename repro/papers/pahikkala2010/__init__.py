@@ -5,27 +5,25 @@ leave-query-out predictions (Theorem 3.1) and greedy forward selection (Algorith
 Method: :mod:`repro.rankers.rankrls` (RankRLS, GreedyRankRLS) and :mod:`repro.rankers.lqo`
 (the selection path; Cython kernel ``kernels/lqo.pyx``).
 
-Protocol (§4): LETOR 4.0 MQ2007 / MQ2008, the five official folds.  On each fold the models
-are trained on ``train``; greedy RankRLS chooses (λ, k) and RankRLS (all 46 features) chooses
-λ by MAP on ``vali``; the chosen models are evaluated on ``test`` with the LETOR 4.0
-conventions (MAP, P@10, MeanNDCG, NDCG@10; :func:`repro.metrics.evaluate`, documents in file
-order, which breaks ties in scores as the official script does).  One greedy run of k_max
-steps per λ gives every prefix model, so the (λ, k) grid costs one run per λ.  The grid
-comes from the ``[protocol]`` section of ``pahikkala2010.toml`` and can be widened there or
-through the artifacts' ``params``.
-
-Task ``task_fold`` (:mod:`.tasks`) runs one fold of one dataset and serves Tables 1–10 and
-Figures 1–4, returning each test measure with its per-query values (:mod:`repro.evidence`):
-the fold averages (``FoldMean``) and the maxima of the validation curves averaged over folds
-(``FoldMean`` by λ and k, then ``Best``) are declared aggregations, computed when the records
-are gathered.  ``task_complexity`` (:mod:`.complexity`) counts the selection's operations and times it
-on synthetic data for the ``complexity`` figure; the benchmark against a vectorised NumPy implementation of the same algorithm is the
+Runs: ``task_fold`` (:mod:`.folds`, the §4 protocol on one fold) serves Tables 1–10 and
+Figures 1–4; one greedy run of k_max steps per λ gives every prefix model, so the (λ, k) grid
+costs one run per λ.  The grid comes from the ``[protocol]`` section of ``pahikkala2010.toml``
+and can be widened there or through the artifacts' ``params``.  The fold averages
+(``FoldMean``) and the maxima of the validation curves averaged over folds (``FoldMean`` by λ
+and k, then ``Best``) are declared aggregations.  ``task_complexity`` (:mod:`.complexity`)
+counts the selection's operations and times it on synthetic data for the ``complexity``
+figure; the benchmark against a vectorised NumPy implementation of the same algorithm is the
 ``lqo`` group of ``python -m repro bench`` (:mod:`repro.bench.lqo`).
+
+The words of the report — the summary, the notes (misprints and how they were read,
+stand-ins, sources), each artifact's description and the choices the paper leaves open —
+are written once, in ``prose.md`` (:mod:`repro.papers.prose`); the code cites the paper's
+sections and equations where they explain it.
 """
 from __future__ import annotations
 
 from ...judge import published as _published
-from ...spec import SAME_QUERIES, Artifact, Noise, Paper
+from ...spec import SAME_QUERIES, Artifact, Noise, Paper, Reference
 from ...judge.kinds import Best, FoldMean
 from .names import CURVE, CURVE_K, CURVE_LAMBDA, CURVE_MAX, CURVE_METRICS, METHODS, METRICS
 from .. import prose
@@ -62,7 +60,7 @@ QUICK = {"folds": (1,), "params": {"lambda_exponents": [0, 3], "k_max": 8,
                                    "rankrls_lambda_exponents": [-2, 2]}}
 # the modern reference (LambdaMART, repro.evidence.reference) under the same protocol: LETOR 4.0
 # evaluation, parameters chosen by validation MAP
-REFERENCE = {"version": 4, "criterion": "MAP", "metrics": list(METRICS)}
+REFERENCE = Reference(4, "MAP", METRICS)
 # computed when records are gathered: fold averages of the test measures, and the maxima of
 # the validation curves averaged over the folds (Figures 1-4): the curve of each λ averaged
 # over folds, its maximum over (λ, k), ties to the smaller λ, then the smaller k

@@ -3,12 +3,15 @@ synthetic data (the O(kmn) claim of §3), decided by counted operations, the sin
 training time with an interval from interleaved rounds beside."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ...data.synthetic import make_documents
 from ...evidence.record import record
 from ...rankers.lqo import greedy_path
 from ...run.timing import exponent_interval, fit_exponent, interleaved_sweep, single_thread_blas
+from ...spec.params import StudyParams, study
 
 #: the count that decides: the kernel's multiply-adds over the m documents
 COUNT = "multiply-adds"
@@ -25,6 +28,21 @@ def _steps(x, values):
     return [(k - 1, v - base) for k, v in zip(x, values) if k > 1 and v is not None]
 
 
+@dataclass(frozen=True)
+class ComplexityParams(StudyParams):
+    """The sweeps over ``m`` (documents), ``n`` (features) and ``k`` (selected features), each
+    from the point ``base`` ({"m", "n", "k"}; the k sweep with ``k_sweep`` over it), in
+    ``repeats`` interleaved rounds of at least ``min_seconds`` per timing."""
+    base: dict[str, int]
+    k_sweep: dict[str, int]
+    m: list[int]
+    n: list[int]
+    k: list[int]
+    repeats: int
+    min_seconds: float
+
+
+@study(ComplexityParams)
 def task_complexity(ctx) -> dict:
     """Greedy RankRLS on synthetic data (50 documents per query) against m, n and k, each
     axis from ``base``; single-threaded.
@@ -37,12 +55,12 @@ def task_complexity(ctx) -> dict:
     once per interleaved round (:func:`repro.run.timing.interleaved_sweep`, ``repeats``
     rounds), their mean with the 95 % t interval over the rounds (``ci95``), and the slope of
     the total time in k.  Decide nothing."""
-    p = ctx.params
+    p = ComplexityParams.of(ctx)
     out, recs = {}, []
     with single_thread_blas():
         for axis in ("m", "n", "k"):
-            base = {**p["base"], **(p.get("k_sweep", {}) if axis == "k" else {})}
-            points = [{**base, axis: int(v)} for v in p[axis]]
+            base = {**p.base, **(p.k_sweep if axis == "k" else {})}
+            points = [{**base, axis: int(v)} for v in getattr(p, axis)]
             ops = {}
 
             def prepare(prob, ops=ops):
@@ -56,7 +74,7 @@ def task_complexity(ctx) -> dict:
 
             rows = interleaved_sweep(
                 points, lambda cfg: (make_documents(cfg["m"], cfg["n"], seed=ctx.seed), cfg),
-                {"ours": prepare}, rounds=p["repeats"], min_time=p.get("min_seconds", 0.05),
+                {"ours": prepare}, rounds=p.repeats, min_time=p.min_seconds,
                 log=lambda msg, axis=axis: ctx.log(f"complexity {axis}: {msg}"))
             out[axis] = [{axis: r["point"][axis], "config": r["point"],
                           "docs": max(1, r["point"]["m"] // 50) * 50,   # make_documents

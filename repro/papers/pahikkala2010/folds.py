@@ -3,11 +3,13 @@ and the maxima of the fold-averaged validation curves are declared aggregations
 (``AGGREGATE`` in the package); the complexity sweep is :mod:`.complexity`."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 
 from ...data.load import load_letor_fold
 from ...evidence import Evidence
 from ...evidence.protocol import measured, select
 from ...rankers.rankrls import GreedyRankRLS, RankRLS
+from ...spec.params import StudyParams, study
 from .names import CURVE, CURVE_METRICS, METHODS, METRICS
 
 
@@ -18,14 +20,14 @@ def _exponents(pair) -> list[int]:
     return list(range(lo, hi + 1))
 
 
-def run_fold(dataset: str, fold: int, params: dict, data_dir=None,
+def run_fold(dataset: str, fold: int, params: FoldParams, data_dir=None,
              log=lambda msg: None) -> dict:
     """The §4 protocol on one fold: greedy RankRLS (λ, k) and RankRLS λ chosen by validation
     MAP (ties: smaller λ, then smaller k), both evaluated on the test split."""
     splits = load_letor_fold(dataset, fold, data_dir)
     train, vali, test = splits["train"], splits["vali"], splits["test"]
-    k_max = min(int(params["k_max"]), train.n_features)
-    exps = _exponents(params["lambda_exponents"])
+    k_max = min(int(params.k_max), train.n_features)
+    exps = _exponents(params.lambda_exponents)
     g = select(GreedyRankRLS(), train, vali,
                {"lam": [2.0 ** e for e in exps], "k": list(range(1, k_max + 1))},
                criterion="MAP", prefer=("lam", "k"), measures_=CURVE_METRICS, version=4)
@@ -38,7 +40,7 @@ def run_fold(dataset: str, fold: int, params: dict, data_dir=None,
                   "weights": w.tolist(), "vali_MAP": g.score,
                   "lqo_errors": model.lqo_errors_.tolist(),
                   "test": measured(test, model.predict(test.X), METRICS, version=4)}
-    rexps = _exponents(params["rankrls_lambda_exponents"])
+    rexps = _exponents(params.rankrls_lambda_exponents)
     r = select(RankRLS(), train, vali, {"lam": [2.0 ** e for e in rexps]}, criterion="MAP",
                prefer=("lam",), version=4)
     rankrls_out = {"lambda_exponent": rexps[[2.0 ** e for e in rexps].index(r.params["lam"])],
@@ -50,12 +52,22 @@ def run_fold(dataset: str, fold: int, params: dict, data_dir=None,
             "k_max": k_max, "n_train": [train.n_queries, train.n_docs]}
 
 
+@dataclass(frozen=True)
+class FoldParams(StudyParams):
+    """The §4 protocol's grids: greedy RankRLS over λ = 2^e, e in ``lambda_exponents`` =
+    [lo, hi], and k = 1 … ``k_max``; RankRLS over λ = 2^e, e in ``rankrls_lambda_exponents``."""
+    lambda_exponents: list[int]
+    k_max: int
+    rankrls_lambda_exponents: list[int]
+
+
+@study(FoldParams)
 def task_fold(ctx) -> dict:
     """One fold of ``ctx.dataset`` (Tables 1–10, Figures 1–4): the selected models, their
     test measures with each test query's value, and the validation curves (as records of
     metric ``validation <measure> curve`` per λ exponent and k, averaged and maximised by the
     declared aggregations)."""
-    r = run_fold(ctx.dataset, int(ctx.fold), ctx.params, ctx.data_dir, ctx.log)
+    r = run_fold(ctx.dataset, int(ctx.fold), FoldParams.of(ctx), ctx.data_dir, ctx.log)
     f, g = r["fold"], r["GRankRLS"]
     ev = Evidence(fold=f, k_max=r["k_max"], n_train=r["n_train"], curves=r["curves"],
                   **{m: {k: v for k, v in r[m].items() if k != "test"} for m in METHODS})

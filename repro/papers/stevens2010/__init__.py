@@ -11,36 +11,27 @@ and :mod:`repro.rankers.pamir` (the PAMIR baseline; kernel ``kernels/pamir.pyx``
 Studies (one module each, tasks re-exported by :mod:`.tasks`):
 
 * :mod:`.letor` — Figures 4 and 5 (§8.1): one run per LETOR fold and Domination Rank variant
-  (``LETOR_SPLIT``; per-query tables of every test measure); fold means declared; Figure 5's average ranks declared over Figure 4's fold
-  means and the published rows of the sets not run (``RanksWithPublished``).
-* :mod:`.corel` — Figures 6–8 (§8.2) on MULAN Corel5k as a stand-in for PAMIR's Corel sets,
-  keywords split into 4 shard runs; the averages over all shards' keywords are the paper's one
-  custom aggregation (:mod:`.pooled`: it pools the shards' per-query tables).
-* :mod:`.google` — Figures 9 and 13–15 (§8.3) on Corel5k as a stand-in for the Google set.
-* :mod:`.reuters` — Figures 16–18 and the text's sparsity claims (§8.4) on the MULAN RCV1-v2
-  subsets as a stand-in for Reuters-2000 with Singhal features; each replicate in parts
+  (``LETOR_SPLIT``); fold means and Figure 5's average ranks (``RanksWithPublished``) declared.
+* :mod:`.corel` — Figures 6–8 (§8.2), keywords split into shard runs; the averages over all
+  shards' keywords are a custom aggregation (:mod:`.pooled`: it pools the shards' tables).
+* :mod:`.google` — Figures 9 and 13–15 (§8.3).
+* :mod:`.reuters` — Figures 16–18 and the text's sparsity claims (§8.4); each replicate in parts
   (``REUTERS_SPLIT``: Domination Rank, each PAMIR model), the values comparing the two a
   custom aggregation (:mod:`.pooled`).
 * :mod:`.complexity` — sweep time against non-zeros and layers (our figure); the comparison
   with NumPy recomputing the margins at every update is the ``domination`` group of
   ``python -m repro bench`` (:mod:`repro.bench.domination`).
 
-Published-value keys (see the comment at the top of ``stevens2010.toml``): ``dataset`` is the
-catalog id of the thesis's data (LETOR ids; ``google-images``; ``rcv1-singhal``), with a
-``:<subset>`` suffix where the thesis reports several subsets of one dataset
-(``corel-pamir:Small-Easy``, ``corel-pamir:Small-Hard``, ``corel-pamir:Large-All``,
-``rcv1-singhal:bigrams``) and ``LETOR-8`` for Figure 5's averages over the eight LETOR sets.
-Methods are ``DR-<variant as printed in that figure>``, ``PAMIR-<iterations>`` and the LETOR
-baseline names; ``fold = "avg"`` only in Figure 4.
+Names (methods, measures, dataset labels) are constants of :mod:`.names`; how published values
+are keyed is the comment at the top of ``stevens2010.toml``.
 
-Names (methods, measures, dataset labels) are constants of :mod:`.names`.  Every open question
-of the earlier declaration is decided in the artifacts' choices (``prose.md``, with the notes:
-sources, stand-ins, labels and the pseudo-code corrections).
-Figures 10–12 (the 1,000-query Google comparison) have no task: their Layers and Margin
-variants need the Google set's feedback counts, which no stand-in has.
+The words of the report — the summary, the notes (misprints and how they were read,
+stand-ins, sources), each artifact's description and the choices the paper leaves open —
+are written once, in ``prose.md`` (:mod:`repro.papers.prose`); the code cites the paper's
+sections and equations where they explain it.
 """
 from ...judge.kinds import NotCheckable, RanksWithPublished
-from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Paper
+from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Paper, Reference
 from ...judge.kinds import Custom, FoldMean, Ranks
 from .names import (COREL_SPLITS, DETAIL_METRICS, LETOR8, LETOR_AVERAGE, LETOR_MEASURES,
                     RANK_METRIC, RANKED)
@@ -218,8 +209,7 @@ ARTIFACTS = PROSE.describe_all([
            "LETOR: NDCG@5, NDCG@10 and P@10 of Domination Rank (Layered, Flat, Margin) and "
            "LETOR's published baselines",
            aggregate=LETOR_AGG,
-           reference={"version": {"MQ2007": 4, "*": 3}, "criterion": "NDCG@10",
-                      "metrics": ["NDCG@5", "NDCG@10", "P@10"]}),
+           reference=Reference({"MQ2007": 4, "*": 3}, "NDCG@10", ("NDCG@5", "NDCG@10", "P@10"))),
     _letor("figure5",
            "LETOR: average ranks of the methods over the eight sets (derived from Figure 4)",
            aggregate=FIGURE5_AGG, select={"dataset": LETOR_AVERAGE}),

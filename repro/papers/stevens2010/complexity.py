@@ -4,12 +4,15 @@ the thesis's claim that an update costs time linear in the number of instances, 
 for any number of layers (§2 line 172, §3 line 263, §9)."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ...data.synthetic import domination_problem
 from ...evidence import Evidence
 from ...rankers.domination import DominationProblem
 from ...run.timing import fit_exponent, scaling_sweep, single_thread_blas
+from ...spec.params import StudyParams, study
 
 
 METHOD = "DR (ours)"
@@ -30,27 +33,44 @@ def sweep_visits(problem: DominationProblem, lam: float = 1.0, reg: str = "l2") 
     return int(visits[0])
 
 
+@dataclass(frozen=True)
+class ComplexityParams(StudyParams):
+    """Seeded problems of ``features`` features, ``nnz_per_row`` non-zeros per instance and a
+    ``positive_fraction`` of positives: the sweep over ``instances`` (2 layers) and over
+    ``layers`` (``layers_n`` instances); the fastest of ``repeats`` calls lasting
+    ``min_seconds`` together."""
+    features: int
+    nnz_per_row: int
+    positive_fraction: float
+    instances: list[int]
+    layers: list[int]
+    layers_n: int
+    repeats: int
+    min_seconds: float
+
+
+@study(ComplexityParams)
 def task_complexity(ctx) -> dict:
     """Time of one sweep (:func:`sweep_call`) against instances and layers; beside the time
     exponent, the exponent of the kernel's counted non-zero visits of a sweep (the first
     sweep of a fresh problem, :func:`sweep_visits`; the same on every machine)."""
-    p = ctx.params
+    p = ComplexityParams.of(ctx)
     out = {}
     visits = {}
     with single_thread_blas():
         def make(pt):
-            X, lev = domination_problem(pt["n"], p["features"], p["nnz_per_row"], pt["layers"],
-                                        p["positive_fraction"], seed=ctx.seed)
+            X, lev = domination_problem(pt["n"], p.features, p.nnz_per_row, pt["layers"],
+                                        p.positive_fraction, seed=ctx.seed)
             prob = DominationProblem(X, lev)
             visits[(pt["n"], pt["layers"])] = sweep_visits(DominationProblem(X, lev))
             return prob
-        for axis, points in (("n", [{"n": int(n), "layers": 2} for n in p["instances"]]),
-                             ("layers", [{"n": int(p["layers_n"]), "layers": int(k)}
-                                         for k in p["layers"]])):
+        for axis, points in (("n", [{"n": int(n), "layers": 2} for n in p.instances]),
+                             ("layers", [{"n": int(p.layers_n), "layers": int(k)}
+                                         for k in p.layers])):
             rows = scaling_sweep(points, make, {"ours": sweep_call},
-                                 repeats=p["repeats"], min_total=p["min_seconds"],
+                                 repeats=p.repeats, min_total=p.min_seconds,
                                  log=lambda m: ctx.log(f"complexity {axis}: {m}"))
-            out[axis] = [{**r["point"], "nnz": r["point"]["n"] * p["nnz_per_row"],
+            out[axis] = [{**r["point"], "nnz": r["point"]["n"] * p.nnz_per_row,
                           "seconds": r["seconds"]["ours"],
                           "visits": visits[(r["point"]["n"], r["point"]["layers"])]}
                          for r in rows]

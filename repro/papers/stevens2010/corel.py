@@ -16,12 +16,15 @@ deterministic, computed in replicate 0.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ...data.multilabel import load_corel5k
 from ...evidence import Evidence, QueryTable
 from ...rankers.column_access import ColumnData
 from ...rankers.pamir import pamir_models
+from ...spec.params import StudyParams, study
 from .keywords import configs, density, fit_selected, query_measures
 from .names import COREL_SPLITS, COREL_STOCHASTIC, COREL_SUBSETS, DETAIL_METRICS, corel_dataset
 from .names import COREL_VARIANTS as VARIANTS
@@ -53,28 +56,49 @@ def _measures(w, X, Y, q) -> dict:
     return {"test": test, "validation+test": both, "weight density": density(w)}
 
 
+@dataclass(frozen=True)
+class CorelParams(StudyParams):
+    """Corel5k (split by ``split_seed``) in ``shards`` shards of keywords (the first
+    ``max_queries_per_shard`` of each, if given): each Domination Rank variant over
+    ``regularisers`` × ``lambdas`` (× ``alphas``), ``iterations_per_feature`` × d iterations,
+    ``tol``, DR-Sampled with a ``negative_fraction`` of the negatives; PAMIR (shard 1) at each
+    of ``pamir_iterations`` with C among ``pamir_C``."""
+    split_seed: int
+    shards: int
+    regularisers: list[str]
+    lambdas: list[float]
+    alphas: list[float]
+    iterations_per_feature: int
+    tol: float
+    negative_fraction: float
+    pamir_iterations: list[int]
+    pamir_C: list[float]
+    max_queries_per_shard: int | None = None
+
+
+@study(CorelParams)
 def task_corel(ctx) -> dict:
     """Shard ``ctx.fold`` of the keywords (every ``n_shards``-th, in keyword order); in a
     replicate ``ctx.spec.repeat`` > 0 the stochastic methods only."""
-    p = ctx.params
+    p = CorelParams.of(ctx)
     methods = [m for m in VARIANTS if ctx.spec.repeat == 0 or m in COREL_STOCHASTIC]
-    data = corel_small(ctx.data_dir, p["split_seed"])
+    data = corel_small(ctx.data_dir, p.split_seed)
     X, Y = data["X"], data["Y"]
-    shard, n_shards = int(ctx.fold), int(p["shards"])
-    mine = data["queries"][shard - 1::n_shards][:p.get("max_queries_per_shard")]
+    shard, n_shards = int(ctx.fold), int(p.shards)
+    mine = data["queries"][shard - 1::n_shards][:p.max_queries_per_shard]
     cols = ColumnData.from_matrix(X["train"])
     d = cols.n_features
-    fit = {"tol": p["tol"], "max_iter": int(p["iterations_per_feature"]) * d}
-    grids = {"DR-Sequential": configs(p["regularisers"], p["lambdas"]),
-             "DR-FeatureInduction": configs(p["regularisers"], p["lambdas"], p["alphas"]),
-             "DR-Sampled": configs(p["regularisers"], p["lambdas"], p["alphas"])}
+    fit = {"tol": p.tol, "max_iter": int(p.iterations_per_feature) * d}
+    grids = {"DR-Sequential": configs(p.regularisers, p.lambdas),
+             "DR-FeatureInduction": configs(p.regularisers, p.lambdas, p.alphas),
+             "DR-Sampled": configs(p.regularisers, p.lambdas, p.alphas)}
     per_query = []
     for q in mine:
         ytr = Y["train"][:, q].astype(np.float64)
         row = {"keyword": data["names"][q], "index": int(q),
                "easy": bool(Y["test"][:, q].sum() >= 3), "methods": {}}
         for method in methods:
-            sample = p["negative_fraction"] if method == "DR-Sampled" else 1.0
+            sample = p.negative_fraction if method == "DR-Sampled" else 1.0
             best = fit_selected(cols, ytr, X["validation"], Y["validation"][:, q],
                                 grids[method], fit, sample, ctx.rng(1000 + int(q)))
             row["methods"][method] = {**_measures(best["w"], X, Y, q),
@@ -121,9 +145,9 @@ def _pamir(ctx, data, p) -> dict:
     validation AP over the keywords."""
     X, Y, qs = data["X"], data["Y"], data["queries"]
     res = {}
-    for k, n_iter in enumerate(p["pamir_iterations"]):
+    for k, n_iter in enumerate(p.pamir_iterations):
         best = None
-        for j, C in enumerate(p["pamir_C"]):
+        for j, C in enumerate(p.pamir_C):
             models = pamir_models(X["train"], Y["train"][:, qs], int(n_iter), float(C),
                                   seed=ctx.rng(10 + 100 * k + j))
             S = models.scores(X["validation"])

@@ -12,12 +12,15 @@ course of training at the λ with the best test AP (Figure 15).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from ...data.multilabel import load_corel5k
 from ...evidence import Evidence
 from ...rankers.column_access import ColumnData
 from ...rankers.domination import DominationProblem
+from ...spec.params import StudyParams, study
 from .keywords import density, domination_loss, lambda_grid, query_measures
 from .names import FEATURE_SELECTION as METHOD
 
@@ -35,25 +38,45 @@ def _splits(data_dir, split_seed: int, min_pos: int):
     return X, Y, np.flatnonzero(ok), tr.label_names
 
 
+@dataclass(frozen=True)
+class GoogleParams(StudyParams):
+    """The stand-in of the Google images study: ``n_queries`` keywords (drawn with
+    ``split_seed`` + 1 among those with ``min_positives`` positives in training and validation),
+    λ on the log grid ``lambda_exponents`` / ``lambda_step`` for each of ``regularisers``,
+    feature induction ``alpha``, a ``negative_fraction`` of the negatives sampled,
+    ``iterations_per_feature`` × d iterations, ``tol``."""
+    split_seed: int
+    n_queries: int
+    min_positives: int
+    regularisers: list[str]
+    lambda_exponents: list[float]
+    lambda_step: float
+    alpha: float
+    negative_fraction: float
+    iterations_per_feature: int
+    tol: float
+
+
+@study(GoogleParams)
 def task_google(ctx) -> dict:
-    p = ctx.params
-    X, Y, eligible, names = _splits(ctx.data_dir, p["split_seed"], p["min_positives"])
-    pick = np.random.default_rng(p["split_seed"] + 1).choice(eligible, p["n_queries"],
+    p = GoogleParams.of(ctx)
+    X, Y, eligible, names = _splits(ctx.data_dir, p.split_seed, p.min_positives)
+    pick = np.random.default_rng(p.split_seed + 1).choice(eligible, p.n_queries,
                                                              replace=False)
     pick = np.sort(pick)
     cols = ColumnData.from_matrix(X["train"])
     d = cols.n_features
-    fit = {"tol": p["tol"], "max_iter": int(p["iterations_per_feature"]) * d,
-           "induction": p["alpha"]}
+    fit = {"tol": p.tol, "max_iter": int(p.iterations_per_feature) * d,
+           "induction": p.alpha}
     lams = lambda_grid(p)
     npos = Y["train"][:, pick].sum(axis=0)
     single = int(pick[np.argsort(npos, kind="stable")[len(pick) // 2]])
     rows = []
     for q in pick:
         problem = DominationProblem(cols, Y["train"][:, q] * 1.0,
-                                    sample_negatives=p["negative_fraction"],
+                                    sample_negatives=p.negative_fraction,
                                     seed=ctx.rng(100 + int(q)))
-        for reg in p["regularisers"]:
+        for reg in p.regularisers:
             for lam in lams:
                 res = problem.solve(lam, reg, **fit)
                 row = {"keyword": names[q], "index": int(q), "reg": reg, "lam": lam,
@@ -70,7 +93,7 @@ def task_google(ctx) -> dict:
         ctx.log(f"google stand-in: keyword {names[q]} done")
     # Figure 9: averages over the keywords; the choice by minimum validation loss
     curves = {}
-    for reg in p["regularisers"]:
+    for reg in p.regularisers:
         for lam in lams:
             sel = [r for r in rows if r["reg"] == reg and r["lam"] == lam]
             curves.setdefault(reg, []).append({
@@ -96,7 +119,7 @@ def _course(cols, X, Y, q, best, p, fit, ctx) -> list[dict]:
     """Test loss, AP and weight density after every sweep (and round) of the training at
     the best test AP (Figure 15)."""
     problem = DominationProblem(cols, Y["train"][:, q] * 1.0,
-                                sample_negatives=p["negative_fraction"],
+                                sample_negatives=p.negative_fraction,
                                 seed=ctx.rng(100 + int(q)))
     course = []
 

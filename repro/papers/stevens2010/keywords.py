@@ -19,11 +19,12 @@ from ...metrics.ranking import domination_error, pairwise_accuracy
 from ...rankers.domination import DominationProblem
 
 
-def lambda_grid(params: dict) -> list[float]:
-    """λ on the log grid 10^lo, 10^(lo+step), …, 10^hi of ``params`` (every λ sweep of the
-    thesis's experiments here)."""
-    lo, hi = params["lambda_exponents"]
-    step = float(params["lambda_step"])
+def lambda_grid(params) -> list[float]:
+    """λ on the log grid 10^lo, 10^(lo+step), …, 10^hi of a study's parameters
+    (``lambda_exponents`` = [lo, hi], ``lambda_step``; every λ sweep of the thesis's
+    experiments here)."""
+    lo, hi = params.lambda_exponents
+    step = float(params.lambda_step)
     n = int(round((hi - lo) / step)) + 1
     return [float(10.0 ** (lo + i * step)) for i in range(n)]
 

@@ -31,6 +31,8 @@ blocks by the assembly (:mod:`repro.evidence.query_blocks`).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -39,6 +41,7 @@ from ...evidence import Evidence
 from ...rankers.column_access import ColumnData
 from ...rankers.domination import DominationProblem
 from ...rankers.pamir import pamir_models
+from ...spec.params import StudyParams, study
 from .corel import _short
 from .keywords import configs, density, loss_on, query_measures
 from .names import BIGRAMS, FEATURE_SELECTION, METRICS16
@@ -80,26 +83,56 @@ def _eval(w, X, Y, t) -> dict:
     return m
 
 
+@dataclass(frozen=True)
+class ReutersParams(StudyParams):
+    """RCV1 (the ``subsets`` of MULAN's split, split by ``split_seed``): Domination Rank's
+    (reg, λ, α) chosen on ``cv_topics`` topics (``iterations``, ``tol``, a ``negative_fraction``
+    of the negatives sampled), Figure 17 on topic ``single_topic`` over ``single_lambdas``;
+    PAMIR at each of ``pamir_iterations`` (the indices ``pamir_runs``; None: all) with C
+    among ``pamir_C``.
+    A split run's parts: ``dr`` false leaves Domination Rank to another part;
+    ``pamir_block`` [k, K] fits the topics of block k of K only; ``max_topics`` (a quick
+    run's) keeps the first topics."""
+    split_seed: int
+    subsets: list[int]
+    cv_topics: int
+    regularisers: list[str]
+    lambdas: list[float]
+    alphas: list[float]
+    iterations: int
+    tol: float
+    negative_fraction: float
+    single_topic: int
+    single_lambdas: list[float]
+    pamir_iterations: list[int]
+    pamir_C: list[float]
+    pamir_runs: list[int] | None = None
+    dr: bool = True
+    pamir_block: list[int] | None = None
+    max_topics: int | None = None
+
+
+@study(ReutersParams)
 def task_reuters(ctx) -> dict:
-    """Domination Rank (unless ``params["dr"]`` is false) and the PAMIR models of
-    ``params["pamir_runs"]`` (default all) on every topic; Figure 17 with Domination Rank in
+    """Domination Rank (unless ``dr`` is false) and the PAMIR models of ``pamir_runs`` (default
+    all) on every topic (of the first ``max_topics``, if given); Figure 17 with Domination Rank in
     replicate 0."""
-    p = ctx.params
-    dr = p.get("dr", True)
-    data = rcv1_splits(ctx.data_dir, p["split_seed"], tuple(p["subsets"]))
+    p = ReutersParams.of(ctx)
+    dr = p.dr
+    data = rcv1_splits(ctx.data_dir, p.split_seed, tuple(p.subsets))
     X, Y, topics, names = data["X"], data["Y"], data["topics"], data["names"]
-    if p.get("max_topics"):
-        topics = topics[:int(p["max_topics"])]
+    if p.max_topics:
+        topics = topics[:int(p.max_topics)]
     cols = ColumnData.from_matrix(X["train"]) if dr else None    # Domination Rank's layout
-    cv = np.sort(np.random.default_rng(p["split_seed"] + 1).choice(
-        topics, min(int(p["cv_topics"]), topics.size), replace=False))
-    base = {"tol": p["tol"], "max_iter": int(p["iterations"])}
+    cv = np.sort(np.random.default_rng(p.split_seed + 1).choice(
+        topics, min(int(p.cv_topics), topics.size), replace=False))
+    base = {"tol": p.tol, "max_iter": int(p.iterations)}
     problems = {}
 
     def problem(t):
         if t not in problems:
             problems[t] = DominationProblem(cols, Y["train"][:, t] * 1.0,
-                                            sample_negatives=p["negative_fraction"],
+                                            sample_negatives=p.negative_fraction,
                                             seed=ctx.rng(1000 + int(t)))
         return problems[t]
 
@@ -110,7 +143,7 @@ def task_reuters(ctx) -> dict:
         # the best configuration so far are kept (the first best, as max() picks it): a solve
         # is a function of its problem and arguments, so they are the CV topics' models below
         kept = None
-        for cfg in configs(p["regularisers"], p["lambdas"], p["alphas"]):
+        for cfg in configs(p.regularisers, p.lambdas, p.alphas):
             aps, fits = [], {}
             for t in cv:
                 res = fits[t] = problem(t).solve(cfg["lam"], cfg["reg"],
@@ -136,7 +169,7 @@ def task_reuters(ctx) -> dict:
     # PAMIR: C on the CV topics (iterations scaled to their share), then all topics jointly
     # (a part with ``pamir_block`` [k, K] applies the updates of block k's topics only)
     freq_all = np.asarray(data["train_frequency"]).ravel()
-    block = p.get("pamir_block")
+    block = p.pamir_block
     fitted = (topic_blocks(freq_all[:topics.size], int(block[1]))[int(block[0])]
               if block else np.arange(topics.size))
     pam = _pamir(ctx, X, Y, topics, cv, p, fitted)
@@ -169,18 +202,18 @@ def topic_blocks(freq, n_blocks: int) -> list[np.ndarray]:
 
 
 def _pamir(ctx, X, Y, topics, cv, p, fitted) -> dict:
-    """The PAMIR models of ``p["pamir_runs"]`` (indices into ``p["pamir_iterations"]``; default
-    all; none: nothing is fitted), C chosen on the CV topics first; of the topics, those at the
+    """The PAMIR models of ``p.pamir_runs`` (indices into ``p.pamir_iterations``; None: all;
+    none: nothing is fitted), C chosen on the CV topics first; of the topics, those at the
     positions ``fitted`` are fitted (the random stream is that of all topics: each model is the
     joint run's)."""
-    runs = p.get("pamir_runs", range(len(p["pamir_iterations"])))
+    runs = range(len(p.pamir_iterations)) if p.pamir_runs is None else p.pamir_runs
     if not len(runs):
         return {}
     res = {}
     share = len(cv) / max(1, len(topics))
     best = None
-    for j, C in enumerate(p["pamir_C"]):
-        n_cv = max(1, int(round(int(p["pamir_iterations"][0]) * share)))
+    for j, C in enumerate(p.pamir_C):
+        n_cv = max(1, int(round(int(p.pamir_iterations[0]) * share)))
         models = pamir_models(X["train"], Y["train"][:, cv], n_cv, float(C),
                               seed=ctx.rng(10 + j))
         S = models.scores(X["validation"])
@@ -189,7 +222,7 @@ def _pamir(ctx, X, Y, topics, cv, p, fitted) -> dict:
         if best is None or ap > best[0]:
             best = (ap, float(C))
     for k in runs:
-        n_iter = p["pamir_iterations"][int(k)]
+        n_iter = p.pamir_iterations[int(k)]
         models = pamir_models(X["train"], Y["train"][:, topics], int(n_iter), best[1],
                               seed=ctx.rng(50 + int(k)), models=fitted)
         res[f"PAMIR-{_short(n_iter)}"] = {"C": best[1], "validation_mean_AP": best[0],
@@ -202,14 +235,14 @@ def _single_topic(ctx, X, Y, topics, names, cols, chosen, p, base) -> dict:
     """Figure 17: the topic numbered like the thesis's query 77 (MULAN's Class77, or the
     nearest topic index that is in the topic list): test AP, P@10 and loss against λ (both
     regularisers, the chosen α), and the course of training at the λ with the best test AP."""
-    want = int(p["single_topic"]) - 1
+    want = int(p.single_topic) - 1
     t = int(topics[np.argmin(np.abs(topics - want))])
     prob = DominationProblem(cols, Y["train"][:, t] * 1.0,
-                             sample_negatives=p["negative_fraction"], seed=ctx.rng(1000 + t))
+                             sample_negatives=p.negative_fraction, seed=ctx.rng(1000 + t))
     test_loss = loss_on(X["test"], Y["test"][:, t])
     sweep = []
-    for reg in p["regularisers"]:
-        for lam in p["single_lambdas"]:
+    for reg in p.regularisers:
+        for lam in p.single_lambdas:
             res = prob.solve(lam, reg, induction=chosen["induction"], **base)
             m = _eval(res.w, X, Y, t)
             sweep.append({"reg": reg, "lam": float(lam), **m, "iterations": res.n_iter,
