@@ -227,7 +227,8 @@ _ANSWER = """
 window.scrollTo(0, 0);
 const H = window.innerHeight;
 const answer = document.querySelector('#answer');
-const figs = [...document.querySelectorAll('figure.forest img')];
+const figs = [...document.querySelectorAll('figure.forest img')]
+    .filter(i => i.offsetParent !== null);            // on screen (the print copy is hidden)
 const box = e => e.getBoundingClientRect();
 const matrix = document.querySelector('#matrix');
 const claims = document.querySelector('#sec-key-claims');
@@ -241,7 +242,8 @@ return {height: H, answer: answer ? box(answer).bottom : null,
 
 def check_answer_first(driver, index: Path) -> list[str]:
     """At 1400 × 900: the per-paper lines (#answer) end in the first screen; then the
-    reproduction matrix, the key claims and the forest plot (one, decoded), in that order."""
+    reproduction matrix, the key claims and the forest plot (one on screen, decoded; the
+    print copy under the matrix is for index.pdf's first page), in that order."""
     driver.set_window_size(1400, 900)
     try:
         driver.get(index.resolve().as_uri())
