@@ -93,6 +93,28 @@ def task_blas(ctx):
     return {"records": [record("blas", "digest", int(digest[:12], 16))]}
 
 
+@dataclass(frozen=True)
+class DesignParams(StudyParams):
+    """``methods``: the methods a part computes."""
+    methods: list
+
+
+#: each method's value in replicate r: its level + OFFSETS[r % 3] · spread
+DESIGN_LEVELS = {"open": (0.5, 0.003), "far": (0.9, 0.003), "exact": (0.5, 0.0)}
+OFFSETS = (1.0, -1.0, 0.0)
+
+
+@study(DesignParams)
+def task_design(ctx):
+    """Values with a known spread over replicates (for the two-stage design): "open" is
+    inconclusive on 3 replicates and reproduced on 8, "far" deviates, "exact" is exact."""
+    p = DesignParams.of(ctx)
+    r = ctx.spec.repeat
+    CALLS.append(("design", ctx.spec.part, r))
+    return {"records": [record(m, "MAP", DESIGN_LEVELS[m][0] + OFFSETS[r % 3] *
+                               DESIGN_LEVELS[m][1]) for m in p.methods]}
+
+
 def figure_noise(art, results, flat, published):
     import matplotlib
     matplotlib.use("Agg")
@@ -116,4 +138,8 @@ ARTIFACTS = [
              datasets=("synthetic",), task="task_evidence", folds=(1, 2, 3),
              aggregate=(FoldMean(select={"metric": ["MAP", "NDCG@5"]}),),
              select={"metric": ["MAP", "NDCG@5"]}),
+    Artifact("fakepaper", "table7", "A two-stage replicate design", datasets=("synthetic",),
+             task="task_design", folds=(1,), params={"methods": []}, repeats=3, extend_to=8,
+             split=(("a", {"methods": ["open", "exact"]}), ("b", {"methods": ["far"]})),
+             quick={"repeats": 2, "extend_to": 0}),
 ]

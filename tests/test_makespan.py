@@ -75,4 +75,27 @@ def test_a_run_two_artifacts_declare_counts_once(tmp_path):
             {"run": s.label, "status": "done", "seconds": t} for s in art.runs()]}))
     runs, untimed = recorded_runs([f4, f5], tmp_path)
     assert untimed == 0 and len(runs) == len(f4.runs())
-    assert {s for _, s, _ in runs} == {2.0}                    # the first artifact's record
+    assert {s for _, s, _, _ in runs} == {2.0}                 # the first artifact's record
+
+
+def test_a_second_stage_runs_after_the_first_and_is_read_from_the_runs_file(tmp_path):
+    """dubey2009's Figure 3 has a second stage (repro.pipeline.extend): its runs file lists
+    the first stage's runs, then the extension's; the makespan reads both, the extension's as
+    second-stage jobs, which start only when every first-stage job is done."""
+    from repro.pipeline.extend import every_extension
+    from repro.run.schedule import list_schedule, run_jobs
+    f3 = papers.resolve("dubey2009.figure3")[0]
+    first = f3.runs()
+    more = [s for s in every_extension(f3, False) if s.dataset == "OHSUMED"][:2]
+    assert more and all(s.repeat >= f3.repeats for s in more)
+    d = tmp_path / "dubey2009"
+    d.mkdir()
+    (d / "figure3.runs.json").write_text(json.dumps({"runs": [
+        {"run": s.label, "status": "done", "seconds": 1.0} for s in first + more]}))
+    runs, untimed = recorded_runs([f3], tmp_path)
+    assert untimed == 0 and len(runs) == len(first) + 2
+    assert [r[0] for r in runs if r[3]] == [s.label for s in more]
+    jobs = run_jobs([("a", 5.0, False), ("b", 1.0, False), ("c", 1.0, False, True)])
+    assert list_schedule(jobs, 4) == 6.0          # c waits for a: 5 + 1, not 5
+    assert list_schedule(run_jobs([("a", 5.0, False), ("b", 1.0, False),
+                                   ("c", 1.0, False)]), 4) == 5.0

@@ -117,7 +117,7 @@ def test_each_value_cell_carries_its_interval_and_commands(rendered):
         in caption
     assert "<code>python -m repro runs claimpaper.table1 --out runs/ --data-dir DATA</code>" \
         in caption
-    assert "<th>90% interval of Δ</th>" in page
+    assert "<th>interval of Δ (90%; two-stage: 94.55%)</th>" in page
     assert page.count("-0.00928") >= 2            # the cell's tooltip and the records list
 
 

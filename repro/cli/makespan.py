@@ -12,6 +12,7 @@ from pathlib import Path
 from .. import papers as registry
 from ..files import write_if_changed
 from ..report.build import artifact_dir
+from ..pipeline.extend import every_extension
 from ..run.schedule import CORES, makespans, run_jobs, summary_lines
 from ..spec import Artifact
 
@@ -21,10 +22,12 @@ MAKESPAN_FILE = "runs.json"
 
 def recorded_runs(targets: list[Artifact], out_root: Path,
                   quick: bool = False) -> tuple[list[tuple[str, float, bool]], int]:
-    """``(label, seconds, exclusive)`` of each distinct run of ``targets`` (a run that several
-    artifacts declare once) with the time its artifact's runs file records, and how many
-    runs have no recorded time (not run, failed, or a runs file missing or of other runs)."""
-    runs: dict[str, tuple[str, float | None, bool]] = {}
+    """``(label, seconds, exclusive, second stage)`` of each distinct run of ``targets`` (a run
+    that several artifacts declare once) with the time its artifact's runs file records, and
+    how many runs have no recorded time (not run, failed, or a runs file missing or of other
+    runs).  A second stage's runs (:mod:`repro.pipeline.extend`) follow the first stage's in
+    the file."""
+    runs: dict[str, tuple[str, float | None, bool, bool]] = {}
     labels: dict[str, int] = {}
     for art in targets:
         specs = art.runs(quick)
@@ -33,21 +36,26 @@ def recorded_runs(targets: list[Artifact], out_root: Path,
             recs = json.loads(path.read_text(encoding="utf-8"))["runs"]
         except (OSError, ValueError, KeyError, TypeError):
             recs = []
-        if [r.get("run") for r in recs if isinstance(r, dict)] != [s.label for s in specs]:
-            recs = [{}] * len(specs)                  # another run's file: no times from it
-        for spec, rec in zip(specs, recs):
+        got = [r.get("run") for r in recs if isinstance(r, dict)]
+        more = {s.label: s for s in every_extension(art, quick)}     # a second stage's runs
+        extra = [more.get(label) for label in got[len(specs):]]
+        if got[:len(specs)] != [s.label for s in specs] or None in extra:
+            recs, extra = [{}] * len(specs), []     # another run's file: no times from it
+        for spec, rec in zip(specs + extra, recs):
             key = json.dumps(spec.identity, sort_keys=True)
             seconds = rec.get("seconds") if rec.get("status") == "done" else None
             if not isinstance(seconds, (int, float)):
                 seconds = None
+            second = spec in extra
             if key in runs:
-                label, had, excl = runs[key]
-                runs[key] = (label, had if had is not None else seconds, excl or spec.exclusive)
+                label, had, excl, sec = runs[key]
+                runs[key] = (label, had if had is not None else seconds, excl or spec.exclusive,
+                             sec and second)
                 continue
             n = labels[spec.label] = labels.get(spec.label, 0) + 1
             label = spec.label if n == 1 else f"{spec.label} [{n}]"   # same label, other params
-            runs[key] = (label, seconds, spec.exclusive)
-    timed = [(label, float(s), x) for label, s, x in runs.values() if s is not None]
+            runs[key] = (label, seconds, spec.exclusive, second)
+    timed = [(label, float(s), x, sec) for label, s, x, sec in runs.values() if s is not None]
     return timed, len(runs) - len(timed)
 
 

@@ -89,7 +89,9 @@ JUDGEMENT = ("ci95", "n_queries", "n_folds", "ci_basis", "outcome", "effect", "p
              "equivalence_bound", "equivalence_bound_margins", "deviation_bound",
              "reachable_bound", "reachable_bound_margins",
              "equivalence", "uncertainty", "se_queries", "verdict_offset_removed",
-             "offset_removed_bound", "reason",
+             "offset_removed_bound", "reason", "interval_levels",
+             # the replicate design's second stage (repro.judge.design, repro.pipeline.extend)
+             "projected", "second_stage",
              # a claim judged as a replication (repro.judge.claims)
              "family", "effect_ci95", "published_effect", "effect_ratio_ci95", "p_adjusted",
              "p_direction", "same_test_as", "decided_by", "count", "paper_cells",

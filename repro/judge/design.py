@@ -55,9 +55,14 @@ class Stage:
 @dataclass(frozen=True)
 class Design:
     """Stages in order, each with more replicates than the one before; a value decided at a
-    stage gets no more replicates."""
+    stage gets no more replicates.  ``projected``: a value left inconclusive goes on to the
+    next stage only where that stage would decide it if its mean and spread stayed as they
+    are (its standard error shrunk to the next stage's replicates): replicates only where
+    they can decide something — a value whose uncertainty more replicates cannot shrink
+    enough (another sample of queries) keeps the replicates it has."""
     name: str
     stages: tuple[Stage, ...]
+    projected: bool = False
 
     def __post_init__(self):
         ns = [s.replicates for s in self.stages]
@@ -78,7 +83,26 @@ POCOCK_REPRODUCE, POCOCK_DEVIATE = 0.9455, 0.9736
 #: 3 replicates, then 8 for the values the first stage leaves inconclusive
 TWO_STAGE = Design("3, then 8 if inconclusive",
                    (Stage(3, POCOCK_REPRODUCE, POCOCK_DEVIATE),
-                    Stage(8, POCOCK_REPRODUCE, POCOCK_DEVIATE)))
+                    Stage(8, POCOCK_REPRODUCE, POCOCK_DEVIATE)), projected=True)
+
+#: the interval levels (reproduce, deviate) of the single-stage rule
+SINGLE_STAGE_LEVELS = (0.90, 0.95)
+
+
+def levels(extend_to: int, replicates: int) -> tuple[float, float]:
+    """The interval levels of a value on ``replicates`` replicates of an artifact whose second
+    stage extends to ``extend_to`` (0: none): :data:`TWO_STAGE`'s at either of its stages,
+    else the single-stage rule's (a ``--quick`` run's 2 replicates, a value with one run)."""
+    if extend_to:
+        counts = tuple(st.replicates for st in TWO_STAGE.stages)
+        if extend_to != counts[-1]:
+            raise ValueError(f"extend_to: the declared design extends to {counts[-1]} "
+                             f"replicates, got {extend_to}")
+        if replicates in counts:
+            st = TWO_STAGE.stages[counts.index(replicates)]
+            return st.reproduce, st.deviate
+    return SINGLE_STAGE_LEVELS
+
 
 #: the nominal error rates the design keeps (δ = 1): (what, d, σ, outcome, bound, at least?).
 #: At |d| = δ the rate does not depend on σ while σ is small against δ (the upper side decides:
@@ -108,20 +132,30 @@ def verdicts(design: Design, draws: np.ndarray, delta: float = 1.0) -> tuple[np.
     out = np.full(draws.shape[0], INCONCLUSIVE, dtype=object)
     used = np.zeros(draws.shape[0], dtype=np.int64)
     open_ = np.ones(draws.shape[0], dtype=bool)
-    for st in design.stages:
+    for k, st in enumerate(design.stages):
         x = draws[open_, :st.replicates]
         used[open_] = st.replicates
         d = x.mean(axis=1)
-        se = x.std(axis=1, ddof=1) / np.sqrt(st.replicates)
-        hr = _t(st.reproduce, st.replicates) * se
-        hd = _t(st.deviate, st.replicates) * se
-        rep = (d - hr >= -delta) & (d + hr <= delta)
-        dev = (d - hd > delta) | (d + hd < -delta)
+        s = x.std(axis=1, ddof=1)
+        rep, dev = _decide(d, s, st.replicates, st, delta)
         idx = np.flatnonzero(open_)
         out[idx[rep]] = REPRODUCED
         out[idx[dev & ~rep]] = DEVIATES
         open_[idx[rep | dev]] = False
+        if design.projected and k + 1 < len(design.stages):
+            nxt = design.stages[k + 1]
+            p_rep, p_dev = _decide(d, s, nxt.replicates, nxt, delta)
+            open_[idx[~(rep | dev) & ~(p_rep | p_dev)]] = False   # more would not decide
     return out, used
+
+
+def _decide(d, s, n: int, st: Stage, delta: float):
+    """Which of the means ``d`` with replicate spreads ``s`` the rule of stage ``st`` calls
+    reproduced and deviates, on ``n`` replicates."""
+    se = s / np.sqrt(n)
+    hr = _t(st.reproduce, n) * se
+    hd = _t(st.deviate, n) * se
+    return (d - hr >= -delta) & (d + hr <= delta), (d - hd > delta) | (d + hd < -delta)
 
 
 def rates(design: Design, d: float, sigma: float, n: int = 200_000, seed: int = 2026,

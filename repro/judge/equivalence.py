@@ -186,10 +186,15 @@ def outcome_at(bound: float, deviation_bound: float, margin: float) -> str:
     return INCONCLUSIVE
 
 
-def tost(d: float, unc: Uncertainty, margin: Margin) -> Equivalence:
-    """Two one-sided tests of |E d| ≥ δ at 5 % each (module docstring)."""
-    ci90 = unc.interval(d, 1 - 2 * ALPHA)
-    ci95 = unc.interval(d, 1 - ALPHA)
+def tost(d: float, unc: Uncertainty, margin: Margin,
+         levels: tuple[float, float] | None = None) -> Equivalence:
+    """Two one-sided tests of |E d| ≥ δ at 5 % each (module docstring).  ``levels``: the
+    two-sided levels of the interval that decides *reproduced* and of the one that decides
+    *deviates* (default 90 % and 95 %; a two-stage design's wider ones,
+    :func:`repro.judge.design.levels`) — the record's ``d_ci90`` and ``d_ci95`` are these."""
+    rep, dev = levels or (1 - 2 * ALPHA, 1 - ALPHA)
+    ci90 = unc.interval(d, rep)
+    ci95 = unc.interval(d, dev)
     e = Equivalence(float(d), ci90, ci95, margin, unc.se, unc.df, INCONCLUSIVE)
     out = outcome_at(e.bound, e.deviation_bound, margin.value)
     return Equivalence(e.d, ci90, ci95, margin, unc.se, unc.df, out)

@@ -248,6 +248,15 @@ def evidence(art, r: dict, index: TableIndex, records: list[dict], groups: dict,
     return None
 
 
+def second_stage(art, r: dict) -> int:
+    """The replicates a second stage would give the value of record ``r`` (0: none — the
+    artifact has no second stage, the value has no replicates or already has them all)."""
+    n = r.get("replicates")
+    if not art.extend_to or not isinstance(n, int) or n < 2 or n >= art.extend_to:
+        return 0
+    return art.extend_to if n == art.repeats else 0
+
+
 def _skip(rec: dict) -> bool:
     """Claims, paired tests and values with an interval of their own (a difference tested
     by its aggregation) are judged by their own tests."""
@@ -281,3 +290,8 @@ def attach(art, records: list[dict], tables: list[dict], exact_ok=None) -> None:
         exact = ev is None and (fold in folds or len(folds) < 2) and (
             exact_ok is None or exact_ok(r))
         r.update(noise.separation(art, r, ev.within if ev else None, exact).fields())
+        more = second_stage(art, r)
+        if more:          # the value as the second stage would judge it, mean and spread kept
+            proj = noise.separation(art, r, ev.within if ev else None, exact, more).fields()
+            r["projected"] = {"replicates": more, "uncertainty": proj["uncertainty"],
+                              "interval_levels": proj["interval_levels"]}

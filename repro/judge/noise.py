@@ -33,11 +33,12 @@ default).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
 from ..spec import ARITHMETIC, SAME_QUERIES, SAMPLE, SAMPLING, SEEDS, STAND_IN, Artifact, Noise
+from .design import SINGLE_STAGE_LEVELS, levels
 from .equivalence import Part, Uncertainty
 from .replicates import replicates_of
 
@@ -130,13 +131,14 @@ class Separation:
     se_queries: float | None
     basis: str
     words: str
+    levels: tuple[float, float] = SINGLE_STAGE_LEVELS
 
     def fields(self) -> dict:
         return {"uncertainty": [{"source": p.source, "var": p.var,
                                  "df": None if not math.isfinite(p.df) else p.df,
                                  "what": p.what} for p in self.uncertainty.parts],
                 "se_queries": self.se_queries, "noise": self.basis,
-                "noise_words": self.words}
+                "noise_words": self.words, "interval_levels": list(self.levels)}
 
 
 def uncertainty_of(fields: dict) -> Uncertainty:
@@ -152,14 +154,25 @@ def _spread_source(sources: tuple) -> str:
     return " and ".join(got) if got else "replicates"
 
 
-def separation(art: Artifact, rec: dict, within: Within | None, exact: bool) -> Separation:
+def separation(art: Artifact, rec: dict, within: Within | None, exact: bool,
+               replicates: int | None = None) -> Separation:
     """What separates ``rec``'s value from the published one (module docstring).
     ``within``: the sampling noise of one run's value (None: no per-query or per-fold values
-    behind it); ``exact``: the value is one deterministic result with nothing to resample."""
-    b = basis(art, rec)
-    decl = declared(art, rec)
+    behind it); ``exact``: the value is one deterministic result with nothing to resample.
+    ``replicates``: the separation the value would have on that many replicates with the
+    same spread (the second stage's projection, :mod:`repro.judge.design`)."""
     values = replicates_of(rec)
     n_rep = len(values) if values else int(rec.get("replicates") or 1)
+    if replicates is not None:
+        n_rep = replicates
+    sep = _separation(art, rec, within, exact, values, n_rep)
+    return replace(sep, levels=levels(art.extend_to, n_rep))
+
+
+def _separation(art: Artifact, rec: dict, within: Within | None, exact: bool, values,
+                n_rep: int) -> Separation:
+    b = basis(art, rec)
+    decl = declared(art, rec)
     reps = replicate_words(n_rep, decl.sources)
     once = values is None or all(v == values[0] for v in values)
     var = None if once else float(np.var(values, ddof=1))      # between replicates

@@ -115,8 +115,22 @@ def judge(rec: dict, pub, rule: dict | None = None) -> eq.Equivalence | None:
     if pub is None or pub.value is None or value is None or isinstance(value, bool) or (
             isinstance(value, float) and not math.isfinite(value)):
         return None
+    levels = rec.get("interval_levels")
     return eq.tost(float(value) - float(pub.value), uncertainty_of(rec),
-                   margin_for(pub, rec, rule))
+                   margin_for(pub, rec, rule), tuple(levels) if levels else None)
+
+
+def needs_second_stage(e: eq.Equivalence, verdict: Verdict, projected: dict) -> bool:
+    """Whether a value at the first stage of the replicate design (:mod:`repro.judge.design`)
+    goes on to the second: its verdict is the rule's and inconclusive, and the second stage's
+    replicates, with the mean and spread seen so far (``projected``: the uncertainty and
+    interval levels on that many replicates, :func:`repro.judge.intervals.second_stage`),
+    would decide it."""
+    if verdict is not Verdict.INCONCLUSIVE:
+        return False
+    then = eq.tost(e.d, uncertainty_of(projected), e.margin,
+                   tuple(projected["interval_levels"]))
+    return then.outcome != eq.INCONCLUSIVE
 
 
 def category(kind: str, stand_in: bool, rule_outcome: str) -> Verdict:
@@ -152,7 +166,8 @@ def compare(paper: str, artifact: str, records: list[dict], published,
         rec = {"paper": paper, **{k: r.get(k) for k in CELL}, "value": r["value"],
                "published": pub.text if pub else None, "diff": None,
                "source": pub.source if pub else None}
-        rec.update({k: v for k, v in r.items() if k not in rec and k != "verdict"})
+        rec.update({k: v for k, v in r.items() if k not in rec and k not in ("verdict",
+                                                                             "projected")})
         value = r["value"]
         undefined = isinstance(value, float) and math.isnan(value)
         if r.get("not_run") or (value is None and not undefined):
@@ -172,9 +187,11 @@ def compare(paper: str, artifact: str, records: list[dict], published,
                        diff=float(value) - pub.value)
         else:
             e = judge(r, pub, rule)
-            rec.update(e.fields(), diff=e.d,
-                       verdict=(Verdict.UNVERIFIED if unverified(rec) else
-                                category(kind, bool(r.get("stand_in")), e.outcome)).value)
+            verdict = (Verdict.UNVERIFIED if unverified(rec) else
+                       category(kind, bool(r.get("stand_in")), e.outcome))
+            rec.update(e.fields(), diff=e.d, verdict=verdict.value)
+            if r.get("projected"):
+                rec["second_stage"] = needs_second_stage(e, verdict, r["projected"])
             why = published.explanation(rec) if e.outcome != eq.REPRODUCED else ""
             if why:
                 rec["explanation"] = why

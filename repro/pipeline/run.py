@@ -22,6 +22,7 @@ from ..report.terminal import compact_table
 from ..run.result import RunResult
 from ..spec import Artifact
 from .execute import execute
+from .extend import designed, runs_of, second_stage, summary
 from .options import Options
 from .outcome import Outcome
 from .plan import quick_view, run_specs
@@ -36,10 +37,11 @@ from .user_data import data_marks, without_published
 class Build:
     """One pipeline run in progress: its options, the runs' results, the staging directory,
     the outcome so far and every report file written or left unchanged (``(path, whether it
-    was written)``)."""
+    was written)``); ``extended``: the run groups the second stage extended (:mod:`.extend`)."""
     opts: Options
     results: dict
     staging: Path
+    extended: set = field(default_factory=set)
     out: Outcome = field(default_factory=Outcome)
     files: list[tuple[Path, bool]] = field(default_factory=list)
 
@@ -49,12 +51,12 @@ def run_artifacts(targets: list[Artifact], opts: Options) -> Outcome:
     artifacts' files are left as they are, or absent).  ``opts.only_targets``: build the
     targets alone — a run on a user's data (``--on``), whose targets replace the paper's
     datasets and have no published values to compare with."""
-    results = execute(run_specs(targets, opts.quick), opts)
+    results, extended = execute_in_stages(targets, opts)
     try:
         opts.out_root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise write_error(exc, opts.out_root) from None
-    build = Build(opts, results, staging_dir())
+    build = Build(opts, results, staging_dir(), extended)
     pdfs = pdf_queue(opts)
     pages = 0
     try:
@@ -75,6 +77,24 @@ def run_artifacts(targets: list[Artifact], opts: Options) -> Outcome:
         pdfs.stop()                 # nothing left running after a failure or an interruption
         shutil.rmtree(build.staging, ignore_errors=True)
     return build.out
+
+
+def execute_in_stages(targets: list[Artifact], opts: Options) -> tuple[dict, set]:
+    """The runs of ``targets`` in two stages: the first stage's pooled runs; then, after the
+    artifacts with a second stage are judged on them (:mod:`.extend`), the runs the second
+    stage adds, with the timing runs (alone, last, as the runner executes them).  Returns the
+    results and the extended run groups."""
+    specs = run_specs(targets, opts.quick)
+    results = execute([s for s in specs if not s.exclusive], opts)
+    extended: set = set()
+    asked = second_stage(targets, results, opts, extended)
+    if any(designed(a, opts.quick) for a in targets):
+        for line in summary(asked, extended):
+            opts.log(line)
+    more = [s for a in targets for s in runs_of(a, opts.quick, extended) if s not in results]
+    if more:
+        results.update(execute(more, opts))
+    return results, extended
 
 
 def build_paper(paper: str, targets: list[Artifact], build: Build) -> bool:
@@ -99,7 +119,7 @@ def build_one(art: Artifact, published, build: Build) -> bool:
     """Stage one artifact from its runs, promote it by the downgrade policy and say what it
     computed; whether its files were written."""
     opts, out = build.opts, build.out
-    rs: list[RunResult] = [build.results[s] for s in art.runs(opts.quick)]
+    rs: list[RunResult] = [build.results[s] for s in runs_of(art, opts.quick, build.extended)]
     out_dir = artifact_dir(opts.out_root, art)
     if art.timing:
         drop_moved(opts.out_root / art.paper, art.name)

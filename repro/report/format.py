@@ -161,7 +161,8 @@ def interval_text(r: dict) -> str:
     if _number(r.get("d")) and r.get("d_ci90") and _number(r.get("margin")):
         lo, hi = r["d_ci90"]
         bound, m = r.get("equivalence_bound"), r.get("equivalence_bound_margins")
-        text = (f"d = {fmt_diff(r['d'], pub, r.get('value'))}, 90% interval "
+        level = (r.get("interval_levels") or [0.90])[0]
+        text = (f"d = {fmt_diff(r['d'], pub, r.get('value'))}, {level * 100:.4g}% interval "
                 f"[{fmt_diff(lo, pub, r.get('value'))}, {fmt_diff(hi, pub, r.get('value'))}]"
                 f" against ±δ = {fmt_general(float(r['margin']))} ({r.get('margin_why', '')})")
         if _number(bound):

@@ -6,9 +6,10 @@ finished (the order the runner's pool starts them in), beside two bounds.
   work (the runs' seconds added up), ``L`` the longest chain of dependent runs;
 * greedy bound (Graham 1969): every list schedule finishes by ``W / m + (1 − 1/m) · L``.
 
-Runs of the suite depend on nothing but the timing runs (``RunSpec.exclusive``), which the
-runner executes alone after every other run (:mod:`repro.run.runner`): :func:`run_jobs` makes
-them a chain after all the others, so each runs alone on the machine, as it would there.
+Runs of the suite depend on nothing but the stages: a replicate design's second stage starts
+when the first stage's runs are done (it is decided on their values), and the timing runs
+(``RunSpec.exclusive``), which the runner executes alone after every other run
+(:mod:`repro.run.runner`), form a chain after all the others: :func:`run_jobs`.
 Pure arithmetic on numbers given: nothing here reads a file or a clock.
 """
 from __future__ import annotations
@@ -127,15 +128,21 @@ def greedy_bound(jobs: list[Job], cores: int) -> float:
     return sum(j.seconds for j in jobs) / m + (1 - 1 / m) * longest_chain(jobs)
 
 
-def run_jobs(runs: list[tuple[str, float, bool]]) -> list[Job]:
-    """Jobs of the runs ``(name, seconds, exclusive)``: the pooled runs independent, the
-    exclusive (timing) runs one after another after all of them, in the order given — so each
-    runs alone, as the runner executes them."""
-    pooled = [Job(n, float(s)) for n, s, x in runs if not x]
-    out, prev = list(pooled), tuple(j.name for j in pooled)
-    for n, s, x in runs:
+def run_jobs(runs: list[tuple]) -> list[Job]:
+    """Jobs of the runs ``(name, seconds, exclusive[, second stage])``: the pooled runs of the
+    first stage independent; a second stage's runs (a replicate design's, decided on the first
+    stage's values: :mod:`repro.pipeline.extend`) after all of them; the exclusive (timing)
+    runs one after another after every pooled run, in the order given — so each runs alone,
+    as the runner executes them."""
+    runs = [(r[0], float(r[1]), bool(r[2]), len(r) > 3 and bool(r[3])) for r in runs]
+    first = [Job(n, s) for n, s, x, second in runs if not x and not second]
+    barrier = tuple(j.name for j in first)
+    later = [Job(n, s, barrier) for n, s, x, second in runs if not x and second]
+    out = first + later
+    prev = tuple(j.name for j in out)
+    for n, s, x, _ in runs:
         if x:
-            out.append(Job(n, float(s), prev))
+            out.append(Job(n, s, prev))
             prev = (n,)
     return out
 

@@ -207,6 +207,9 @@ class Artifact:
     not_run: str = ""               # with task None: why it cannot run (else "not implemented yet")
     folds: PerDataset[tuple] = (None,)  # fold ids (None: no folds), per dataset (PerDataset)
     repeats: int = 1                # replicates of every run (seeds derive from the repeat)
+    extend_to: int = 0              # a second stage (repro.judge.design): the replicates the
+    #                                 runs behind a value left inconclusive are extended to
+    #                                 (0: one stage; never under --quick)
     noise: PerDataset[Noise] = field(default_factory=Noise)     # per dataset (PerDataset)
     params: dict = field(default_factory=dict)
     quick: dict = field(default_factory=dict)       # overrides of folds/repeats/params

@@ -106,12 +106,13 @@ _REPLICATED = replicated(QUICK)
 FIGURE3_NOISE = Noise(SAME_QUERIES, (SEEDS,), why=(
     "our test queries are the official LETOR 3.0 folds, the paper's own: query sampling "
     "cannot separate two scores on identical queries; what can is the training randomness of "
-    "the conditional models (the sample Ŷ and the random starts: measured over 5 seeds; the "
-    "baselines are deterministic) and arithmetic (checked with `python -m repro stability`)"))
+    "the conditional models (the sample Ŷ and the random starts: measured over 3 seeds, or 8 "
+    "where the two-stage design extends them; the baselines are deterministic) and "
+    "arithmetic (checked with `python -m repro stability`)"))
 #: the Sec. 5.3 studies that are replicated (Figures 6-8)
 STUDY_NOISE = Noise(SAME_QUERIES, (SEEDS,), why=(
     "the published numbers are HP2004's, which is not available: OHSUMED and MQ2008 stand in, "
-    "judged as stand-ins over 5 seeds of the sampler"))
+    "judged as stand-ins over 3 seeds of the sampler"))
 # Sec. 5.3 studies: HP2004 as in the paper (runs when supplied); OHSUMED and MQ2008 as
 # labelled stand-ins (MQ2008's records keep their own label).  Figure 6, the one study with
 # published numbers, is replicated, and Figures 7-8 with it (cheap; their claims average the

@@ -88,7 +88,7 @@ _REPLICATED = replicated(QUICK)
 TABLE1_NOISE = Noise(SAMPLE, (SAMPLING,), why=(
     "Table 1's queries are 50 random draws of 100 documents from each UCI set: the paper's "
     "sample is not ours, so which queries were drawn separates our value from the published "
-    "one; each of 5 replicates draws its own sample and fits every method on it"))
+    "one; each of 3 replicates (8 where the two-stage design extends them) draws its own sample and fits every method on it"))
 #: the web-search stand-ins: official folds; the fitted methods (the SVMs, DORM) are
 #: deterministic but sensitive to last-bit arithmetic (another BLAS kernel moves DORM's MQ2008
 #: fold-1 MAP between 0.39 and 0.43), so the web runs have arithmetic replicates: replicate 0

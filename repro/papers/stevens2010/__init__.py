@@ -77,7 +77,7 @@ LETOR_NOISE = Noise(SAME_QUERIES, (), why=(
     "thesis's value is exact; arithmetic is checked with `python -m repro stability`"))
 STAND_IN_NOISE = Noise(SAME_QUERIES, (SEEDS,), why=(
     "the data stand in for the thesis's (its Corel and Reuters sets were never public): the "
-    "values are judged as stand-ins, over 5 seeds of the sampled negatives and of PAMIR's "
+    "values are judged as stand-ins, over 3 seeds of the sampled negatives and of PAMIR's "
     "triplets and over the keywords/topics"))
 
 # --- LETOR (§8.1) ------------------------------------------------------------------------------
