@@ -153,14 +153,41 @@ def test_longer_walks_give_positive_margins_on_the_sample(objective):
     assert fun.loss(S)[0] < 1e-3 * fun.loss(0 * S)[0]
 
 
-def test_fit_grid_shares_one_sample_and_equals_separate_fits():
+def test_fit_grid_of_a_nonconvex_objective_shares_one_sample_and_equals_separate_fits():
     d = make_queries(6, (5, 10), 4, seed=2)
     grid = {"C": [0.1, 10.0]}
-    got = list(ConditionalRanker("ConvexLoss", "NDCG", sample_size=30).fit_grid(d, grid))
+    got = list(ConditionalRanker("L3", "NDCG", sample_size=30, n_inits=2).fit_grid(d, grid))
     assert got[0][1].sample_ is got[1][1].sample_
     for params, model in got:
-        single = ConditionalRanker("ConvexLoss", "NDCG", sample_size=30, **params).fit_data(d)
+        single = ConditionalRanker("L3", "NDCG", sample_size=30, n_inits=2,
+                                   **params).fit_data(d)
         np.testing.assert_allclose(model.coef_, single.coef_, rtol=1e-12)
+
+
+@pytest.mark.parametrize("objective,delta", [("MLE", "AUC"), ("ConvexLoss", "NDCG"),
+                                             ("ConvexLoss", "MAP")])
+def test_a_warm_started_convex_grid_reaches_the_cold_minimum_within_the_stopping_tolerance(
+        objective, delta):
+    """A convex objective's grid is fitted from the smallest C up, each fit warm-started from
+    the one before (in grid order out): its objective at every C equals a cold fit's within
+    what the stopping rule leaves — f is 2/C-strongly convex, so f(w) − f* ≤ ‖∇f(w)‖² C/4 for
+    either fit — and the first fit (no warm start) is the cold one."""
+    d = make_queries(10, (6, 14), 6, seed=5)
+    grid = {"C": [10.0, 0.01, 1.0, 100.0]}                # not sorted: results in grid order
+    r = ConditionalRanker(objective, delta, sample_size=40, tol=1e-6)
+    got = list(r.fit_grid(d, grid))
+    assert [p["C"] for p, _ in got] == grid["C"]
+    for params, warm in got:
+        cold = ConditionalRanker(objective, delta, sample_size=40, tol=1e-6,
+                                 **params).fit_data(d)
+        gf = good_first(d.X, d.y, d.query_ptr)
+        fun = ConditionalObjective(gf, cold.sample_, objective, delta, params["C"])
+        (fw, gw), (fc, gc) = fun(warm.coef_), fun(cold.coef_)
+        slack = params["C"] / 4 * max(float(gw @ gw), float(gc @ gc))
+        assert abs(fw - fc) <= slack + 1e-12 * abs(fc)
+        assert warm.result_.status == "converged"
+        if params["C"] == 0.01:                            # the path's first fit: cold
+            np.testing.assert_array_equal(warm.coef_, cold.coef_)
 
 
 def test_a_shared_sample_cache_draws_once_and_changes_no_fit():
