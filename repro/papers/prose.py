@@ -43,7 +43,7 @@ from ..errors import ReproError
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:                   # annotations only: reading the words imports no declarations
-    from ..spec import Artifact
+    from ..spec import Artifact, Paper
 
 FILE = "prose.md"
 #: the artifact fields a section may give, by their ``###`` heading
@@ -118,6 +118,14 @@ def _fill(text: str, values: dict, used: set, where: str) -> str:
         used.add(name)
         return str(values[name])
     return _PLACEHOLDER.sub(one, text)
+
+
+def paper(package: str, **fields) -> tuple[Prose, "Paper"]:
+    """A paper package's words (:func:`load`) and its :class:`~repro.spec.Paper` of
+    ``fields``, whose summary is the words' (``PROSE, PAPER = prose.paper(__name__, …)``)."""
+    from ..spec import Paper
+    words = load(package)
+    return words, Paper(**fields, summary=words.summary)
 
 
 def load(package: str) -> Prose:

@@ -17,14 +17,12 @@ and runs the Sec. 5.3 studies (:mod:`.sampling`); ``task_throughput`` (:mod:`.th
 the FoldMeans of Figures 4–8 and the claims (:mod:`.claims`) are declared below; the one custom
 aggregation is the computed context of the OHSUMED gap (:mod:`.gap`).  Names: :mod:`.names`.
 
-The words of the report — the summary, the notes (misprints and how they were read,
-stand-ins, sources), each artifact's description and the choices the paper leaves open —
-are written once, in ``prose.md`` (:mod:`repro.papers.prose`); the code cites the paper's
-sections and equations where they explain it.
+The report's words are in ``prose.md`` (:func:`repro.papers.prose.paper`); the code cites the
+paper's sections and equations where they explain it.
 """
 from ...judge import published as _published
 from ...judge.kinds import Cells, CellsWithGap, Custom, FoldMean, MicroAverage
-from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Paper, Reference
+from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Reference
 from .claims import DECLARED as CLAIMS_DECLARED
 from .names import (BASELINES, CLAIMS, CLEANED, FIGURE3, FIGURE4, FIGURE5, FIGURE6, FIGURE7,
                     FIGURE8, FLOOR, LETOR3, LETOR3_RANDOM, METHODS, METRICS, PAPER_DEF,
@@ -34,12 +32,6 @@ from ...metrics.family import get_convention
 from .. import prose
 from ..replicates import replicated
 
-PAPER = Paper(
-    order=2,
-    id="dubey2009",
-    title="Conditional Models for Non-smooth Ranking Loss Functions",
-    authors="A. Dubey, J. Machchhar, C. Bhattacharyya, S. Chakrabarti", venue="ICDM 2009",
-    text="001_6d8b563b3ae0bb43.txt")
 
 #: the paper's measures (Sec. 1.6.2-1.6.3), as the metric family computes them from the ranks of
 #: the good documents (``python -m repro eval --convention dubey2009``)
@@ -49,8 +41,11 @@ CONVENTION = get_convention("binary_ranks").replace(
            "for ranks 1-2 and 1/log2(rank) beyond, AP normalised by n+; measured on queries "
            "with a good document only (others: NaN)")
 
-#: the words of the report (notes; each artifact's description and choices): prose.md
-PROSE = prose.load(__name__)
+#: the report's words (prose.md) and the paper
+PROSE, PAPER = prose.paper(__name__, order=2, id="dubey2009", text="001_6d8b563b3ae0bb43.txt",
+                           title="Conditional Models for Non-smooth Ranking Loss Functions",
+                           authors="A. Dubey, J. Machchhar, C. Bhattacharyya, S. Chakrabarti",
+                           venue="ICDM 2009")
 NOTES = PROSE.notes
 
 #: LETOR 3.0 query counts (TOML [protocol]): Figure 3's microaverage weights

@@ -11,28 +11,23 @@ Tasks in :mod:`.tasks` (one study module each: ``sectionII``, ``tableI``, ``figu
 ``complexity`` figure), figures in :mod:`.figures`; the benchmark against liblinear on explicit
 pairs is the ``tron`` group of ``python -m repro bench`` (:mod:`repro.bench.tron`).
 
-The words of the report — the summary, the notes (misprints and how they were read,
-stand-ins, sources), each artifact's description and the choices the paper leaves open —
-are written once, in ``prose.md`` (:mod:`repro.papers.prose`); the code cites the paper's
-sections and equations where they explain it.
+The report's words are in ``prose.md`` (:func:`repro.papers.prose.paper`); the code cites the
+paper's sections and equations where they explain it.
 """
 from __future__ import annotations
 
-from ...spec import SAME_QUERIES, Artifact, Noise, Paper
+from ...spec import SAME_QUERIES, Artifact, Noise
 from ...judge.published import load as load_published
 from .. import prose
 
-#: the words of the report (summary, notes, each artifact's description and choices): prose.md
-PROSE = prose.load(__name__)
 
-PAPER = Paper(
-    order=3,
-    id="leelin2014",
-    title='Supplement Materials for "Large-scale Linear RankSVM"',
-    authors="C.-P. Lee, C.-J. Lin", venue="Neural Computation 26(4), 2014 (supplement)",
-    text="002_75f2de2375fc1d0d.txt", summary=PROSE.summary)
 
 PROTOCOL = load_published("leelin2014").protocol
+#: the report's words (prose.md) and the paper
+PROSE, PAPER = prose.paper(__name__, order=3, id="leelin2014", text="002_75f2de2375fc1d0d.txt",
+                           title='Supplement Materials for "Large-scale Linear RankSVM"',
+                           authors="C.-P. Lee, C.-J. Lin",
+                           venue="Neural Computation 26(4), 2014 (supplement)")
 NOTES = PROSE.notes
 
 

@@ -14,14 +14,12 @@ the claims included, is declared below; figures: :mod:`.figures`; the assignment
 ``python -m repro bench assignment``.  Published values are in ``lesmola2007.toml`` (its header
 says how they are encoded).
 
-The words of the report — the summary, the notes (misprints and how they were read,
-stand-ins, sources), each artifact's description and the choices the paper leaves open —
-are written once, in ``prose.md`` (:mod:`repro.papers.prose`); the code cites the paper's
-sections and equations where they explain it.
+The report's words are in ``prose.md`` (:func:`repro.papers.prose.paper`); the code cites the
+paper's sections and equations where they explain it.
 """
 from ...judge.kinds import (Best, Claim, Difference, FoldMean, FoldSpread, PairedTest,
                             SettingMeans, Spread)
-from ...spec import ARITHMETIC, SAME_QUERIES, SAMPLE, SAMPLING, Artifact, Noise, Paper
+from ...spec import ARITHMETIC, SAME_QUERIES, SAMPLE, SAMPLING, Artifact, Noise
 from .names import (C_LABEL, C_SERIES, CHOSEN_C, CLAIM_63, CLAIM_64, CLAIM_65, CLAIM_T1,
                     FIGURE2_METHODS, FIGURE7_METHODS, NDCG10, NDCG_AT, NESTED_C, NESTED_P,
                     OPTIMISM, P_VALUE, SCHEME_METHODS, SCHEMES_LABEL, SECONDS, SHORT,
@@ -50,15 +48,10 @@ declare_fields("inner_means")
 
 __all__ = ["PAPER", "NOTES", "ARTIFACTS", "CONVENTION", "table1_queries", "BENCH_INPUTS"]
 
-#: the words of the report (summary, notes, each artifact's description and choices): prose.md
-PROSE = prose.load(__name__)
-
-PAPER = Paper(
-    order=4,
-    id="lesmola2007",
-    title="Direct Optimization of Ranking Measures",
-    authors="Q. V. Le, A. J. Smola", venue="arXiv:0704.3359, 2007",
-    text="003_96ad0f5ad667baf7.txt", summary=PROSE.summary)
+#: the report's words (prose.md) and the paper
+PROSE, PAPER = prose.paper(__name__, order=4, id="lesmola2007", text="003_96ad0f5ad667baf7.txt",
+                           title="Direct Optimization of Ranking Measures",
+                           authors="Q. V. Le, A. J. Smola", venue="arXiv:0704.3359, 2007")
 NOTES = PROSE.notes
 
 #: inner folds of the nested selection of C (Table 1).  Measured on fold 1 (one core,

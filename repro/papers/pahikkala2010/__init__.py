@@ -15,29 +15,22 @@ counts the selection's operations and times it on synthetic data for the ``compl
 figure; the benchmark against a vectorised NumPy implementation of the same algorithm is the
 ``lqo`` group of ``python -m repro bench`` (:mod:`repro.bench.lqo`).
 
-The words of the report — the summary, the notes (misprints and how they were read,
-stand-ins, sources), each artifact's description and the choices the paper leaves open —
-are written once, in ``prose.md`` (:mod:`repro.papers.prose`); the code cites the paper's
-sections and equations where they explain it.
+The report's words are in ``prose.md`` (:func:`repro.papers.prose.paper`); the code cites the
+paper's sections and equations where they explain it.
 """
 from __future__ import annotations
 
 from ...judge import published as _published
-from ...spec import SAME_QUERIES, Artifact, Noise, Paper, Reference
+from ...spec import SAME_QUERIES, Artifact, Noise, Reference
 from ...judge.kinds import Best, FoldMean
 from .names import CURVE, CURVE_K, CURVE_LAMBDA, CURVE_MAX, CURVE_METRICS, METHODS, METRICS
 from .. import prose
 
-#: the words of the report (summary, notes, each artifact's description and choices): prose.md
-PROSE = prose.load(__name__)
-
-PAPER = Paper(
-    order=5,
-    id="pahikkala2010",
-    title="Greedy RankRLS: a Linear Time Algorithm for Learning Sparse Ranking Models",
-    authors="T. Pahikkala, A. Airola, P. Naula, T. Salakoski",
-    venue="SIGIR 2010 Workshop on Feature Generation and Selection for Information Retrieval",
-    text="004_0e17f8b96c3e032a.txt", summary=PROSE.summary)
+#: the report's words (prose.md) and the paper
+PROSE, PAPER = prose.paper(__name__, order=5, id="pahikkala2010", text="004_0e17f8b96c3e032a.txt",
+                           title="Greedy RankRLS: a Linear Time Algorithm for Learning Sparse Ranking Models",
+                           authors="T. Pahikkala, A. Airola, P. Naula, T. Salakoski",
+                           venue="SIGIR 2010 Workshop on Feature Generation and Selection for Information Retrieval")
 NOTES = PROSE.notes
 
 

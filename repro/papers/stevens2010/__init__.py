@@ -25,13 +25,11 @@ Studies (one module each, tasks re-exported by :mod:`.tasks`):
 Names (methods, measures, dataset labels) are constants of :mod:`.names`; how published values
 are keyed is the comment at the top of ``stevens2010.toml``.
 
-The words of the report — the summary, the notes (misprints and how they were read,
-stand-ins, sources), each artifact's description and the choices the paper leaves open —
-are written once, in ``prose.md`` (:mod:`repro.papers.prose`); the code cites the paper's
-sections and equations where they explain it.
+The report's words are in ``prose.md`` (:func:`repro.papers.prose.paper`); the code cites the
+paper's sections and equations where they explain it.
 """
 from ...judge.kinds import NotCheckable, RanksWithPublished
-from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Paper, Reference
+from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Reference
 from ...judge.kinds import Custom, FoldMean, Ranks
 from .names import (COREL_SPLITS, DETAIL_METRICS, LETOR8, LETOR_AVERAGE, LETOR_MEASURES,
                     RANK_METRIC, RANKED)
@@ -48,16 +46,10 @@ CONVENTION = get_convention("letor4").replace(
     source="Stevens (2010) Sec. 8: AP and P@10 of each query, binary relevance, by the LETOR 4.0 "
            "script's rules (the thesis reports no NDCG; the 4.0 arithmetic is used for it too)")
 
-#: the words of the report (summary, notes, each artifact's description, choices and why it
-#: cannot run): prose.md
-PROSE = prose.load(__name__)
-
-PAPER = Paper(
-    order=1,
-    id="stevens2010",
-    title="Efficient Coordinate Descent for Ranking with Domination Loss",
-    authors="M. A. Stevens", venue="MEng thesis, MIT, 2010",
-    text="000_8dd6a39b95c30745.txt", summary=PROSE.summary)
+#: the report's words (prose.md) and the paper
+PROSE, PAPER = prose.paper(__name__, order=1, id="stevens2010", text="000_8dd6a39b95c30745.txt",
+                           title="Efficient Coordinate Descent for Ranking with Domination Loss",
+                           authors="M. A. Stevens", venue="MEng thesis, MIT, 2010")
 NOTES = PROSE.notes
 
 _LETOR = LETOR8
