@@ -118,6 +118,18 @@ cdef inline double _k2(const Problem* P, Py_ssize_t i, Py_ssize_t j) noexcept no
     return P.a[j] * P.b[i] - P.c[j] * P.g[i]
 
 
+cdef inline double _lane_min(pd2 x) noexcept nogil:
+    """The smaller of the two lanes, as the scalar ``m = lo; if hi < m: m = hi``."""
+    cdef double m = pd2_lo(x), h = pd2_hi(x)
+    return h if h < m else m
+
+
+cdef inline double _lane_max(pd2 x) noexcept nogil:
+    """The larger of the two lanes, as the scalar ``m = lo; if hi > m: m = hi``."""
+    cdef double m = pd2_lo(x), h = pd2_hi(x)
+    return h if h > m else m
+
+
 # --- scans of one dense row: h_j = row_j − v_j (as the scalar loops of JV compute it) --------
 
 cdef inline double _min_h(const double* row, const double* v, Py_ssize_t lo,
@@ -132,11 +144,7 @@ cdef inline double _min_h(const double* row, const double* v, Py_ssize_t lo,
         a = pd2_min(pd2_sub(pd2_loadu(row + j), pd2_loadu(v + j)), a)
         b = pd2_min(pd2_sub(pd2_loadu(row + j + 2), pd2_loadu(v + j + 2)), b)
         j += 4
-    a = pd2_min(a, b)
-    m = pd2_lo(a)
-    h = pd2_hi(a)
-    if h < m:
-        m = h
+    m = _lane_min(pd2_min(a, b))
     while j < hi:
         h = row[j] - v[j]
         if h < m:
@@ -288,6 +296,16 @@ cdef inline void _update_duals_and_flip(Work* W, Py_ssize_t cur, double min_val,
             break
 
 
+cdef inline double _relax(double* dist, double* pred, Py_ssize_t it, double r, double di,
+                          double lowest) noexcept nogil:
+    """The scalar step of a row scan at position ``it``: distance ``r`` through row ``di``
+    kept if shorter; returns the smaller of ``lowest`` and the position's distance."""
+    if r < dist[it]:
+        dist[it] = r
+        pred[it] = di
+    return dist[it] if dist[it] < lowest else lowest
+
+
 cdef inline double _scan_dense_row(const double* row, Work* W, Py_ssize_t num_rem, double h,
                                    double di) noexcept nogil:
     """Relax the unsettled columns (positions ``< num_rem`` of ``remaining``) through dense row
@@ -298,7 +316,7 @@ cdef inline double _scan_dense_row(const double* row, Work* W, Py_ssize_t num_re
     cdef double* pred = W.pred
     cdef const Py_ssize_t* remaining = W.remaining
     cdef Py_ssize_t it = 0
-    cdef double lowest, r
+    cdef double lowest
     cdef pd2 hv = pd2_set1(h), iv = pd2_set1(di), lo = pd2_set1(INFINITY), d, x
     cdef msk2 m
     while it + 2 <= num_rem:
@@ -311,17 +329,9 @@ cdef inline double _scan_dense_row(const double* row, Work* W, Py_ssize_t num_re
         pd2_storeu(pred + it, pd2_select(m, iv, pd2_loadu(pred + it)))
         lo = pd2_min(d, lo)
         it += 2
-    lowest = pd2_lo(lo)
-    r = pd2_hi(lo)
-    if r < lowest:
-        lowest = r
+    lowest = _lane_min(lo)
     if it < num_rem:
-        r = row[remaining[it]] + h - vpos[it]
-        if r < dist[it]:
-            dist[it] = r
-            pred[it] = di
-        if dist[it] < lowest:
-            lowest = dist[it]
+        lowest = _relax(dist, pred, it, row[remaining[it]] + h - vpos[it], di, lowest)
     return lowest
 
 
@@ -336,7 +346,7 @@ cdef inline double _scan_rank2_row(const Problem* P, Work* W, Py_ssize_t num_rem
     cdef const double* apos = W.apos
     cdef const double* cpos = W.cpos
     cdef Py_ssize_t it = 0
-    cdef double lowest, r, bi = P.b[i], gi = P.g[i], di = <double> i
+    cdef double lowest, bi = P.b[i], gi = P.g[i], di = <double> i
     cdef pd2 hv = pd2_set1(h), iv = pd2_set1(di), bv = pd2_set1(bi), gv = pd2_set1(gi)
     cdef pd2 lo = pd2_set1(INFINITY), lo2, d, x, d2, x2
     cdef msk2 m, m2
@@ -361,18 +371,10 @@ cdef inline double _scan_rank2_row(const Problem* P, Work* W, Py_ssize_t num_rem
         lo = pd2_min(d, lo)
         lo2 = pd2_min(d2, lo2)
         it += 4
-    lo = pd2_min(lo, lo2)
-    lowest = pd2_lo(lo)
-    r = pd2_hi(lo)
-    if r < lowest:
-        lowest = r
+    lowest = _lane_min(pd2_min(lo, lo2))
     while it < num_rem:
-        r = (apos[it] * bi - cpos[it] * gi) + h - vpos[it]
-        if r < dist[it]:
-            dist[it] = r
-            pred[it] = di
-        if dist[it] < lowest:
-            lowest = dist[it]
+        lowest = _relax(dist, pred, it, (apos[it] * bi - cpos[it] * gi) + h - vpos[it], di,
+                        lowest)
         it += 1
     return lowest
 
@@ -468,6 +470,20 @@ cdef inline int _tight_r2(const Problem* P, const double* v, Py_ssize_t j, Py_ss
     return bits
 
 
+cdef inline bint _reach(Work* W, Py_ssize_t i, Py_ssize_t k, Py_ssize_t j2, Py_ssize_t m,
+                        Py_ssize_t* tail) noexcept nogil:
+    """Row i's search reaches column ``j2`` through the tight edge of row ``k``: the column is
+    stamped with i and gets k as its predecessor; True if it is i's own column ``m`` (the
+    cycle closes), else its owner joins the queue (``W.sr_list``, ``tail`` entries)."""
+    W.stamp[j2] = i
+    W.path[j2] = k
+    if j2 == m:
+        return True
+    W.sr_list[tail[0]] = W.row4col[j2]
+    tail[0] += 1
+    return False
+
+
 cdef bint _rematch(const Problem* P, Py_ssize_t nr, Py_ssize_t nc, Work* W, Py_ssize_t i,
                    Py_ssize_t j, double tol) noexcept nogil:
     """Can row i take column j (of the optimal face) while every row after i keeps one?  A
@@ -507,14 +523,10 @@ cdef bint _rematch(const Problem* P, Py_ssize_t nr, Py_ssize_t nc, Work* W, Py_s
                 bits = _tight_r2(P, v, jb, nc, bk, gk, thr)
                 j2 = jb
                 while bits:
-                    if bits & 1 and not fixed[j2] and stamp[j2] != i:
-                        stamp[j2] = i
-                        pred[j2] = k
-                        if j2 == m:
-                            found = 1
-                            break
-                        queue[tail] = W.row4col[j2]
-                        tail += 1
+                    if (bits & 1 and not fixed[j2] and stamp[j2] != i
+                            and _reach(W, i, k, j2, m, &tail)):
+                        found = 1
+                        break
                     bits >>= 1
                     j2 += 1
                 jb += 4
@@ -527,13 +539,9 @@ cdef bint _rematch(const Problem* P, Py_ssize_t nr, Py_ssize_t nc, Work* W, Py_s
                 continue
             if fixed[j2] or stamp[j2] == i:
                 continue
-            stamp[j2] = i
-            pred[j2] = k
-            if j2 == m:
+            if _reach(W, i, k, j2, m, &tail):
                 found = 1
                 break
-            queue[tail] = W.row4col[j2]
-            tail += 1
     if not found:
         return 0
     jj = m                                  # flip: each row on the cycle takes its new column
@@ -704,9 +712,7 @@ cdef int _colred_scan(const double* C, Py_ssize_t n, double* v, double* arg,
             s = s + e * 0.0
             if fabs(e) > t:
                 t = fabs(e)
-    b = pd2_lo(mx)
-    if pd2_hi(mx) > b:
-        b = pd2_hi(mx)
+    b = _lane_max(mx)
     big[0] = t if t > b else b
     s = s + pd2_lo(nf) + pd2_hi(nf)
     return s == s
@@ -723,9 +729,7 @@ cdef int _scan_finite(const double* C, Py_ssize_t n, double* big) noexcept nogil
         mx = pd2_max(pd2_abs(x), mx)
         nf = pd2_add(nf, pd2_mul(x, zero))
         k += 2
-    b = pd2_lo(mx)
-    if pd2_hi(mx) > b:
-        b = pd2_hi(mx)
+    b = _lane_max(mx)
     if k < n:
         s = C[k] * 0.0
         if fabs(C[k]) > b:
@@ -842,28 +846,19 @@ cdef int _alloc(Work* W, Py_ssize_t n) noexcept nogil:
     """All work arrays in one allocation (freed by :func:`_free`)."""
     cdef char* block = <char*> malloc(n * (8 * sizeof(double) + 14 * sizeof(Py_ssize_t) + 1)
                                       + sizeof(Py_ssize_t) + 64)
-    W.u = <double*> block
+    cdef double* d = <double*> block
+    cdef Py_ssize_t* p
+    W.u = d
     if block == NULL:
         return -1
-    W.v = W.u + n
-    W.spc = W.v + n
-    W.dist = W.spc + n
-    W.vpos = W.dist + n
-    W.pred = W.vpos + n
-    W.apos = W.pred + n
-    W.cpos = W.apos + n
-    W.path = <Py_ssize_t*> (W.cpos + n)
-    W.col4row = W.path + n
-    W.row4col = W.col4row + n
-    W.remaining = W.row4col + n
-    W.sr_list = W.remaining + n
-    W.sc_list = W.sr_list + n
-    W.order = W.sc_list + n
-    W.tmp = W.order + n
-    W.stamp = W.tmp + n
-    W.edges = W.stamp + n
-    W.estart = W.edges + 4 * n
-    W.fixed = <char*> (W.estart + n + 1)
+    p = <Py_ssize_t*> (d + 8 * n)
+    # n doubles each, then n indices each (4n edges, n + 1 starts), then n chars
+    W.v, W.spc, W.dist, W.vpos = d + n, d + 2 * n, d + 3 * n, d + 4 * n
+    W.pred, W.apos, W.cpos = d + 5 * n, d + 6 * n, d + 7 * n
+    W.path, W.col4row, W.row4col, W.remaining = p, p + n, p + 2 * n, p + 3 * n
+    W.sr_list, W.sc_list, W.order, W.tmp = p + 4 * n, p + 5 * n, p + 6 * n, p + 7 * n
+    W.stamp, W.edges, W.estart = p + 8 * n, p + 9 * n, p + 13 * n
+    W.fixed = <char*> (p + 14 * n + 1)
     return 0
 
 
@@ -1057,10 +1052,8 @@ def solve_dense_batch(const double[::1] costs, const int64_t[::1] cost_ptr,
     All problems in one nogil call.
     Returns 0, -1 (inconsistent shapes or a NaN/−inf entry), -2 (out of memory) or -(3 + t)
     if no assignment of problem t avoids its forbidden entries."""
-    cdef Py_ssize_t T = cost_ptr.shape[0] - 1, t, nmax = 1, nr, nc, i, f
-    cdef Work W
-    cdef Py_ssize_t status = 0
-    cdef double s
+    cdef Py_ssize_t T = cost_ptr.shape[0] - 1, t, nmax = 1, nr, nc
+    cdef Py_ssize_t status
     if (T < 0 or value.shape[0] != T or n_rows.shape[0] != T or n_cols.shape[0] != T or row_ptr.shape[0] != T + 1
             or (T > 0 and (cost_ptr[T] > costs.shape[0] or row_ptr[T] != col_for_row.shape[0]))):
         return -1
@@ -1075,28 +1068,38 @@ def solve_dense_batch(const double[::1] costs, const int64_t[::1] cost_ptr,
     if T == 0:
         return 0
     with nogil:
-        if _alloc(&W, nmax) < 0:
-            status = -2
-        else:
-            for t in range(T):
-                value[t] = 0.0
-                nr = n_rows[t]
-                nc = n_cols[t]
-                if nr == 0:
-                    continue
-                f = _dense(&costs[cost_ptr[t]], nr, nc, &W, &col_for_row[row_ptr[t]], 0)
-                if f == -4:
-                    status = -1
-                    break
-                if f < 0:
-                    status = -(3 + t)
-                    break
-                s = 0.0
-                for i in range(nr):
-                    s = s + costs[cost_ptr[t] + i * nc + col_for_row[row_ptr[t] + i]]
-                value[t] = s
-        _free(&W)
+        status = _dense_batch(costs, cost_ptr, n_rows, n_cols, row_ptr, col_for_row, value,
+                              nmax)
     return status
+
+
+cdef Py_ssize_t _dense_batch(const double[::1] costs, const int64_t[::1] cost_ptr,
+                             const int64_t[::1] n_rows, const int64_t[::1] n_cols,
+                             const int64_t[::1] row_ptr, int64_t[::1] col_for_row,
+                             double[::1] value, Py_ssize_t nmax) noexcept nogil:
+    """The problems of :func:`solve_dense_batch` (shapes checked) in turn, in one work
+    allocation for ``nmax`` columns; its status."""
+    cdef Py_ssize_t t, i, f, nr, nc
+    cdef Work W
+    cdef double s
+    if _alloc(&W, nmax) < 0:
+        return -2
+    for t in range(value.shape[0]):
+        value[t] = 0.0
+        nr = n_rows[t]
+        nc = n_cols[t]
+        if nr == 0:
+            continue
+        f = _dense(&costs[cost_ptr[t]], nr, nc, &W, &col_for_row[row_ptr[t]], 0)
+        if f < 0:
+            _free(&W)
+            return -1 if f == -4 else -(3 + t)
+        s = 0.0
+        for i in range(nr):
+            s = s + costs[cost_ptr[t] + i * nc + col_for_row[row_ptr[t] + i]]
+        value[t] = s
+    _free(&W)
+    return 0
 
 
 def solve_rank2_batch(const double[::1] g, const double[::1] b, const double[::1] c,
@@ -1111,10 +1114,8 @@ def solve_rank2_batch(const double[::1] g, const double[::1] b, const double[::1
     the optimal permutations, the lexicographically smallest position vector), the
     maximum to ``value[q]`` and the number of augmenting paths to ``n_augmented[q]``.
     Returns 0, -1 (inconsistent shapes), -2 (out of memory) or -(3 + q) on failure at q."""
-    cdef Py_ssize_t Q = query_ptr.shape[0] - 1, q, lo, l, i, nmax = 1, n = g.shape[0]
-    cdef Work W
-    cdef Py_ssize_t status = 0
-    cdef double s
+    cdef Py_ssize_t Q = query_ptr.shape[0] - 1, q, l, nmax = 1, n = g.shape[0]
+    cdef Py_ssize_t status
     if (Q < 0 or b.shape[0] != n or c.shape[0] != n or a.shape[0] != n
             or position.shape[0] != n or value.shape[0] != Q or n_augmented.shape[0] != Q
             or (Q > 0 and (query_ptr[0] != 0 or query_ptr[Q] != n))):
@@ -1128,25 +1129,35 @@ def solve_rank2_batch(const double[::1] g, const double[::1] b, const double[::1
     if Q == 0:
         return 0
     with nogil:
-        if _alloc(&W, nmax) < 0:
-            status = -2
-        else:
-            for q in range(Q):
-                lo = query_ptr[q]
-                l = query_ptr[q + 1] - lo
-                if l == 0:
-                    value[q] = 0.0
-                    n_augmented[q] = 0
-                    continue
-                if _rank2(&g[lo], &b[lo], &c[lo], &a[lo], l, &W, &position[lo],
-                          &n_augmented[q]) < 0:
-                    status = -(3 + q)
-                    break
-                s = 0.0
-                for i in range(l):
-                    s = s + (c[lo + position[lo + i]] * g[lo + i]
-                             - a[lo + position[lo + i]] * b[lo + i])
-                value[q] = s
-        _free(&W)
+        status = _rank2_batch(g, b, c, a, query_ptr, position, value, n_augmented, nmax)
     return status
+
+
+cdef Py_ssize_t _rank2_batch(const double[::1] g, const double[::1] b, const double[::1] c,
+                             const double[::1] a, const int64_t[::1] query_ptr,
+                             int64_t[::1] position, double[::1] value,
+                             int64_t[::1] n_augmented, Py_ssize_t nmax) noexcept nogil:
+    """The queries of :func:`solve_rank2_batch` (shapes checked) in turn, in one work
+    allocation for ``nmax`` documents; its status."""
+    cdef Py_ssize_t q, lo, l, i
+    cdef Work W
+    cdef double s
+    if _alloc(&W, nmax) < 0:
+        return -2
+    for q in range(value.shape[0]):
+        lo = query_ptr[q]
+        l = query_ptr[q + 1] - lo
+        if l == 0:
+            value[q] = 0.0
+            n_augmented[q] = 0
+            continue
+        if _rank2(&g[lo], &b[lo], &c[lo], &a[lo], l, &W, &position[lo], &n_augmented[q]) < 0:
+            _free(&W)
+            return -(3 + q)
+        s = 0.0
+        for i in range(l):
+            s = s + (c[lo + position[lo + i]] * g[lo + i] - a[lo + position[lo + i]] * b[lo + i])
+        value[q] = s
+    _free(&W)
+    return 0
 

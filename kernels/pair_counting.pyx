@@ -21,18 +21,19 @@ remapped to 0..k_q-1 within its query); per query: ``query_ptr`` offsets and ``n
 among ties).  Outputs are caller-allocated, indexed by document.  Workspaces ``work_cnt`` /
 ``work_sum`` need at least max_q k_q entries (methods (a) and (c)).
 
-Three methods, all O(l) extra space at most:
+Three methods (``method`` of ``count_all``, ``count_range`` and ``hv_range``), all O(l)
+extra space at most:
 
-(a) ``direct_count``: the direct counting method of Sec. II.1: ascending sweep keeping
+(a) ``DIRECT``: the direct counting method of Sec. II.1: ascending sweep keeping
     count⁺(r) and xv⁺(r) for every level r of the documents below the bound ``z_i + 1``;
     l_i^+ = Σ_{r > y_i} count⁺(r) (II.2); a descending sweep for l_i^-.  O(l k) after the sort.
-(b) ``joachims_count``: Algorithm (I) (Joachims 2006, Algorithm 2, rewritten by Lee & Lin),
+(b) ``JOACHIMS``: Algorithm (I) (Joachims 2006, Algorithm 2, rewritten by Lee & Lin),
     one pass over the query per level r, O(l k) time and O(l) space.  The loop over r runs over
     r = 1..k-1 (here 0..k_q-2): the printed "r = 2, …, k" leaves l^+ of level-1 documents unset
     and misses their contributions to l^- (a misprint; see the paper module).  The sums follow
     the same recursion: xv⁺ accumulates v_j as count⁺ does, and the running
     Σ_{s: y_s = r, z_s ≥ z_i} v_s starts at the level's total and drops by v_i as i moves.
-(c) ``tree_count``: order-statistic tree (Tree-TRON): the same two sweeps, inserting each
+(c) ``TREE``: order-statistic tree (Tree-TRON): the same two sweeps, inserting each
     document crossing the bound into a balanced binary search tree keyed by level whose nodes
     keep the count and the sum of their subtree; "how many / what sum above (below) y_i" is one
     root-to-node walk.  The keys (the query's k_q levels) are known before the sweep, so the
@@ -41,14 +42,14 @@ Three methods, all O(l) extra space at most:
     evaluation with the sort, independent of k.
 
 Every method also runs on a range of whole queries (``count_range``, ``sort_query_range``,
-``hv_range``: the whole-set functions are the range 0:Q), with the same arithmetic per
-query, so any partition of the queries into ranges — e.g. blocks worked by several threads —
-gives the same values bit for bit.  ``hv_prepare`` / ``hv_range_prepared`` replay the tree's
-sweeps at a fixed point for the Hessian-vector products (same sums, fewer operations).
-``fun_blocks_fused`` / ``hv_blocks_fused`` do whole blocks of a large dense X (the wrapper's
-blocked path) query by query in one pass: Xw or Xd of the query's rows, the sort and counts
-(or the replayed sweeps), u, and Σ u_i x_i into the block's partial sum while the rows are in
-cache — X read once per evaluation, no Python between blocks.
+``hv_range``; ``count_all`` and ``sort_within_queries`` are the range 0:Q), with the same
+arithmetic per query, so any partition of the queries into ranges — e.g. blocks worked by
+several threads — gives the same values bit for bit.  ``hv_prepare`` / ``hv_range_prepared``
+replay the tree's sweeps at a fixed point for the Hessian-vector products (same sums, fewer
+operations).  ``fun_blocks_fused`` / ``hv_blocks_fused`` do whole blocks of a large dense X (the
+wrapper's blocked path) query by query in one pass: Xw or Xd of the query's rows, the sort and
+counts (or the replayed sweeps), u, and Σ u_i x_i into the block's partial sum while the rows
+are in cache — X read once per evaluation, no Python between blocks.
 
 ``sort_within_queries`` is the one sort per function evaluation (stable merge sort of each
 query's indices by z; adaptive: an ``order`` already sorted costs O(l)).
@@ -229,33 +230,43 @@ cdef inline void _tree_insert(int64_t* cnt, double* sm, Py_ssize_t k, Py_ssize_t
             lo = mid + 1
 
 
-cdef inline void _tree_above(const int64_t* cnt, const double* sm, Py_ssize_t k,
-                             Py_ssize_t key, int64_t *c_out, double *s_out) noexcept nogil:
-    """Count and sum of the inserted items with key > ``key``.  ``cnt``
-    NULL: the sum only (``c_out`` left alone)."""
+cdef inline Py_ssize_t _child(bint left, Py_ssize_t lo, Py_ssize_t mid,
+                             Py_ssize_t hi) noexcept nogil:
+    """The left (right) child of node ``mid`` of key range [lo, hi), -1 if it has none."""
+    if left:
+        return (lo + mid) >> 1 if lo < mid else -1
+    return (mid + 1 + hi) >> 1 if mid + 1 < hi else -1
+
+
+cdef inline void _tree_side(bint above, const int64_t* cnt, const double* sm, Py_ssize_t k,
+                            Py_ssize_t key, int64_t *c_out, double *s_out) noexcept nogil:
+    """Count and sum of the inserted items with key > ``key`` (``above``) or key < ``key``,
+    on the walk to ``key``'s node: a node on the wanted side of ``key`` adds its subtree minus
+    its child on ``key``'s side; ``key``'s node adds its child on the wanted side.  ``cnt``
+    NULL: the sum only (``c_out`` left alone).  ``above`` is a constant at each call site."""
     cdef Py_ssize_t lo = 0, hi = k, mid, ch
     cdef int64_t c = 0
     cdef double s = 0.0
     while lo < hi:
         mid = (lo + hi) >> 1
+        if key == mid:
+            ch = _child(not above, lo, mid, hi)
+            if ch >= 0:
+                if cnt != NULL:
+                    c += cnt[ch]
+                s += sm[ch]
+            break
+        if (key < mid) == above:
+            if cnt != NULL:
+                c += cnt[mid]
+            s += sm[mid]
+            ch = _child(key < mid, lo, mid, hi)
+            if ch >= 0:
+                if cnt != NULL:
+                    c -= cnt[ch]
+                s -= sm[ch]
         if key < mid:
-            # node mid and its right subtree are above key: subtree(mid) minus left subtree
-            if cnt != NULL:
-                c += cnt[mid]
-            s += sm[mid]
-            if lo < mid:
-                ch = (lo + mid) >> 1
-                if cnt != NULL:
-                    c -= cnt[ch]
-                s -= sm[ch]
             hi = mid
-        elif key == mid:
-            if mid + 1 < hi:
-                ch = (mid + 1 + hi) >> 1
-                if cnt != NULL:
-                    c += cnt[ch]
-                s += sm[ch]
-            break
         else:
             lo = mid + 1
     if cnt != NULL:
@@ -263,37 +274,56 @@ cdef inline void _tree_above(const int64_t* cnt, const double* sm, Py_ssize_t k,
     s_out[0] = s
 
 
-cdef inline void _tree_below(const int64_t* cnt, const double* sm, Py_ssize_t k,
-                             Py_ssize_t key, int64_t *c_out, double *s_out) noexcept nogil:
-    """Count and sum of the inserted items with key < ``key``.  ``cnt``
-    NULL: the sum only (``c_out`` left alone)."""
-    cdef Py_ssize_t lo = 0, hi = k, mid, ch
-    cdef int64_t c = 0
-    cdef double s = 0.0
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if key > mid:
-            if cnt != NULL:
-                c += cnt[mid]
-            s += sm[mid]
-            if mid + 1 < hi:
-                ch = (mid + 1 + hi) >> 1
-                if cnt != NULL:
-                    c -= cnt[ch]
-                s -= sm[ch]
-            lo = mid + 1
-        elif key == mid:
-            if lo < mid:
-                ch = (lo + mid) >> 1
-                if cnt != NULL:
-                    c += cnt[ch]
-                s += sm[ch]
-            break
+cdef inline bint _in_margin(bint up, const double* z, Py_ssize_t oi,
+                            Py_ssize_t oj) noexcept nogil:
+    """Whether the sweep at document ``oi`` takes document ``oj`` in: the pair (high, low) =
+    (oj, oi) in the ascending sweep (``up``), (oi, oj) in the descending one, is inside the
+    margin, ``1 - z_high + z_low > 0`` (the one expression of every method)."""
+    if up:
+        return 1.0 - z[oj] + z[oi] > 0
+    return 1.0 - z[oi] + z[oj] > 0
+
+
+cdef inline int64_t _sweep(bint up, bint tree, const double* z, const double* v,
+                           const int32_t* level, const int64_t* order, Py_ssize_t a,
+                           Py_ssize_t n, Py_ssize_t k, bint want_counts, Py_ssize_t base,
+                           int64_t* l_out, double* s_out, int64_t* cnt,
+                           double* sm) noexcept nogil:
+    """One sweep of :func:`_sweep_query`: ascending (``up``: l_i^+, γ_i^+ from the levels
+    above y_i) or descending (l_i^-, γ_i^- from the levels below), into ``l_out`` (if
+    ``want_counts``) and ``s_out``.  Returns the sum of the counts written (0 without)."""
+    cdef Py_ssize_t r, t, i, j, oi, oj, yi, step = 1 if up else -1
+    cdef int64_t c = 0, total = 0
+    cdef double s
+    for r in range(k):
+        cnt[r] = 0
+        sm[r] = 0.0
+    j = 0 if up else n - 1
+    for t in range(n):
+        i = t if up else n - 1 - t
+        oi = order[a + i]
+        while (j < n if up else j >= 0) and _in_margin(up, z, oi, order[a + j]):
+            oj = order[a + j]
+            if tree:
+                _tree_insert(cnt, sm, k, level[oj], v[oj - base])
+            else:
+                cnt[level[oj]] += 1
+                sm[level[oj]] += v[oj - base]
+            j += step
+        yi = level[oi]
+        if tree:
+            _tree_side(up, cnt, sm, k, yi, &c, &s)
         else:
-            hi = mid
-    if cnt != NULL:
-        c_out[0] = c
-    s_out[0] = s
+            c = 0
+            s = 0.0
+            for r in range(yi + 1 if up else 0, k if up else yi):      # (II.2)
+                c += cnt[r]
+                s += sm[r]
+        if want_counts:
+            l_out[oi - base] = c
+            total += c
+        s_out[oi - base] = s
+    return total
 
 
 cdef inline int64_t _sweep_query(bint tree, const double* z, const double* v,
@@ -306,9 +336,7 @@ cdef inline int64_t _sweep_query(bint tree, const double* z, const double* v,
     kept by level in ``cnt``/``sm`` (k of each): (a) ``tree`` False, per level, a document's
     counts summed over the levels above or below it (O(k)); (c) ``tree`` True, in the
     order-statistic tree (O(log k)).  ``tree`` is a constant at each call site."""
-    cdef Py_ssize_t r, i, j, oi, oj, yi
-    cdef int64_t c = 0, total = 0
-    cdef double s
+    cdef Py_ssize_t i
     if tree and k < 2:                         # no pairs in this query
         for i in range(a, a + n):
             if want_counts:
@@ -317,60 +345,9 @@ cdef inline int64_t _sweep_query(bint tree, const double* z, const double* v,
             s_plus[i - base] = 0.0
             s_minus[i - base] = 0.0
         return 0
-    for r in range(k):
-        cnt[r] = 0
-        sm[r] = 0.0
-    j = 0
-    for i in range(n):
-        oi = order[a + i]
-        while j < n and 1.0 - z[order[a + j]] + z[oi] > 0:
-            oj = order[a + j]
-            if tree:
-                _tree_insert(cnt, sm, k, level[oj], v[oj - base])
-            else:
-                cnt[level[oj]] += 1
-                sm[level[oj]] += v[oj - base]
-            j += 1
-        yi = level[oi]
-        if tree:
-            _tree_above(cnt, sm, k, yi, &c, &s)
-        else:
-            c = 0
-            s = 0.0
-            for r in range(yi + 1, k):                  # (II.2)
-                c += cnt[r]
-                s += sm[r]
-        if want_counts:
-            l_plus[oi - base] = c
-        s_plus[oi - base] = s
-    for r in range(k):
-        cnt[r] = 0
-        sm[r] = 0.0
-    j = n - 1
-    for i in range(n - 1, -1, -1):
-        oi = order[a + i]
-        while j >= 0 and 1.0 - z[oi] + z[order[a + j]] > 0:
-            oj = order[a + j]
-            if tree:
-                _tree_insert(cnt, sm, k, level[oj], v[oj - base])
-            else:
-                cnt[level[oj]] += 1
-                sm[level[oj]] += v[oj - base]
-            j -= 1
-        yi = level[oi]
-        if tree:
-            _tree_below(cnt, sm, k, yi, &c, &s)
-        else:
-            c = 0
-            s = 0.0
-            for r in range(yi):
-                c += cnt[r]
-                s += sm[r]
-        if want_counts:
-            l_minus[oi - base] = c
-            total += c
-        s_minus[oi - base] = s
-    return total
+    _sweep(True, tree, z, v, level, order, a, n, k, want_counts, base, l_plus, s_plus, cnt, sm)
+    return _sweep(False, tree, z, v, level, order, a, n, k, want_counts, base, l_minus,
+                  s_minus, cnt, sm)
 
 
 # --- every method over a range of whole queries -----------------------------------------------
@@ -405,69 +382,40 @@ cdef int64_t _count_range(int method, const double* z, const double* v, const in
     return total
 
 
-cdef int64_t _count_all(int method, const double[::1] z, const double[::1] v,
-                        const int32_t[::1] level, const int32_t[::1] n_levels,
-                        const int64_t[::1] query_ptr, const int64_t[::1] order,
-                        bint want_counts, int64_t[::1] l_plus, int64_t[::1] l_minus,
-                        double[::1] s_plus, double[::1] s_minus, int64_t* wc, double* ws,
-                        Py_ssize_t kw):
-    cdef Py_ssize_t Q = query_ptr.shape[0] - 1
+cdef inline Py_ssize_t _work_len(const int64_t[::1] work_cnt,
+                                const double[::1] work_sum) noexcept:
+    """The levels the workspaces of methods (a) and (c) hold: the shorter one's length."""
+    return work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
+
+
+def count_all(int method, const double[::1] z, const double[::1] v, const int32_t[::1] level,
+              const int32_t[::1] n_levels, const int64_t[::1] query_ptr,
+              const int64_t[::1] order, bint want_counts,
+              int64_t[::1] l_plus, int64_t[::1] l_minus,
+              double[::1] s_plus, double[::1] s_minus,
+              int64_t[::1] work_cnt, double[::1] work_sum):
+    """Method ``method`` (``DIRECT``, ``JOACHIMS``, ``TREE``) on the whole set: every query,
+    the arithmetic of :func:`count_range`, the outputs indexed by document.  ``work_cnt`` /
+    ``work_sum``: at least max k_q entries for (a) and (c); (b) needs no per-level arrays
+    (O(l) space) and leaves them alone (they may be empty).  Returns the number of pairs
+    inside the margin (Σ l_i^-) if ``want_counts``, else 0; -1 if the shapes are
+    inconsistent or ``method`` is unknown (nothing written, or, for a workspace shorter than
+    a query's k_q, the queries before it)."""
+    cdef Py_ssize_t Q = query_ptr.shape[0] - 1, kw = _work_len(work_cnt, work_sum)
     cdef int64_t total
-    if _bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus, s_plus, s_minus):
+    if (_bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus, s_plus, s_minus)
+            or not 0 <= method <= 2 or (method != 1 and kw < 1 and z.shape[0] > 0)):
         return -1
     if z.shape[0] == 0:
         return 0
+    if method == 1:
+        kw = 0
     with nogil:
         total = _count_range(method, &z[0], &v[0], &level[0], &n_levels[0], &query_ptr[0],
                              &order[0], 0, Q, want_counts, &l_plus[0], &l_minus[0],
-                             &s_plus[0], &s_minus[0], wc, ws, kw)
+                             &s_plus[0], &s_minus[0], &work_cnt[0] if kw > 0 else NULL,
+                             &work_sum[0] if kw > 0 else NULL, kw)
     return total
-
-
-def direct_count(const double[::1] z, const double[::1] v, const int32_t[::1] level,
-                 const int32_t[::1] n_levels, const int64_t[::1] query_ptr,
-                 const int64_t[::1] order, bint want_counts,
-                 int64_t[::1] l_plus, int64_t[::1] l_minus,
-                 double[::1] s_plus, double[::1] s_minus,
-                 int64_t[::1] work_cnt, double[::1] work_sum):
-    """Method (a), Sec. II.1.  Returns the number of pairs inside the margin (Σ l_i^-) if
-    ``want_counts``, else 0; -1 if the shapes are inconsistent (nothing written, or, for a
-    workspace shorter than a query's k_q, the queries before it)."""
-    cdef Py_ssize_t kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
-    if kw < 1:
-        return -1 if _bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus,
-                                 s_plus, s_minus) or z.shape[0] > 0 else 0
-    return _count_all(0, z, v, level, n_levels, query_ptr, order, want_counts, l_plus,
-                      l_minus, s_plus, s_minus, &work_cnt[0], &work_sum[0], kw)
-
-
-def joachims_count(const double[::1] z, const double[::1] v, const int32_t[::1] level,
-                   const int32_t[::1] n_levels, const int64_t[::1] query_ptr,
-                   const int64_t[::1] order, bint want_counts,
-                   int64_t[::1] l_plus, int64_t[::1] l_minus,
-                   double[::1] s_plus, double[::1] s_minus):
-    """Method (b), Algorithm (I) with r over all levels but the highest.  O(l) space: no
-    per-level arrays.  Returns Σ l_i^- if ``want_counts``, else 0; -1 if the shapes are
-    inconsistent (nothing written)."""
-    return _count_all(1, z, v, level, n_levels, query_ptr, order, want_counts, l_plus,
-                      l_minus, s_plus, s_minus, NULL, NULL, 0)
-
-
-def tree_count(const double[::1] z, const double[::1] v, const int32_t[::1] level,
-               const int32_t[::1] n_levels, const int64_t[::1] query_ptr,
-               const int64_t[::1] order, bint want_counts,
-               int64_t[::1] l_plus, int64_t[::1] l_minus,
-               double[::1] s_plus, double[::1] s_minus,
-               int64_t[::1] work_cnt, double[::1] work_sum):
-    """Method (c), order-statistic tree.  Returns Σ l_i^- if ``want_counts``, else 0; -1 if
-    the shapes are inconsistent (nothing written, or, for a workspace shorter than a query's
-    k_q, the queries before it)."""
-    cdef Py_ssize_t kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
-    if kw < 1:
-        return -1 if _bad_shapes(z, v, level, n_levels, query_ptr, order, l_plus, l_minus,
-                                 s_plus, s_minus) or z.shape[0] > 0 else 0
-    return _count_all(2, z, v, level, n_levels, query_ptr, order, want_counts, l_plus,
-                      l_minus, s_plus, s_minus, &work_cnt[0], &work_sum[0], kw)
 
 
 cdef bint _bad_range(const double[::1] z, const int32_t[::1] level,
@@ -479,15 +427,15 @@ cdef bint _bad_range(const double[::1] z, const int32_t[::1] level,
             or level.shape[0] != n or order.shape[0] != n or q0 < 0 or q1 > Q or q0 > q1)
 
 
-def count_range(int method, const double[::1] z, const double[::1] v,
-                const int32_t[::1] level, const int32_t[::1] n_levels,
-                const int64_t[::1] query_ptr, const int64_t[::1] order,
-                Py_ssize_t q0, Py_ssize_t q1, bint want_counts,
-                int64_t[::1] l_plus, int64_t[::1] l_minus,
-                double[::1] s_plus, double[::1] s_minus,
-                int64_t[::1] work_cnt, double[::1] work_sum):
+cpdef int64_t count_range(int method, const double[::1] z, const double[::1] v,
+                          const int32_t[::1] level, const int32_t[::1] n_levels,
+                          const int64_t[::1] query_ptr, const int64_t[::1] order,
+                          Py_ssize_t q0, Py_ssize_t q1, bint want_counts,
+                          int64_t[::1] l_plus, int64_t[::1] l_minus,
+                          double[::1] s_plus, double[::1] s_minus,
+                          int64_t[::1] work_cnt, double[::1] work_sum):
     """Method ``method`` (``DIRECT``, ``JOACHIMS``, ``TREE``) on the queries ``q0:q1`` only,
-    the same arithmetic per query as the whole-set functions (so any partition into query
+    the same arithmetic per query as :func:`count_all` (so any partition into query
     ranges gives the same values, bit for bit).  ``z``, ``level``, ``order`` (global
     document indices), ``n_levels`` and ``query_ptr`` are those of the whole set; ``v`` and
     the outputs are those of the range's documents only, indexed from ``query_ptr[q0]`` (at
@@ -495,7 +443,7 @@ def count_range(int method, const double[::1] z, const double[::1] v,
     may be empty without ``want_counts``).  Nothing outside the range is read or written, so
     disjoint ranges may run at the same time (each with its own workspaces).  Returns
     Σ l_i^- over the range (0 without counts), or -1 if the shapes are inconsistent."""
-    cdef Py_ssize_t nb, kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
+    cdef Py_ssize_t nb, kw = _work_len(work_cnt, work_sum)
     cdef int64_t total
     if _bad_range(z, level, n_levels, query_ptr, order, q0, q1) or not 0 <= method <= 2:
         return -1
@@ -529,27 +477,19 @@ def hv_range(int method, const double[::1] z, const double[::1] xd,
     equals NumPy's ``(l_plus + l_minus) * xd - s_plus - s_minus`` bit for bit.  ``xd``,
     ``s_plus``, ``s_minus`` and ``u`` are indexed from ``query_ptr[q0]`` as in
     :func:`count_range`.  Returns 0, or -1 if the shapes are inconsistent."""
-    cdef Py_ssize_t i, nb, base, kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
-    cdef int64_t st
-    if (_bad_range(z, level, n_levels, query_ptr, order, q0, q1) or lsum.shape[0] != z.shape[0]
-            or not 0 <= method <= 2):
+    cdef Py_ssize_t i, nb, base
+    if _bad_range(z, level, n_levels, query_ptr, order, q0, q1) or lsum.shape[0] != z.shape[0]:
         return -1
     base = query_ptr[q0]
     nb = query_ptr[q1] - base
-    if (xd.shape[0] < nb or s_plus.shape[0] < nb or s_minus.shape[0] < nb or u.shape[0] < nb
-            or (method != 1 and kw < 1 and nb > 0)):
+    if (u.shape[0] < nb or count_range(method, z, xd, level, n_levels, query_ptr, order, q0, q1,
+                                       False, work_cnt[:0], work_cnt[:0], s_plus, s_minus,
+                                       work_cnt, work_sum) < 0):
         return -1
-    if nb == 0:
-        return 0
     with nogil:
-        st = _count_range(method, &z[0], &xd[0], &level[0], &n_levels[0], &query_ptr[0],
-                          &order[0], q0, q1, False, NULL, NULL, &s_plus[0], &s_minus[0],
-                          &work_cnt[0] if kw > 0 else NULL,
-                          &work_sum[0] if kw > 0 else NULL, kw)
-        if st >= 0:
-            for i in range(nb):
-                u[i] = lsum[base + i] * xd[i] - s_plus[i] - s_minus[i]
-    return -1 if st < 0 else 0
+        for i in range(nb):
+            u[i] = lsum[base + i] * xd[i] - s_plus[i] - s_minus[i]
+    return 0
 
 
 def sum_rows(const double[:, ::1] P, double[::1] out):
@@ -598,17 +538,9 @@ cdef double _tab_below_sign[KTAB + 1][KTAB + 1][QMAX]
 
 def _walks(k, key):
     """The insertion path and the above / below terms of ``key`` in the tree of k keys (the
-    walks of _tree_insert, _tree_above and _tree_below, written out)."""
-    path, lo, hi = [], 0, k
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        path.append(mid)
-        if key == mid:
-            break
-        if key < mid:
-            hi = mid
-        else:
-            lo = mid + 1
+    walks of _tree_insert and _tree_side, written out)."""
+    cdef int nodes[64]
+    path = [nodes[t] for t in range(_walk(k, key, nodes))]
     above, lo, hi = [], 0, k
     while lo < hi:
         mid = (lo + hi) >> 1
@@ -667,120 +599,90 @@ cdef void _tree_hv_query(const double* v, const int32_t* lev, const int64_t* ord
                          Py_ssize_t k, Py_ssize_t base, double* s_plus, double* s_minus,
                          double* sm) noexcept nogil:
     """The two sweeps of ``_sweep_query`` (tree; sums only) of one query from its recorded sweep
-    stops: k = 2 and 3 with the node sums in registers (the walks written out, branch-free),
-    4..KTAB from the tables, more levels by the tree walks."""
-    cdef Py_ssize_t r, p, j, e, t, D, QL, key
-    cdef double x, s, r0, r1, r2
-    cdef double st[KTAB + 2]
-    cdef const int* path
-    cdef const int* nodes
-    cdef const double* sign
+    stops (:func:`_hv_sweep`)."""
+    cdef Py_ssize_t p
     if k < 2:
         for p in range(a, a + n):
             s_plus[p - base] = 0.0
             s_minus[p - base] = 0.0
         return
+    _hv_sweep(True, v, lev, order, up, a, n, k, base, s_plus, sm)
+    _hv_sweep(False, v, lev, order, down, a, n, k, base, s_minus, sm)
+
+
+cdef inline double _small_tree_side(bint above, Py_ssize_t k, Py_ssize_t key, double r0,
+                                    double r1, double r2) noexcept nogil:
+    """Sum above (below) ``key`` in the tree of k = 2 or 3 keys from its node sums: r1 the
+    root (every key), r0 node 0 (key 0), r2 node 2 (key 2, k = 3 only)."""
+    if above:
+        if k == 2:      # above(0) = root − node 0, above(1) = 0
+            return ((0.0 + r1) - r0) if key == 0 else 0.0
+        # above(0) = root − node 0, above(1) = node 2, above(2) = 0
+        return ((0.0 + r1) - r0) if key == 0 else ((0.0 + r2) if key == 1 else 0.0)
+    if k == 2:          # below(0) = 0, below(1) = node 0
+        return (0.0 + r0) if key == 1 else 0.0
+    # below(0) = 0, below(1) = node 0, below(2) = root − node 2
+    return (0.0 + r0) if key == 1 else (((0.0 + r1) - r2) if key == 2 else 0.0)
+
+
+cdef inline void _hv_sweep(bint asc, const double* v, const int32_t* lev, const int64_t* order,
+                           const int64_t* stop, Py_ssize_t a, Py_ssize_t n, Py_ssize_t k,
+                           Py_ssize_t base, double* s_out, double* sm) noexcept nogil:
+    """One sweep of :func:`_tree_hv_query` (k ≥ 2), ascending (``asc``: sums above each
+    document, from the stops ``up``) or descending (below, ``down``): k = 2 and 3 with the node
+    sums in registers (the walks written out, branch-free), 4..KTAB from the tables, more
+    levels by the tree walks.  ``asc`` is a constant at each call site."""
+    cdef Py_ssize_t r, t, u, p, j, e, D, QL, key, step = 1 if asc else -1
+    cdef double x, s, r0 = 0.0, r1 = 0.0, r2 = 0.0
+    cdef double st[KTAB + 2]
+    cdef const int* path
+    cdef const int* nodes
+    cdef const double* sign
+    j = a if asc else a + n - 1
     if k <= 3:
-        # nodes: 1 (root, every key), 0 (key 0), 2 (key 2, k = 3 only)
-        r0 = 0.0
-        r1 = 0.0
-        r2 = 0.0
-        j = a
-        for p in range(a, a + n):
-            e = up[p]
-            while j < e:
+        for t in range(n):
+            p = a + t if asc else a + n - 1 - t
+            e = stop[p]
+            while (j < e if asc else j > e):
                 x = v[order[j] - base]
                 key = lev[j]
                 r1 += x
                 r0 += x if key == 0 else 0.0
                 r2 += x if key == 2 else 0.0
-                j += 1
-            key = lev[p]
-            if k == 2:      # above(0) = root − node 0, above(1) = 0
-                s = ((0.0 + r1) - r0) if key == 0 else 0.0
-            else:           # above(0) = root − node 0, above(1) = node 2, above(2) = 0
-                s = ((0.0 + r1) - r0) if key == 0 else ((0.0 + r2) if key == 1 else 0.0)
-            s_plus[order[p] - base] = s
-        r0 = 0.0
-        r1 = 0.0
-        r2 = 0.0
-        j = a + n - 1
-        for p in range(a + n - 1, a - 1, -1):
-            e = down[p]
-            while j > e:
-                x = v[order[j] - base]
-                key = lev[j]
-                r1 += x
-                r0 += x if key == 0 else 0.0
-                r2 += x if key == 2 else 0.0
-                j -= 1
-            key = lev[p]
-            if k == 2:      # below(0) = 0, below(1) = node 0
-                s = (0.0 + r0) if key == 1 else 0.0
-            else:           # below(0) = 0, below(1) = node 0, below(2) = root − node 2
-                s = (0.0 + r0) if key == 1 else (((0.0 + r1) - r2) if key == 2 else 0.0)
-            s_minus[order[p] - base] = s
-        return
-    if k <= KTAB:
+                j += step
+            s_out[order[p] - base] = _small_tree_side(asc, k, lev[p], r0, r1, r2)
+    elif k <= KTAB:
         D = _tab_depth[k]
         QL = 2 * D
         for r in range(k + 2):
             st[r] = 0.0
-        j = a
-        for p in range(a, a + n):
-            e = up[p]
-            while j < e:
+        for t in range(n):
+            p = a + t if asc else a + n - 1 - t
+            e = stop[p]
+            while (j < e if asc else j > e):
                 x = v[order[j] - base]
                 path = &_tab_ins[k][lev[j]][0]
-                for t in range(D):
-                    st[path[t]] += x
-                j += 1
+                for u in range(D):
+                    st[path[u]] += x
+                j += step
             key = lev[p]
-            nodes = &_tab_above[k][key][0]
-            sign = &_tab_above_sign[k][key][0]
+            nodes = &_tab_above[k][key][0] if asc else &_tab_below[k][key][0]
+            sign = &_tab_above_sign[k][key][0] if asc else &_tab_below_sign[k][key][0]
             s = 0.0
-            for t in range(QL):
-                s = s + sign[t] * st[nodes[t]]
-            s_plus[order[p] - base] = s
-        for r in range(k + 2):
-            st[r] = 0.0
-        j = a + n - 1
-        for p in range(a + n - 1, a - 1, -1):
-            e = down[p]
-            while j > e:
-                x = v[order[j] - base]
-                path = &_tab_ins[k][lev[j]][0]
-                for t in range(D):
-                    st[path[t]] += x
-                j -= 1
-            key = lev[p]
-            nodes = &_tab_below[k][key][0]
-            sign = &_tab_below_sign[k][key][0]
-            s = 0.0
-            for t in range(QL):
-                s = s + sign[t] * st[nodes[t]]
-            s_minus[order[p] - base] = s
-        return
-    for r in range(k):
-        sm[r] = 0.0
-    j = a
-    for p in range(a, a + n):
-        e = up[p]
-        while j < e:
-            _tree_insert(NULL, sm, k, lev[j], v[order[j] - base])
-            j += 1
-        _tree_above(NULL, sm, k, lev[p], NULL, &s)
-        s_plus[order[p] - base] = s
-    for r in range(k):
-        sm[r] = 0.0
-    j = a + n - 1
-    for p in range(a + n - 1, a - 1, -1):
-        e = down[p]
-        while j > e:
-            _tree_insert(NULL, sm, k, lev[j], v[order[j] - base])
-            j -= 1
-        _tree_below(NULL, sm, k, lev[p], NULL, &s)
-        s_minus[order[p] - base] = s
+            for u in range(QL):
+                s = s + sign[u] * st[nodes[u]]
+            s_out[order[p] - base] = s
+    else:
+        for r in range(k):
+            sm[r] = 0.0
+        for t in range(n):
+            p = a + t if asc else a + n - 1 - t
+            e = stop[p]
+            while (j < e if asc else j > e):
+                _tree_insert(NULL, sm, k, lev[j], v[order[j] - base])
+                j += step
+            _tree_side(asc, NULL, sm, k, lev[p], NULL, &s)
+            s_out[order[p] - base] = s
 
 
 def hv_prepare(const double[::1] z, const int32_t[::1] level, const int32_t[::1] n_levels,
@@ -923,6 +825,15 @@ cdef bint _bad_block_table(const int64_t[:, ::1] blocks, Py_ssize_t b0, Py_ssize
     return False
 
 
+cdef inline double* _block_row(double[:, ::1] P, Py_ssize_t blk, Py_ssize_t nf) noexcept nogil:
+    """Block ``blk``'s row of partial sums, set to 0.0 (the sum then runs row after row)."""
+    cdef double* acc = &P[blk, 0]
+    cdef Py_ssize_t f
+    for f in range(nf):
+        acc[f] = 0.0
+    return acc
+
+
 def hv_blocks_fused(const double[:, ::1] X, const double[::1] d, const int32_t[::1] n_levels,
                     const int64_t[::1] query_ptr, const int64_t[::1] order,
                     const int32_t[::1] lev_sorted, const int64_t[::1] up,
@@ -940,7 +851,7 @@ def hv_blocks_fused(const double[:, ::1] X, const double[::1] d, const int32_t[:
     ``P`` bit for bit.  ``xd``, ``s_plus``, ``s_minus``: ≥ the largest block's documents;
     ``work_sum`` ≥ max k_q.  Returns 0, or -1 if the shapes are inconsistent."""
     cdef Py_ssize_t n = order.shape[0], Q = query_ptr.shape[0] - 1, nf = X.shape[1]
-    cdef Py_ssize_t blk, a, b, qa, qb, q, lo, hi, i, f
+    cdef Py_ssize_t blk, a, b, qa, qb, q, lo, hi, i
     cdef double ui
     cdef double* acc
     cdef const double* x
@@ -959,9 +870,7 @@ def hv_blocks_fused(const double[:, ::1] X, const double[::1] d, const int32_t[:
     with nogil:
         for blk in range(b0, b1):
             a = blocks[blk, 0]
-            acc = &P[blk, 0]
-            for f in range(nf):
-                acc[f] = 0.0
+            acc = _block_row(P, blk, nf)
             for q in range(blocks[blk, 2], blocks[blk, 3]):
                 lo = query_ptr[q]
                 hi = query_ptr[q + 1]
@@ -993,8 +902,8 @@ def fun_blocks_fused(int method, const double[:, ::1] X, const double[::1] w,
     blocks' documents written).  Returns Σ l_i^- over the blocks, or -1 if the shapes are
     inconsistent (or a query's k_q exceeds the workspaces)."""
     cdef Py_ssize_t n = order.shape[0], Q = query_ptr.shape[0] - 1, nf = X.shape[1]
-    cdef Py_ssize_t blk, q, lo, hi, i, f
-    cdef Py_ssize_t kw = work_cnt.shape[0] if work_cnt.shape[0] < work_sum.shape[0] else work_sum.shape[0]
+    cdef Py_ssize_t blk, q, lo, hi, i
+    cdef Py_ssize_t kw = _work_len(work_cnt, work_sum)
     cdef int64_t total = 0, t = 0
     cdef double ui
     cdef double* acc
@@ -1007,9 +916,7 @@ def fun_blocks_fused(int method, const double[:, ::1] X, const double[::1] w,
         return -1
     with nogil:
         for blk in range(b0, b1):
-            acc = &P[blk, 0]
-            for f in range(nf):
-                acc[f] = 0.0
+            acc = _block_row(P, blk, nf)
             for q in range(blocks[blk, 2], blocks[blk, 3]):
                 lo = query_ptr[q]
                 hi = query_ptr[q + 1]
@@ -1050,14 +957,16 @@ cdef inline void _counted_argsort(const double* key, int64_t* idx, int64_t* buf,
     stable_argsort(key, idx, buf, lo, hi, False, c)
 
 
-cdef inline int64_t _walk(Py_ssize_t k, Py_ssize_t key) noexcept nogil:
-    """Nodes on the path to ``key`` in the tree of k keys: the iterations of the loops of
-    ``_tree_insert``, ``_tree_above`` and ``_tree_below`` alike (each walks towards ``key``
-    and stops at its node)."""
+cdef inline int64_t _walk(Py_ssize_t k, Py_ssize_t key, int* path) noexcept nogil:
+    """Nodes on the path to ``key`` in the tree of k keys (written to ``path`` unless it is
+    NULL): the iterations of the loops of ``_tree_insert`` and ``_tree_side`` alike (each
+    walks towards ``key`` and stops at its node)."""
     cdef Py_ssize_t lo = 0, hi = k, mid
     cdef int64_t c = 0
     while lo < hi:
         mid = (lo + hi) >> 1
+        if path != NULL:
+            path[c] = <int> mid
         c += 1
         if key == mid:
             break
@@ -1092,26 +1001,29 @@ cdef void _count_query_ops(int method, const double* z, const int32_t* level,
         return
     if method == 2 and k < 2:                       # _sweep_query: no pairs, nothing swept
         return
-    j = 0
-    for i in range(n):                              # the ascending sweep
+    _count_sweep_ops(True, method, z, level, order, a, n, k, ops)
+    _count_sweep_ops(False, method, z, level, order, a, n, k, ops)
+
+
+cdef inline void _count_sweep_ops(bint up, int method, const double* z, const int32_t* level,
+                                  const int64_t* order, Py_ssize_t a, Py_ssize_t n,
+                                  Py_ssize_t k, int64_t* ops) noexcept nogil:
+    """The operations of one sweep of ``_sweep`` (ascending if ``up``) by method (a) or (c)."""
+    cdef Py_ssize_t t, i, j, oi, step = 1 if up else -1
+    j = 0 if up else n - 1
+    for t in range(n):
+        i = t if up else n - 1 - t
         oi = order[a + i]
-        while j < n:
+        while (j < n if up else j >= 0):
             ops[1] += 1
-            if not 1.0 - z[order[a + j]] + z[oi] > 0:
+            if not _in_margin(up, z, oi, order[a + j]):
                 break
-            ops[2] += _walk(k, level[order[a + j]]) if method == 2 else 1
-            j += 1
-        ops[2] += _walk(k, level[oi]) if method == 2 else k - 1 - level[oi]
-    j = n - 1
-    for i in range(n - 1, -1, -1):                  # the descending sweep
-        oi = order[a + i]
-        while j >= 0:
-            ops[1] += 1
-            if not 1.0 - z[oi] + z[order[a + j]] > 0:
-                break
-            ops[2] += _walk(k, level[order[a + j]]) if method == 2 else 1
-            j -= 1
-        ops[2] += _walk(k, level[oi]) if method == 2 else level[oi]
+            ops[2] += _walk(k, level[order[a + j]], NULL) if method == 2 else 1
+            j += step
+        if method == 2:
+            ops[2] += _walk(k, level[oi], NULL)
+        else:
+            ops[2] += k - 1 - level[oi] if up else level[oi]
 
 
 def operation_counts(int method, const double[::1] z, const int32_t[::1] level,

@@ -189,16 +189,20 @@ def test_kernels_reject_mis_sized_arrays():
         a[name] = a[name][:-1]
         args = (z, a["v"], a["level"], a["n_levels"], a["qp"], a["order"], True,
                 a["lp"], a["lm"], a["sp"], a["sm"])
-        assert kern.joachims_count(*args) == -1, name
-        assert kern.direct_count(*args, i64(4), f64(4)) == -1, name
-        assert kern.tree_count(*args, i64(4), f64(4)) == -1, name
+        for method in (kern.DIRECT, kern.JOACHIMS, kern.TREE):
+            assert kern.count_all(method, *args, i64(4), f64(4)) == -1, (name, method)
     args = (z, v, lev, k, qp, o, True, good["lp"], good["lm"], good["sp"], good["sm"])
     kmax = int(k.max())
     assert kmax >= 2
     for w_cnt, w_sum in ((i64(kmax - 1), f64(kmax)), (i64(kmax), f64(kmax - 1))):
-        assert kern.direct_count(*args, w_cnt, w_sum) == -1          # workspace < k_q
-        assert kern.tree_count(*args, w_cnt, w_sum) == -1
-    assert kern.tree_count(*args, i64(kmax), f64(kmax)) == ref_counts(z, y, qp)[1].sum()
+        assert kern.count_all(kern.DIRECT, *args, w_cnt, w_sum) == -1          # workspace < k_q
+        assert kern.count_all(kern.TREE, *args, w_cnt, w_sum) == -1
+    for method in (kern.DIRECT, kern.TREE):
+        assert kern.count_all(method, *args, i64(0), f64(0)) == -1            # no workspace
+    assert kern.count_all(3, *args, i64(kmax), f64(kmax)) == -1               # no such method
+    n_pairs = ref_counts(z, y, qp)[1].sum()
+    assert kern.count_all(kern.JOACHIMS, *args, i64(0), f64(0)) == n_pairs   # needs none
+    assert kern.count_all(kern.TREE, *args, i64(kmax), f64(kmax)) == n_pairs
     order = np.arange(n, dtype=np.int64)
     assert kern.sort_within_queries(z, qp, order, np.empty(n - 1, np.int64)) == -1
     assert kern.sort_within_queries(z, qp, order[:-1].copy(), np.empty(n, np.int64)) == -1

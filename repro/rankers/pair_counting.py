@@ -174,15 +174,8 @@ class PairCounter:
         return out
 
     def _run(self, z, v, level, n_levels, query_ptr, order, want_counts, lp, lm, sp, sm):
-        if self.method == "direct":
-            tot = _kernel.direct_count(z, v, level, n_levels, query_ptr, order, want_counts,
-                                       lp, lm, sp, sm, self._wc, self._ws)
-        elif self.method == "joachims":
-            tot = _kernel.joachims_count(z, v, level, n_levels, query_ptr, order, want_counts,
-                                         lp, lm, sp, sm)
-        else:
-            tot = _kernel.tree_count(z, v, level, n_levels, query_ptr, order, want_counts,
-                                     lp, lm, sp, sm, self._wc, self._ws)
+        tot = _kernel.count_all(METHOD_IDS[self.method], z, v, level, n_levels, query_ptr, order,
+                                want_counts, lp, lm, sp, sm, self._wc, self._ws)
         _check(tot, f"{self.method} counting")
         return tot
 
