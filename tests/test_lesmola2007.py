@@ -449,7 +449,7 @@ def test_web_runs_have_arithmetic_replicates():
     from repro.spec import ARITHMETIC, RunContext
     for a in paper.ARTIFACTS:
         if a.task == "task_fold" and set(a.datasets) & set(names.WEB):
-            assert a.repeats >= names.WEB_REPEATS and a.quick["repeats"] >= 2
+            assert a.repeats >= names.WEB_REPEATS and a.quick.repeats >= 2
             noise = a.noise_for("MQ2008")
             assert noise.sources == (ARITHMETIC,)
             assert set(a.stand_ins) == set(names.WEB)

@@ -260,13 +260,13 @@ def test_reuters_quick(data_root):
 def test_complexity_quick():
     a = art("complexity")
     out = tasks.task_complexity(ctx("task_complexity", "synthetic", None,
-                                    {**a.params, **a.quick["params"]}))
+                                    {**a.params, **a.quick.params}))
     assert len(out["timings"]["n"]) == 3 and np.isfinite(out["records"][0]["value"])
     # beside the time: the counted non-zero visits of a sweep (ℓ2²: every step non-zero, so
     # every column read twice: twice the stored values), their exponent in nnz exactly 1
     from repro.data.synthetic import domination_problem
     rows = out["timings"]["n"]
-    p = {**a.params, **a.quick["params"]}
+    p = {**a.params, **a.quick.params}
     for r in rows:
         X, _ = domination_problem(r["n"], p["features"], p["nnz_per_row"], r["layers"],
                                   p["positive_fraction"], seed=0)

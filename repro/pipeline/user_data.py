@@ -31,13 +31,12 @@ def on_dataset(art: Artifact, name: str) -> Artifact:
     folds = art.folds_for(like)
     if all(isinstance(f, int) for f in folds):
         folds = tuple(range(1, info.n_folds + 1))
-    quick = dict(art.quick)
-    if "folds" in quick:
-        qf = quick["folds"]
-        qf = tuple(qf.get(like, qf.get("*", (None,)))) if isinstance(qf, dict) else tuple(qf)
+    quick = art.quick
+    if quick.folds is not None:
+        qf = tuple(quick.folds.of(like))
         if all(isinstance(f, int) for f in qf):
             qf = tuple(f for f in qf if f <= info.n_folds) or (1,)
-        quick["folds"] = qf
+        quick = replace(quick, folds=qf)
     return replace(art, datasets=(name,), stand_ins={}, folds=folds, quick=quick,
                    like={name: like},
                    title=f"{art.title} — protocol run on user data: {name} (unverified), "

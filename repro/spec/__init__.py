@@ -3,10 +3,10 @@
 (:mod:`.params`).  Pure data: nothing here loads data, runs or judges."""
 from .declarations import (ARITHMETIC, REFERENCE_TASK, REFERENCE_TASKS, SAME_QUERIES, SAMPLE,
                            SAMPLING, SEEDS, STAND_IN, USER_RANKER_TASK, Artifact, Noise, Paper,
-                           PerDataset, Reference, ReferenceRanker, RunContext, RunSpec,
+                           PerDataset, Quick, Reference, ReferenceRanker, RunContext, RunSpec,
                            SEED_SALT_ENV, canonical, salt_in_effect, salted, seed_salt)
 
 __all__ = ["ARITHMETIC", "REFERENCE_TASK", "REFERENCE_TASKS", "SAME_QUERIES", "SAMPLE", "SAMPLING",
-           "SEEDS", "STAND_IN", "USER_RANKER_TASK", "Artifact", "Noise", "Paper", "PerDataset",
+           "SEEDS", "STAND_IN", "USER_RANKER_TASK", "Artifact", "Noise", "Paper", "PerDataset", "Quick",
            "Reference", "ReferenceRanker", "RunContext", "RunSpec", "SEED_SALT_ENV", "canonical",
            "salt_in_effect", "salted", "seed_salt"]

@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields as dataclass_fields, replace
 from pathlib import Path
 from typing import Any, Generic, Mapping, TypeVar
 
@@ -188,6 +188,45 @@ class PerDataset(Generic[T]):
 _PER_DATASET = {"folds": (None,), "noise": Noise(), "split": ()}
 
 
+@dataclass(frozen=True)
+class Quick:
+    """An artifact's ``--quick`` overrides (a smoke run): its folds (per dataset, like
+    ``Artifact.folds``), replicates and second stage, and parameters (shallow overrides of
+    ``Artifact.params``); None: as declared.  A declaration may give the mapping
+    ``{"folds": …, "repeats": …, "extend_to": …, "params": {…}}``; another key is refused."""
+    folds: PerDataset | None = None
+    repeats: int | None = None
+    extend_to: int | None = None
+    params: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        if self.folds is not None:
+            object.__setattr__(self, "folds", PerDataset.given(self.folds,
+                                                              _PER_DATASET["folds"]))
+
+    @classmethod
+    def given(cls, value) -> "Quick":
+        if isinstance(value, Quick):
+            return value
+        if not isinstance(value, Mapping):
+            raise TypeError(f"Artifact.quick: a mapping of overrides, got {value!r}")
+        names = {f.name for f in dataclass_fields(cls)}
+        unknown = sorted(set(value) - names)
+        if unknown:
+            raise TypeError(f"Artifact.quick: unknown override(s) {unknown} (allowed: "
+                            f"{sorted(names)})")
+        return cls(**value)
+
+    def __bool__(self) -> bool:
+        return any(v is not None for v in (self.folds, self.repeats, self.extend_to)) or \
+            bool(self.params)
+
+    def overrides(self) -> dict:
+        """The artifact fields it overrides (parameters aside)."""
+        return {k: v for k, v in (("folds", self.folds), ("repeats", self.repeats),
+                                  ("extend_to", self.extend_to)) if v is not None}
+
+
 @dataclass
 class Artifact:
     """One table, figure or check of a paper, declared as data (not frozen: a declaration is
@@ -212,7 +251,7 @@ class Artifact:
     #                                 (0: one stage; never under --quick)
     noise: PerDataset[Noise] = field(default_factory=Noise)     # per dataset (PerDataset)
     params: dict = field(default_factory=dict)
-    quick: dict = field(default_factory=dict)       # overrides of folds/repeats/params
+    quick: Quick = field(default_factory=Quick)     # --quick's overrides (Quick, or its dict)
     metrics: tuple[str, ...] = ()   # the measures reported (shown in the report)
     methods: tuple[str, ...] = ()   # the rankers compared (shown in the report)
     select: dict = field(default_factory=dict)      # record filter: field -> allowed values
@@ -233,6 +272,8 @@ class Artifact:
     def __setattr__(self, name, value):
         if name in _PER_DATASET:
             value = PerDataset.given(value, _PER_DATASET[name])
+        elif name == "quick":
+            value = Quick.given(value)
         object.__setattr__(self, name, value)
 
     @property
@@ -243,9 +284,8 @@ class Artifact:
         """The declaration with ``quick`` overrides applied (for --quick)."""
         if not quick or not self.quick:
             return self
-        q = dict(self.quick)
-        params = {**self.params, **q.pop("params", {})}
-        return replace(self, params=params, **q)
+        return replace(self, params={**self.params, **self.quick.params},
+                       **self.quick.overrides())
 
     def noise_for(self, dataset: str) -> Noise:
         """The :class:`Noise` declared for ``dataset`` (or for every dataset)."""
