@@ -380,3 +380,17 @@ def test_a_per_dataset_value_is_one_type_whichever_way_it_is_declared():
     one.noise = {"A": Noise(SAMPLE)}
     assert one.noise.names("A") and not one.noise.names("B") and one.noise.default == Noise()
     assert dataclasses.replace(one, folds={"*": (1, 2)}).folds == one.folds
+
+
+def test_quick_overrides_are_typed_and_an_unknown_one_is_refused():
+    from repro.spec import Artifact, Quick
+    a = Artifact("p", "t", "T", datasets=("x", "y"), folds=(1, 2, 3), repeats=3, extend_to=8,
+                 params={"a": 1, "b": 2},
+                 quick={"folds": {"x": (1,)}, "repeats": 2, "extend_to": 0, "params": {"b": 5}})
+    assert isinstance(a.quick, Quick) and a.quick
+    q = a.effective(True)
+    assert q.folds_for("x") == (1,) and q.folds_for("y") == (None,)
+    assert (q.repeats, q.extend_to, q.params) == (2, 0, {"a": 1, "b": 5})
+    assert a.effective(False) is a and not Artifact("p", "u", "U").quick
+    with pytest.raises(TypeError, match=r"unknown override\(s\) \['repeat'\]"):
+        Artifact("p", "t", "T", quick={"repeat": 2})
