@@ -24,17 +24,22 @@ def test_only_the_undecided_value_gets_a_second_stage(fake_paper, tmp_path, caps
                  "--no-pdf"]) == 0
     said = capsys.readouterr().out
     calls = [c for c in fake_paper.CALLS if c[0] == "design"]
-    assert sorted(r for _, part, r in calls if part == "a") == list(range(8))
-    assert sorted(r for _, part, r in calls if part == "b") == [0, 1, 2]
+    assert sorted(r for _, part, r in calls if part == "a") == sorted(list(range(8)) * 2)
+    assert sorted(r for _, part, r in calls if part == "b") == [0, 0, 1, 1, 2, 2]
     assert "second stage: 1 value(s)" in said
     got = _records(out)
     assert got["open"]["replicates"] == 8 and got["open"]["verdict"] == "reproduced"
     assert got["open"]["interval_levels"] == [POCOCK_REPRODUCE, POCOCK_DEVIATE]
     assert got["far"]["replicates"] == 3 and got["far"]["verdict"] == "deviates"
     assert got["exact"]["replicates"] == 8 and got["exact"]["verdict"] == "reproduced"
+    # the fold means: each with the replicates of its own runs (8 extended, 3 not)
+    recs = json.loads((out / "fakepaper" / "table7.json").read_text())
+    avg = {r["method"]: r for r in recs if r.get("fold") == "avg"}
+    assert len(avg["open"]["replicate_values"]) == 8 and avg["open"]["replicates"] == 8
+    assert len(avg["far"]["replicate_values"]) == 3 and avg["far"]["replicates"] == 3
     runs = json.loads((out / "fakepaper" / "table7.runs.json").read_text())["runs"]
-    assert [r["run"].rsplit("/", 2)[-2:] for r in runs][-5:] == [
-        [f"rep{r}", "a"] for r in range(3, 8)]
+    assert [r["run"].rsplit("/", 3)[-3:] for r in runs][-10:] == [
+        [f"fold{f}", f"rep{r}", "a"] for f in (1, 2) for r in range(3, 8)]
     # the same command again: every run from the cache, the same records
     fake_paper.CALLS.clear()
     assert main(["fakepaper.table7", "--data-dir", str(tmp_path), "--out", str(out),
@@ -65,7 +70,7 @@ def test_quick_runs_have_no_second_stage(fake_paper, tmp_path):
     assert main(["fakepaper.table7", "--quick", "--data-dir", str(tmp_path), "--out", str(out),
                  "--no-pdf"]) == 0
     calls = [c for c in fake_paper.CALLS if c[0] == "design"]
-    assert sorted(r for _, _, r in calls) == [0, 0, 1, 1]
+    assert sorted(r for _, _, r in calls) == [0, 0, 0, 0, 1, 1, 1, 1]
     got = _records(out)
     assert got["open"]["interval_levels"] == list(SINGLE_STAGE_LEVELS)
 

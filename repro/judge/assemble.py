@@ -193,7 +193,7 @@ def _replicated(art: Artifact, records: list[dict], outputs: list[tuple], mean_t
         got, _ = aggregate.apply(art, recs, [(s, o) for s, o in outputs if s.repeat == rep],
                                  aggregation, [], claims=False)
         own.append(got)
-    replicates.attach_values(shown, own)
+    replicates.attach_values(shown, own, tuple({repeats, art.repeats}))
     return shown, not_run
 
 

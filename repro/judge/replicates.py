@@ -181,11 +181,14 @@ def mean_tables(tables: list[dict], repeats: int) -> list[dict]:
     return out
 
 
-def attach_values(records: list[dict], per_replicate: list[list[dict]]) -> None:
+def attach_values(records: list[dict], per_replicate: list[list[dict]],
+                  counts: tuple[int, ...] | None = None) -> None:
     """Give each record (of the replicate means, after the declared aggregations) that has no
     replicate values yet those of its counterparts in the replicates' own aggregations
     (``per_replicate[r]``: the records of replicate r after the same aggregations), in place.
-    A record without a counterpart in every replicate keeps none (a claim, say)."""
+    ``counts``: the numbers of replicates a value may have — a two-stage design's first and
+    second stage (default: all of them); a record needs counterparts in replicates 0 … n − 1
+    for one of them, else it keeps none (a claim, say)."""
     tagged = [{**r, REPEAT: MEAN} for r in records]
     for rep, recs in enumerate(per_replicate):
         tagged += [{**r, REPEAT: rep} for r in recs]
@@ -199,7 +202,8 @@ def attach_values(records: list[dict], per_replicate: list[list[dict]]) -> None:
         if "replicates" in rec or rec.get("claim") or "outcome" in rec:
             continue
         reps = [r for r in range(len(per_replicate)) if r in by_rep]
-        if len(reps) != len(per_replicate) or number(rec.get("value")) is None:
+        if reps != list(range(len(reps))) or len(reps) not in (counts or (len(per_replicate),)) \
+                or number(rec.get("value")) is None:
             continue
         got = summary([by_rep[r].get("value") for r in reps])
         if got["spread"] is None:
