@@ -77,7 +77,8 @@ def report_makespan(targets: list[Artifact], out_root: Path, quick: bool = False
     for line in summary_lines(result):
         log(line)
     if untimed:
-        log(f"  ({untimed} run(s) without a recorded time left out)")
+        log(f"  ({untimed} run(s) without a recorded time left out: not run — data missing —, "
+            f"failed, or recorded by another command)")
     if whole_suite(targets):
         body = {"what": "the makespan of every run of the suite on wider machines: list "
                         "scheduling (longest run first among the ready ones; the timing runs "
