@@ -81,8 +81,9 @@ def report_makespan(targets: list[Artifact], out_root: Path, quick: bool = False
             f"failed, or recorded by another command)")
     if whole_suite(targets):
         body = {"what": "the makespan of every run of the suite on wider machines: list "
-                        "scheduling (longest run first among the ready ones; the timing runs "
-                        "alone, after the others) of the run times recorded in the artifacts' "
+                        "scheduling (longest run first among the ready ones; a replicate design's "
+                        "second stage after the first stage's runs; the timing runs alone, "
+                        "after the others) of the run times recorded in the artifacts' "
                         "*.runs.json, and the lower bound max(work / cores, longest chain)",
                 "quick": bool(quick), "runs_without_time": untimed,
                 **_rounded(result)}
