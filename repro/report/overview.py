@@ -199,8 +199,8 @@ def _forest(ax, pts: list[Point], groups: list[str], lim: float) -> None:
     ax.grid(axis="y", visible=False)
     beyond = sum(1 for p in pts if abs(p.rel) > lim)
     arrows = f"; arrows: {beyond} beyond ±{fmt_general(round(lim))} δ" if beyond else ""
-    ax.set_xlabel(f"(ours − published) / δ  (bars: 90% interval, 94.55% under the two-stage "
-                  f"design; dashed: ±δ{arrows})",
+    ax.set_xlabel(f"(ours − published) / δ  (bars: 90% interval, two-stage 94.55%; "
+                  f"dashed: ±δ{arrows})",
                   fontsize=7)
 
 
@@ -342,8 +342,7 @@ def draw_forest(own: list[Point], stand: list[Point], lim: float = FOREST_LIM):
     """The site's forest plot: every comparison on the paper's data, d in units of its
     margin δ (one scale for every paper), and below it, in a panel of its own, the values
     on stand-in data; dots coloured by verdict."""
-    panels = [(own, "On the paper's data: (ours − published) / δ, with the 90% interval (94.55% "
-                    "under the two-stage design) "
+    panels = [(own, "On the paper's data: (ours − published) / δ, 90% interval (two-stage: 94.55%) "
                     f"(dashed: ±δ; beyond ±{fmt_general(lim)} δ: printed as numbers)")]
     if stand:
         panels.append((stand, "On stand-in data (not reproductions): the same difference "
