@@ -7,6 +7,8 @@ import pytest
 from repro import papers
 from repro.cli.main import main
 from repro.cli.makespan import MAKESPAN_FILE, recorded_runs, report_makespan, whole_suite
+from repro.pipeline.extend import RANK_DECIDING, RANK_OTHER, RANK_SECOND
+from repro.run.schedule import RecordedRun
 from repro.data import catalog as cat
 
 pytestmark = pytest.mark.usefixtures("fake_paper")
@@ -75,7 +77,7 @@ def test_a_run_two_artifacts_declare_counts_once(tmp_path):
             {"run": s.label, "status": "done", "seconds": t} for s in art.runs()]}))
     runs, untimed = recorded_runs([f4, f5], tmp_path)
     assert untimed == 0 and len(runs) == len(f4.runs())
-    assert {s for _, s, _, _ in runs} == {2.0}                 # the first artifact's record
+    assert {r.seconds for r in runs} == {2.0}                  # the first artifact's record
 
 
 def test_a_second_stage_runs_after_the_first_and_is_read_from_the_runs_file(tmp_path):
@@ -94,8 +96,31 @@ def test_a_second_stage_runs_after_the_first_and_is_read_from_the_runs_file(tmp_
         {"run": s.label, "status": "done", "seconds": 1.0} for s in first + more]}))
     runs, untimed = recorded_runs([f3], tmp_path)
     assert untimed == 0 and len(runs) == len(first) + 2
-    assert [r[0] for r in runs if r[3]] == [s.label for s in more]
-    jobs = run_jobs([("a", 5.0, False), ("b", 1.0, False), ("c", 1.0, False, True)])
+    assert [r.name for r in runs if r.rank == RANK_SECOND] == [s.label for s in more]
+    assert {r.rank for r in runs[:len(first)]} == {RANK_DECIDING}      # it may ask for one
+    assert all(set(r.after) == {s.label for s in first} for r in runs[len(first):])
+    jobs = run_jobs([RecordedRun("a", 5.0), RecordedRun("b", 1.0),
+                     RecordedRun("c", 1.0, after=("a",))])
     assert list_schedule(jobs, 4) == 6.0          # c waits for a: 5 + 1, not 5
-    assert list_schedule(run_jobs([("a", 5.0, False), ("b", 1.0, False),
-                                   ("c", 1.0, False)]), 4) == 5.0
+    assert list_schedule(run_jobs([RecordedRun("a", 5.0), RecordedRun("b", 1.0),
+                                   RecordedRun("c", 1.0)]), 4) == 5.0
+
+
+def test_a_second_stage_waits_only_for_the_first_stage_of_the_artifact_that_asked(tmp_path):
+    """lesmola2007's Table 1 runs beside dubey2009's Figure 3: Figure 3's second stage waits
+    for Figure 3's first stage alone, and the first stages that may ask for a second stage
+    rank before the other runs."""
+    from repro.pipeline.extend import every_extension
+    f3, t1 = (papers.resolve(n)[0] for n in ("dubey2009.figure3", "lesmola2007.table1"))
+    other = papers.resolve("stevens2010.figure4")[0]
+    more = [s for s in every_extension(f3, False) if s.dataset == "OHSUMED"][:1]
+    for art, extra in ((f3, more), (t1, []), (other, [])):
+        d = tmp_path / art.paper
+        d.mkdir(exist_ok=True)
+        (d / f"{art.name}.runs.json").write_text(json.dumps({"runs": [
+            {"run": s.label, "status": "done", "seconds": 1.0} for s in art.runs() + extra]}))
+    runs, _ = recorded_runs([f3, t1, other], tmp_path)
+    by = {r.name: r for r in runs}
+    assert set(by[more[0].label].after) == {s.label for s in f3.runs()}
+    assert {by[s.label].rank for s in t1.runs()} == {RANK_DECIDING}
+    assert {by[s.label].rank for s in other.runs()} == {RANK_OTHER}

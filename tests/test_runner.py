@@ -302,3 +302,32 @@ def test_pooled_runs_start_longest_first_from_recorded_times(tmp_path, monkeypat
     plain = Runner(tmp_path, papers.task, jobs=1, force=True).run(specs)
     assert order[3:] == [1, 2, 3]                 # without hints: declaration order
     assert [r.output for r in first.values()] == [r.output for r in plain.values()]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_runs_a_follow_up_adds_join_the_batch_ahead_of_the_waiting_ones(tmp_path, jobs):
+    """``follow`` sees the results so far after every run and adds runs to the same batch;
+    they run (once, whatever follow says again) before the waiting runs of a higher rank;
+    a second call finds every run cached and asks for none."""
+    from dataclasses import replace
+    specs = table1().runs()                     # folds 1, 2, 3
+    first, extra = specs[0], replace(specs[0], repeat=5)
+    seen = []
+
+    def follow(results):
+        seen.append(set(results))
+        return [extra] if first in results else []
+
+    def rank(spec):
+        return 0 if spec == extra else 1 if spec == first else 2
+
+    res = Runner(tmp_path, papers.task, jobs=jobs).run(specs, follow=follow, rank=rank)
+    assert list(res) == specs + [extra] and all(r.status == "done" for r in res.values())
+    assert res[extra].output != res[first].output             # its own seed (repeat 5)
+    assert seen[0] == set() and any(first in s and extra not in s for s in seen)
+    if jobs == 1:                              # here, in order: first, its follow-up, the rest
+        assert fakepaper.CALLS == [("noise", "synthetic", f) for f in (1, 1, 2, 3)]
+    fakepaper.CALLS.clear()
+    again = Runner(tmp_path, papers.task, jobs=jobs).run(specs, follow=follow, rank=rank)
+    assert not fakepaper.CALLS and all(r.cached for r in again.values())
+    assert [r.output for r in again.values()] == [r.output for r in res.values()]

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from repro.run.schedule import (Job, greedy_bound, list_schedule, longest_chain, lower_bound,
-                                makespans, run_jobs, summary_lines)
+                                makespans, run_jobs, summary_lines, RecordedRun)
 
 
 def test_independent_jobs_longest_first_by_hand():
@@ -40,8 +40,8 @@ def test_ready_job_waits_for_a_free_core_then_longest_first():
 
 def test_timing_runs_run_alone_after_the_others():
     """Pooled 4, 2, 2 end at 4 on four cores; the timing runs 1 and 3 follow alone: 8."""
-    jobs = run_jobs([("p1", 4, False), ("t1", 1, True), ("p2", 2, False), ("p3", 2, False),
-                     ("t2", 3, True)])
+    jobs = run_jobs([RecordedRun("p1", 4), RecordedRun("t1", 1, True), RecordedRun("p2", 2),
+                     RecordedRun("p3", 2), RecordedRun("t2", 3, True)])
     assert [j.name for j in jobs] == ["p1", "p2", "p3", "t1", "t2"]
     assert jobs[3].after == ("p1", "p2", "p3") and jobs[4].after == ("t1",)
     assert list_schedule(jobs, 4) == 8 == longest_chain(jobs)
@@ -88,3 +88,15 @@ def test_bad_input_is_refused_naming_it():
         list_schedule([Job("a", 1)], 0)
     with pytest.raises(ValueError, match="'a': seconds"):
         lower_bound([Job("a", float("nan"))], 2)
+
+
+def test_the_lowest_rank_starts_first_among_the_ready_jobs():
+    """a (1 s) decides d (4 s, after a); b and c (2 s) are independent.  On two cores with
+    a's rank first: a | b, d at 1 → 5, c after b → 4: 5.  Longest first alone would start b
+    and c, then a at 2, d at 3 → 7."""
+    runs = [RecordedRun("b", 2, rank=2), RecordedRun("c", 2, rank=2),
+            RecordedRun("a", 1, rank=1), RecordedRun("d", 4, rank=0, after=("a", "untimed"))]
+    jobs = run_jobs(runs)
+    assert jobs[3].after == ("a",)                 # a run without a time is left out
+    assert list_schedule(jobs, 2) == 5
+    assert list_schedule([Job(j.name, j.seconds, j.after) for j in jobs], 2) == 7

@@ -52,17 +52,21 @@ def test_the_first_stage_decision_is_recorded(fake_paper, tmp_path):
     """On the first stage alone (--report-only with only its runs cached) the open value is
     inconclusive and asks for the second stage: the record says so (verdicts as data)."""
     from repro.pipeline import Options
-    from repro.pipeline.extend import second_stage
+    from repro.pipeline.extend import SecondStage
     from repro.pipeline.execute import execute
+    from repro.pipeline.stage import published_values
     art = papers.resolve("fakepaper.table7")[0]
     opts = Options(tmp_path, tmp_path / "out", pdf=False, log=lambda m: None)
     results = execute(art.runs(False), opts)
-    extended = set()
-    asked = second_stage([art], results, opts, extended)
-    (rec,) = asked["fakepaper.table7"]
+    stage = SecondStage([art], opts, lambda p: published_values(p, [art], opts))
+    more = stage.follow(results)
+    (rec,) = stage.asked["fakepaper.table7"]
     assert rec["method"] == "open" and rec["verdict"] == "inconclusive"
     assert rec["second_stage"] is True and rec["replicates"] == 3
-    assert {g[4] for g in extended} == {"a"}
+    assert {g[4] for g in stage.extended} == {"a"}
+    assert sorted((s.part, s.fold, s.repeat) for s in more) == [
+        ("a", f, r) for f in sorted({s.fold for s in more}) for r in range(3, 8)]
+    assert stage.follow(results) == more and list(stage.judged) == ["fakepaper.table7"]
 
 
 def test_quick_runs_have_no_second_stage(fake_paper, tmp_path):

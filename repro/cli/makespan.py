@@ -12,8 +12,8 @@ from pathlib import Path
 from .. import papers as registry
 from ..files import write_if_changed
 from ..report.build import artifact_dir
-from ..pipeline.extend import every_extension
-from ..run.schedule import CORES, makespans, run_jobs, summary_lines
+from ..pipeline.extend import RANK_DECIDING, RANK_OTHER, RANK_SECOND, can_ask, every_extension
+from ..run.schedule import CORES, RecordedRun, makespans, run_jobs, summary_lines
 from ..spec import Artifact
 
 #: the file of the report directory root holding the makespans of the whole suite
@@ -21,14 +21,30 @@ MAKESPAN_FILE = "runs.json"
 
 
 def recorded_runs(targets: list[Artifact], out_root: Path,
-                  quick: bool = False) -> tuple[list[tuple[str, float, bool]], int]:
-    """``(label, seconds, exclusive, second stage)`` of each distinct run of ``targets`` (a run
-    that several artifacts declare once) with the time its artifact's runs file records, and
-    how many runs have no recorded time (not run, failed, or a runs file missing or of other
-    runs).  A second stage's runs (:mod:`repro.pipeline.extend`) follow the first stage's in
-    the file."""
-    runs: dict[str, tuple[str, float | None, bool, bool]] = {}
+                  quick: bool = False) -> tuple[list[RecordedRun], int]:
+    """Each distinct run of ``targets`` (a run that several artifacts declare once) with the
+    time its artifact's runs file records, its rank in the pool and the runs it waited for,
+    and how many runs have no recorded time (not run, failed, or a runs file missing or of
+    other runs).  A second stage's runs (:mod:`repro.pipeline.extend`) follow the first
+    stage's in the file; they waited for the first stage of the artifacts that may ask for
+    them (:func:`~repro.pipeline.extend.can_ask`: one in this suite; with several, for all)."""
+    runs: dict[str, list] = {}                 # identity -> [label, seconds, excl, rank, after]
     labels: dict[str, int] = {}
+
+    def entry(spec, rec: dict) -> list:
+        key = json.dumps(spec.identity, sort_keys=True)
+        seconds = rec.get("seconds") if rec.get("status") == "done" else None
+        if not isinstance(seconds, (int, float)):
+            seconds = None
+        if key not in runs:
+            n = labels[spec.label] = labels.get(spec.label, 0) + 1
+            label = spec.label if n == 1 else f"{spec.label} [{n}]"   # same label, other params
+            runs[key] = [label, seconds, spec.exclusive, RANK_OTHER, set()]
+        run = runs[key]
+        run[1] = run[1] if run[1] is not None else seconds
+        run[2] = run[2] or spec.exclusive
+        return run
+
     for art in targets:
         specs = art.runs(quick)
         path = artifact_dir(out_root, art) / f"{art.name}.runs.json"
@@ -41,21 +57,17 @@ def recorded_runs(targets: list[Artifact], out_root: Path,
         extra = [more.get(label) for label in got[len(specs):]]
         if got[:len(specs)] != [s.label for s in specs] or None in extra:
             recs, extra = [{}] * len(specs), []     # another run's file: no times from it
-        for spec, rec in zip(specs + extra, recs):
-            key = json.dumps(spec.identity, sort_keys=True)
-            seconds = rec.get("seconds") if rec.get("status") == "done" else None
-            if not isinstance(seconds, (int, float)):
-                seconds = None
-            second = spec in extra
-            if key in runs:
-                label, had, excl, sec = runs[key]
-                runs[key] = (label, had if had is not None else seconds, excl or spec.exclusive,
-                             sec and second)
-                continue
-            n = labels[spec.label] = labels.get(spec.label, 0) + 1
-            label = spec.label if n == 1 else f"{spec.label} [{n}]"   # same label, other params
-            runs[key] = (label, seconds, spec.exclusive, second)
-    timed = [(label, float(s), x, sec) for label, s, x, sec in runs.values() if s is not None]
+        first = [entry(spec, rec) for spec, rec in zip(specs, recs)]
+        second = [entry(spec, rec) for spec, rec in zip(extra, recs[len(specs):])]
+        if can_ask(art, quick):
+            for run in first:
+                run[3] = min(run[3], RANK_DECIDING)
+            for run in second:
+                run[4] |= {r[0] for r in first}
+        for run in second:
+            run[3] = RANK_SECOND
+    timed = [RecordedRun(label, float(s), x, rank, tuple(sorted(after)))
+             for label, s, x, rank, after in runs.values() if s is not None]
     return timed, len(runs) - len(timed)
 
 
@@ -81,10 +93,12 @@ def report_makespan(targets: list[Artifact], out_root: Path, quick: bool = False
             f"failed, or recorded by another command)")
     if whole_suite(targets):
         body = {"what": "the makespan of every run of the suite on wider machines: list "
-                        "scheduling (longest run first among the ready ones; a replicate design's "
-                        "second stage after the first stage's runs; the timing runs alone, "
-                        "after the others) of the run times recorded in the artifacts' "
-                        "*.runs.json, and the lower bound max(work / cores, longest chain)",
+                        "scheduling (among the ready runs, a second stage's first, then the first "
+                        "stage of the artifacts that may ask for one, longest first; a "
+                        "replicate design's second stage after the first-stage runs of the "
+                        "artifact that asked for it; the timing runs alone, after the others) "
+                        "of the run times recorded in the artifacts' *.runs.json, and the "
+                        "lower bound max(work / cores, longest chain)",
                 "quick": bool(quick), "runs_without_time": untimed,
                 **_rounded(result)}
         write_if_changed(Path(out_root) / MAKESPAN_FILE,

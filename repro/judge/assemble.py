@@ -184,8 +184,11 @@ def _replicated(art: Artifact, records: list[dict], outputs: list[tuple], mean_t
     given = {id(r) for r in means}
     for r in shown:                 # an aggregated value: its replicates are its own
         if id(r) not in given:
+            computed_once = r.get("replicates") == 1 and r.get("deterministic") is True
             for f in replicates.FIELDS:
                 r.pop(f, None)
+            if computed_once:       # every value it aggregates was computed once (shared)
+                r.update(replicates=1, deterministic=True)
     own = []
     for rep in range(repeats):
         recs = [{k: v for k, v in r.items() if k != "repeat"} for r in records

@@ -248,7 +248,7 @@ def evidence(art, r: dict, index: TableIndex, records: list[dict], groups: dict,
     return None
 
 
-def second_stage(art, r: dict) -> int:
+def second_stage_replicates(art, r: dict) -> int:
     """The replicates a second stage would give the value of record ``r`` (0: none — the
     artifact has no second stage, the value has no replicates or already has them all)."""
     n = r.get("replicates")
@@ -290,7 +290,7 @@ def attach(art, records: list[dict], tables: list[dict], exact_ok=None) -> None:
         exact = ev is None and (fold in folds or len(folds) < 2) and (
             exact_ok is None or exact_ok(r))
         r.update(noise.separation(art, r, ev.within if ev else None, exact).fields())
-        more = second_stage(art, r)
+        more = second_stage_replicates(art, r)
         if more:          # the value as the second stage would judge it, mean and spread kept
             proj = noise.separation(art, r, ev.within if ev else None, exact, more).fields()
             r["projected"] = {"replicates": more, "uncertainty": proj["uncertainty"],

@@ -124,7 +124,7 @@ def needs_second_stage(e: eq.Equivalence, verdict: Verdict, projected: dict) -> 
     """Whether a value at the first stage of the replicate design (:mod:`repro.judge.design`)
     goes on to the second: its verdict is the rule's and inconclusive, and the second stage's
     replicates, with the mean and spread seen so far (``projected``: the uncertainty and
-    interval levels on that many replicates, :func:`repro.judge.intervals.second_stage`),
+    interval levels on that many replicates, :func:`repro.judge.intervals.second_stage_replicates`),
     would decide it."""
     if verdict is not Verdict.INCONCLUSIVE:
         return False

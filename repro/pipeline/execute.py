@@ -34,8 +34,10 @@ def tasks(paper: str, name: str):
     return registry.task(paper, name)
 
 
-def execute(specs: list[RunSpec], opts: Options) -> dict[RunSpec, RunResult]:
-    """Every run of ``specs`` through the runner; the estimate of the time left reads the run
+def execute(specs: list[RunSpec], opts: Options, follow=None, rank=None
+            ) -> dict[RunSpec, RunResult]:
+    """Every run of ``specs`` (and of ``follow``'s, in the order of ``rank``:
+    :meth:`Runner.run`) through the runner; the estimate of the time left reads the run
     times recorded in the report directory, else in the committed reports (a fresh
     ``--out``)."""
     runner = Runner(opts.data_dir, tasks, jobs=opts.jobs, force=opts.force,
@@ -43,7 +45,7 @@ def execute(specs: list[RunSpec], opts: Options) -> dict[RunSpec, RunResult]:
                     progress=opts.progress, threads=opts.threads,
                     expected={**recorded_run_seconds(PACKAGE_REPORTS),
                               **recorded_run_seconds(opts.out_root)})
-    return runner.run(specs)
+    return runner.run(specs, follow=follow, rank=rank)
 
 
 #: how a run executed with the sink compares with the cached one

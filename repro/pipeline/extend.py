@@ -1,6 +1,6 @@
-"""Step 2b, the second stage of the replicate design (:mod:`repro.judge.design`): after the
-first stage's runs, each artifact with a second stage (``Artifact.extend_to``) is judged, and
-the values the second stage would decide (``second_stage`` in their records: inconclusive,
+"""Step 2b, the second stage of the replicate design (:mod:`repro.judge.design`): as soon as
+an artifact's first-stage runs have finished (while the others run on), each artifact that may
+ask for a second stage (``Artifact.extend_to``, :func:`can_ask`) is judged, and the values the second stage would decide (``second_stage`` in their records: inconclusive,
 and decided on all the replicates if their mean and spread stayed as they are) extend the
 runs behind them — the same runs with ``repeat`` = ``repeats`` … ``extend_to`` − 1, seeded
 from their identity like every replicate, so the same command runs the same replicates.
@@ -15,14 +15,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .. import papers as registry
-from ..judge import published as pubmod
-from ..judge.assemble import assemble_artifact
+from ..judge.assemble import Assembled
 from ..run.result import RunResult
 from ..spec import Artifact, RunSpec
-from .plan import quick_view
-from .stage import unavailable
-from .user_data import data_marks
+from .stage import assemble
 
 #: a run's group: the run without its fold and replicate (what a second stage extends)
 Group = tuple
@@ -72,31 +68,83 @@ def behind(art: Artifact, rec: dict, specs: list[RunSpec]) -> set[Group]:
     return out
 
 
-def second_stage(targets: list[Artifact], results: dict[RunSpec, RunResult], opts,
-                 extended: set[Group]) -> dict[str, list[dict]]:
-    """Judge every target with a second stage on its first stage's runs; add the groups the
-    second stage extends to ``extended``; return, per artifact, the records that asked for
-    it (``{artifact id: [records]}``, for the log and the run's summary)."""
-    asked: dict[str, list[dict]] = {}
-    published = {}
-    for art in targets:
-        if not designed(art, opts.quick):
-            continue
-        specs = art.runs(opts.quick)
-        rs = [results[s] for s in specs]
-        if art.paper not in published:
-            mod = registry.module(art.paper)
-            published[art.paper] = pubmod.load(art.paper, getattr(mod, "PUBLISHED_PATH", None))
-        got = assemble_artifact(quick_view(art, opts.quick), rs, published[art.paper],
-                                opts.quick, unavailable(art, opts.data_dir),
-                                data_marks(art, opts.data_dir, rs),
-                                aggregation=registry.aggregation)
+def can_ask(art: Artifact, quick: bool) -> bool:
+    """Whether ``art`` may ask for a second stage: it has one, and values the rule decides —
+    not a check of claims, and a dataset that is not a stand-in (a stand-in's values and
+    claims are never decided by the design)."""
+    return designed(art, quick) and art.kind != "check" and any(
+        ds not in art.stand_ins for ds in art.datasets)
+
+
+#: the pool's order of runs (:meth:`repro.run.runner.Runner.run`'s ``rank``): a second
+#: stage's runs first, then the first stage of the artifacts that may ask for one (so that it
+#: is decided early), then the others — longest first within each
+RANK_SECOND, RANK_DECIDING, RANK_OTHER = 0, 1, 2
+
+
+class SecondStage:
+    """The second stage, decided artifact by artifact while the runs execute: as soon as
+    every first-stage run of an artifact that may ask for a second stage has finished, the
+    artifact is judged on them and the runs behind its values that asked join the pool
+    (:meth:`follow`, handed to the runner).  The decision reads only the artifact's own
+    first-stage runs, so it is the same whatever order the runs finish in.
+
+    ``published(paper)``: the published values a paper's targets are judged against (the
+    same as their pages'); ``judged``: each judged artifact's assembly (reused for its report
+    when no run of it was extended); ``asked``: per artifact, the records that asked."""
+
+    def __init__(self, targets: list[Artifact], opts, published):
+        self.targets, self.opts, self.published = targets, opts, published
+        self.pending = [a for a in targets if can_ask(a, opts.quick)]
+        self.base = {a.id: a.runs(opts.quick) for a in self.pending}
+        self.deciding = {s for specs in self.base.values() for s in specs}
+        self.extended: set[Group] = set()
+        self.asked: dict[str, list[dict]] = {}
+        self.judged: dict[str, Assembled] = {}
+        self.more: list[RunSpec] = []
+        self._more: set[RunSpec] = set()
+
+    def follow(self, results: dict[RunSpec, RunResult]) -> list[RunSpec]:
+        """Judge every artifact whose first stage has finished (each once); the runs the
+        second stage adds so far, for every target that declares them."""
+        for art in [a for a in self.pending if all(s in results for s in self.base[a.id])]:
+            self.pending.remove(art)
+            if self.judge(art, [results[s] for s in self.base[art.id]]):
+                self.more = [s for a in self.targets
+                             for s in runs_of(a, self.opts.quick, self.extended)
+                             [len(a.runs(self.opts.quick)):]]
+                self._more = set(self.more)
+        return self.more
+
+    def judge(self, art: Artifact, rs: list[RunResult]) -> bool:
+        """Judge ``art`` on its first stage; whether it extended a run group."""
+        got = assemble(art, rs, self.published(art.paper), self.opts)
+        self.judged[art.id] = got
         recs = [r for r in got.flat if r.get("second_stage")]
+        before = len(self.extended)
         for r in recs:
-            extended |= behind(art, r, specs)
+            self.extended |= behind(art, r, self.base[art.id])
         if recs:
-            asked[art.id] = recs
-    return asked
+            self.asked[art.id] = recs
+            self.opts.log(f"second stage of {art.id}: {len(recs)} value(s) left inconclusive "
+                          f"that more replicates would decide; "
+                          f"{len(self.extended) - before} run group(s) extended")
+        return len(self.extended) > before
+
+    def rank(self, spec: RunSpec) -> int:
+        """The pool's order of ``spec`` (:data:`RANK_SECOND` …)."""
+        if spec in self._more:
+            return RANK_SECOND
+        return RANK_DECIDING if spec in self.deciding else RANK_OTHER
+
+    def reusable(self, art: Artifact) -> Assembled | None:
+        """``art``'s assembly from its judgment, if it holds every run ``art`` now has (no
+        group of it was extended): the report is then made from it."""
+        if art.id not in self.judged:
+            return None
+        quick = self.opts.quick
+        return self.judged[art.id] if runs_of(art, quick, self.extended) == art.runs(quick) \
+            else None
 
 
 def summary(asked: dict[str, list[dict]], extended: set[Group]) -> list[str]:

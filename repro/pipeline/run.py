@@ -16,32 +16,32 @@ from pathlib import Path
 from .. import papers as registry
 from ..errors import ReproError
 from ..files import os_reason
-from ..judge import published as pubmod
 from ..report.build import artifact_dir, user_choice
 from ..report.terminal import compact_table
 from ..run.result import RunResult
 from ..spec import Artifact
 from .execute import execute
-from .extend import designed, runs_of, second_stage, summary
+from .extend import SecondStage, designed, runs_of, summary
 from .options import Options
 from .outcome import Outcome
 from .plan import quick_view, run_specs
 from .promote import drop_moved, settle
 from .render import file_lines, pdf_queue, render_page, render_the_index
-from .stage import build_artifact, unavailable
+from .stage import build_artifact, published_values, unavailable
 from .staging import staging_dir
-from .user_data import data_marks, without_published
+from .user_data import data_marks
 
 
 @dataclass
 class Build:
     """One pipeline run in progress: its options, the runs' results, the staging directory,
     the outcome so far and every report file written or left unchanged (``(path, whether it
-    was written)``); ``extended``: the run groups the second stage extended (:mod:`.extend`)."""
+    was written)``); ``second``: the second stage (:mod:`.extend`: the run groups it extended,
+    the artifacts it judged)."""
     opts: Options
     results: dict
     staging: Path
-    extended: set = field(default_factory=set)
+    second: SecondStage
     out: Outcome = field(default_factory=Outcome)
     files: list[tuple[Path, bool]] = field(default_factory=list)
 
@@ -51,12 +51,12 @@ def run_artifacts(targets: list[Artifact], opts: Options) -> Outcome:
     artifacts' files are left as they are, or absent).  ``opts.only_targets``: build the
     targets alone — a run on a user's data (``--on``), whose targets replace the paper's
     datasets and have no published values to compare with."""
-    results, extended = execute_in_stages(targets, opts)
+    results, second = execute_in_stages(targets, opts)
     try:
         opts.out_root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise write_error(exc, opts.out_root) from None
-    build = Build(opts, results, staging_dir(), extended)
+    build = Build(opts, results, staging_dir(), second)
     pdfs = pdf_queue(opts)
     pages = 0
     try:
@@ -79,34 +79,31 @@ def run_artifacts(targets: list[Artifact], opts: Options) -> Outcome:
     return build.out
 
 
-def execute_in_stages(targets: list[Artifact], opts: Options) -> tuple[dict, set]:
-    """The runs of ``targets`` in two stages: the first stage's pooled runs; then, after the
-    artifacts with a second stage are judged on them (:mod:`.extend`), the runs the second
-    stage adds, with the timing runs (alone, last, as the runner executes them).  Returns the
-    results and the extended run groups."""
-    specs = run_specs(targets, opts.quick)
-    results = execute([s for s in specs if not s.exclusive], opts)
-    extended: set = set()
-    asked = second_stage(targets, results, opts, extended)
-    if any(designed(a, opts.quick) for a in targets):
-        for line in summary(asked, extended):
-            opts.log(line)
-    more = [s for a in targets for s in runs_of(a, opts.quick, extended) if s not in results]
-    if more:
+def execute_in_stages(targets: list[Artifact], opts: Options) -> tuple[dict, SecondStage]:
+    """The runs of ``targets``, with the second stage of the replicate design decided artifact
+    by artifact as their first stages finish (:class:`.extend.SecondStage`: its runs join the
+    pool at once, ahead of the others); the timing runs alone, last.  Returns the results and
+    the second stage (its extended run groups, its judgments)."""
+    stage = SecondStage(targets, opts, lambda paper: published_values(paper, targets, opts))
+    results = execute(run_specs(targets, opts.quick), opts, follow=stage.follow,
+                      rank=stage.rank)
+    more = [s for a in targets for s in runs_of(a, opts.quick, stage.extended)
+            if s not in results]
+    if more:                      # none: the follow-up adds every target's (a safety net)
         results.update(execute(more, opts))
-    return results, extended
+    if any(designed(a, opts.quick) for a in targets):
+        for line in summary(stage.asked, stage.extended):
+            opts.log(line)
+    return results, stage
 
 
 def build_paper(paper: str, targets: list[Artifact], build: Build) -> bool:
     """Stage and promote the target artifacts of ``paper`` (in the paper's order); whether
     the files of one of them were written."""
     by_id = {a.id: a for a in targets}
-    mod = registry.module(paper)
-    published = pubmod.load(paper, getattr(mod, "PUBLISHED_PATH", None))
-    arts = mod.ARTIFACTS
-    if build.opts.only_targets:
-        arts = [a for a in targets if a.paper == paper]
-        published = without_published(published, {a.name for a in arts})
+    published = published_values(paper, targets, build.opts)
+    arts = (registry.module(paper).ARTIFACTS if not build.opts.only_targets else
+            [a for a in targets if a.paper == paper])
     written = False
     for art in arts:
         if art.id not in by_id:
@@ -119,7 +116,8 @@ def build_one(art: Artifact, published, build: Build) -> bool:
     """Stage one artifact from its runs, promote it by the downgrade policy and say what it
     computed; whether its files were written."""
     opts, out = build.opts, build.out
-    rs: list[RunResult] = [build.results[s] for s in runs_of(art, opts.quick, build.extended)]
+    rs: list[RunResult] = [build.results[s]
+                           for s in runs_of(art, opts.quick, build.second.extended)]
     out_dir = artifact_dir(opts.out_root, art)
     if art.timing:
         drop_moved(opts.out_root / art.paper, art.name)
@@ -128,7 +126,8 @@ def build_one(art: Artifact, published, build: Build) -> bool:
     stage = build.staging / art.paper / art.name
     computed = build_artifact(quick_view(art, opts.quick), rs, published, stage, opts.quick,
                               unavailable(art, opts.data_dir),
-                              data_marks(art, opts.data_dir, rs))
+                              data_marks(art, opts.data_dir, rs),
+                              assembled=build.second.reusable(art))
     flat, lost, promoted = settle(art, computed, stage, out_dir, opts.quick,
                                   opts.allow_downgrade, opts.log)
     where = str(out_dir / f"{art.name}.json")

@@ -1,6 +1,7 @@
 """Where runs execute: in this process, on a local process pool, or on a Dask cluster.
 
-Every backend takes ``(spec, key)`` pairs and hands each finished :class:`RunResult` to a
+Every backend takes ``(spec, key)`` pairs (a :class:`Feed`, which may grow while it runs, or
+a list) and hands each finished :class:`RunResult` to a
 ``finish(result, key)`` callback (the runner's: it caches the result and reports progress);
 none writes anything itself.  Runs execute in workers that return their output, so a worker
 that dies mid-run leaves nothing half-written (Dask resubmits its run elsewhere).  Every run
@@ -15,6 +16,7 @@ sent to a cluster by value.
 from __future__ import annotations
 
 import ctypes
+import heapq
 import importlib
 import json
 import os
@@ -25,7 +27,7 @@ import time
 import traceback
 import warnings
 from contextlib import nullcontext
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
@@ -286,42 +288,86 @@ def _compute(spec: RunSpec, ref, ctx: RunContext, start: float) -> RunResult:
 
 # --- the backends ------------------------------------------------------------------------------
 
-def run_here(todo, tasks, data_dir: Path, threads: int, prog: RunProgress, finish
+class Feed:
+    """The runs waiting for a backend, ``(spec, key)``, in the order they start: by rank
+    (lower first), then longest expected time first, then as given.  Runs may be added while
+    a backend drains it (a follow-up decided on finished runs: :meth:`Runner.run`)."""
+
+    def __init__(self, rank=None, expected: dict[str, float] | None = None):
+        self._rank = rank or (lambda spec: 0)
+        self._expected = expected or {}
+        self._heap: list = []
+        self._n = 0
+
+    def add(self, items) -> None:
+        for spec, key in items:
+            order = (self._rank(spec), -self._expected.get(spec.label, float("inf")), self._n)
+            heapq.heappush(self._heap, (order, spec, key))
+            self._n += 1
+
+    def pop(self) -> tuple:
+        _, spec, key = heapq.heappop(self._heap)
+        return spec, key
+
+    def drain(self) -> list:
+        out = []
+        while self:
+            out.append(self.pop())
+        return out
+
+    def __len__(self) -> int:
+        return len(self._heap)
+
+
+def run_here(feed: Feed, tasks, data_dir: Path, threads: int, prog: RunProgress, finish
              ) -> list[RunResult]:
-    """One run after the other in this process (``threads``: those one fit may use)."""
+    """One run after the other in this process (``threads``: those one fit may use), until
+    ``feed`` is empty."""
     out = []
-    for spec, key in todo:
+    while feed:
+        spec, key = feed.pop()
         prog.start(spec.label)
         fn = tasks(spec.paper, spec.task)
         out.append(finish(compute(spec, fn, str(data_dir), prog.say, threads), key))
     return out
 
 
-def run_pool(todo, tasks, data_dir: Path, workers: int, prog: RunProgress, finish
+def run_pool(feed: Feed, tasks, data_dir: Path, workers: int, prog: RunProgress, finish
              ) -> list[RunResult]:
     """A pool of ``workers`` forked processes that end with this one (see
-    :func:`_worker_init`); if this process is interrupted (Ctrl-C, SIGTERM: the CLI turns
-    it into an exception) or fails, queued runs are cancelled and the workers stopped —
-    finished runs are already cached.  If a worker ends abruptly (a task calling
-    ``os._exit``, a crash, the out-of-memory killer), the pool is broken and which run did it
-    is unknown: the runs it had not finished run again, each in a process of its own
-    (:func:`run_isolated`), so that only the culprit fails."""
+    :func:`_worker_init`), fed from ``feed`` a run at a time (one more than the workers in
+    flight, so that a run added to the feed meanwhile starts next) until it is empty; if this
+    process is interrupted (Ctrl-C, SIGTERM: the CLI turns it into an exception) or fails,
+    the workers are stopped — finished runs are already cached.  If a worker ends abruptly (a
+    task calling ``os._exit``, a crash, the out-of-memory killer), the pool is broken and
+    which of the runs in flight did it is unknown: those run again, each in a process of its
+    own (:func:`run_isolated`), so that only the culprit fails; the runs not started yet stay
+    in ``feed`` (the caller drains it again)."""
     out, broken = [], []
     pool = _new_pool(workers)
     try:
         futures = {}
-        for spec, key in todo:
+
+        def submit_next() -> None:
+            spec, key = feed.pop()
             ref = task_ref(tasks(spec.paper, spec.task))
             futures[pool.submit(compute, spec, ref, str(data_dir))] = (spec, key)
             prog.start(spec.label, queued=True)
-        for fut in as_completed(futures):
-            spec, key = futures[fut]
-            try:
-                res = fut.result()
-            except BrokenProcessPool:
-                broken.append((spec, key))
-                continue
-            out.append(finish(res, key))
+
+        while feed and len(futures) <= workers:
+            submit_next()
+        while futures:
+            done, _ = wait(list(futures), return_when=FIRST_COMPLETED)
+            for fut in done:
+                spec, key = futures.pop(fut)
+                try:
+                    res = fut.result()
+                except BrokenProcessPool:
+                    broken.append((spec, key))
+                    continue
+                out.append(finish(res, key))
+            while not broken and feed and len(futures) <= workers:
+                submit_next()
     except BaseException:
         _stop_pool(pool)
         raise
@@ -420,25 +466,24 @@ def _client(scheduler: str):
             f"nothing was run") from None
 
 
-def run_dask(todo, tasks, data_dir: Path, scheduler: str, jobs: int, prog: RunProgress,
-             finish) -> list[RunResult]:
-    """Runs on the cluster at ``scheduler``, submitted in a window of twice the cluster's
-    worker threads (at least ``jobs``) and topped up as runs finish, so the scheduler never
-    holds every run of a large command at once."""
+def run_dask(feed: Feed, tasks, data_dir: Path, scheduler: str, jobs: int,
+             prog: RunProgress, finish) -> list[RunResult]:
+    """Runs on the cluster at ``scheduler``, taken from ``feed`` in a window of twice the
+    cluster's worker threads (at least ``jobs``) and topped up as runs finish, so the
+    scheduler never holds every run of a large command at once (and a run added to the feed
+    meanwhile starts soon)."""
     out = []
     data_dir = str(Path(data_dir).resolve())
     with _client(scheduler) as client:
         threads = sum((client.nthreads() or {}).values())
         window = max(1, 2 * threads, jobs)
-        pending = iter(todo)
         futures = {}
         running = distributed.as_completed()
 
         def submit_next() -> bool:
-            nxt = next(pending, None)
-            if nxt is None:
+            if not feed:
                 return False
-            spec, key = nxt
+            spec, key = feed.pop()
             fn = tasks(spec.paper, spec.task)
             if fn.__module__.startswith("repro."):
                 ref = task_ref(fn)             # workers import it from the package
@@ -463,7 +508,8 @@ def run_dask(todo, tasks, data_dir: Path, scheduler: str, jobs: int, prog: RunPr
                 except Exception as exc:    # e.g. the run killed its workers repeatedly
                     res = RunResult(spec, "failed", why=f"{type(exc).__name__}: {exc}")
                 out.append(finish(res, key))
-                submit_next()
+                while len(futures) < window and submit_next():
+                    pass
         except BaseException:
             client.cancel(list(futures))
             raise

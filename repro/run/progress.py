@@ -139,6 +139,14 @@ class RunProgress:
         else:
             print(text, file=self.stream, flush=True)
 
+    def add(self, labels: list[str]) -> None:
+        """More runs joined the batch (a follow-up decided on finished runs)."""
+        with self._lock:
+            self.total += len(labels)
+            self.left_labels += list(labels)
+            if self._progress is not None:
+                self._progress.update(self._task, total=self.total)
+
     def start(self, label: str, queued: bool = False) -> None:
         """A run started here, or (``queued``) was handed to a pool or cluster."""
         with self._lock:

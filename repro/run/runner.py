@@ -3,7 +3,9 @@
 
 Only this process writes the cache, atomically, when a run finishes — failures and runs
 without data are never cached — so an interrupted invocation resumes where it stopped.
-Specs that share a cache key run once.  Timing runs (``exclusive``) execute here, alone, after
+Specs that share a cache key run once.  A caller may add runs decided on finished ones
+(``follow``: a replicate design's second stage, :mod:`repro.pipeline.extend`): they join the
+same pool as soon as they are known.  Timing runs (``exclusive``) execute here, alone, after
 the others, so that no concurrent run disturbs what they measure.  A user's ranker
 (``--ranker``) runs in a process of its own (outside a Dask cluster), whatever ``--jobs`` says:
 nothing it does — ``sys.exit``, ``os._exit``, a crash, ``os.chdir`` — ends or moves the
@@ -25,8 +27,8 @@ from ..data import shipped
 from ..data.catalog import SYNTHETIC, allowed_unverified, data_state
 from ..errors import DataCorrupt, DataMissing, ReproError
 from ..spec import USER_RANKER_TASK, RunSpec, seed_salt
-from .backends import (MAX_JOBS_PER_CPU, pool_size, run_dask, run_here, run_isolated,
-                       run_pool)
+from .backends import (MAX_JOBS_PER_CPU, Feed, pool_size, run_dask, run_here,
+                       run_isolated, run_pool)
 from .cache import RunCache, TaskResolver
 from .progress import RunProgress
 from .result import RunResult
@@ -81,35 +83,27 @@ class Runner:
                              why="no cached result (run it without --report-only)"), key
         return None, key
 
-    def run(self, specs: list[RunSpec]) -> dict[RunSpec, RunResult]:
+    def run(self, specs: list[RunSpec], follow=None, rank=None) -> dict[RunSpec, RunResult]:
+        """The result of every spec (and of every run ``follow`` adds).
+
+        ``follow(results) -> specs``: called with the results so far (keyed by the specs as
+        given) once the cached ones are known and after every finished run; the runs it
+        returns are added to this command's (pooled ones start as soon as a worker is free,
+        before the runs of a higher ``rank``).  ``rank(spec) -> int``: the pool starts the
+        runs of a lower rank first, longest expected first within a rank (default: one rank).
+        """
         cpus = os.cpu_count() or 1
         if not self.scheduler and self.jobs > cpus:      # said whether or not anything runs
             self.log(f"warning: --jobs {self.jobs} is more than this machine's {cpus} "
                      f"CPU(s): the pool starts at most {MAX_JOBS_PER_CPU} worker processes "
                      f"per CPU and no more than the runs to pool; workers beyond the CPUs "
                      f"compete for them")
-        asked = {s: self._shipped(s) for s in specs}     # unique, in declaration order
-        results: dict[RunSpec, RunResult] = {}
-        todo: list[tuple[RunSpec, str]] = []
-        same_key: dict[str, list[RunSpec]] = {}    # specs sharing a cache key run once
-        for spec in dict.fromkeys(asked.values()):
-            res, key = self._prepare(spec)
-            if res is not None:
-                results[spec] = res
-            elif key in same_key:
-                same_key[key].append(spec)
-            else:
-                same_key[key] = [spec]
-        for key, group in same_key.items():
-            # one computation per key (a spec that only --quick or `exclusive` tells apart
-            # has the same result); timed alone if any of them asks to be
-            todo.append((next((s for s in group if s.exclusive), group[0]), key))
+        batch = _Batch(self, follow)
+        todo = batch.add(specs)
+        todo += batch.followed()
         if todo:
-            for res in self._execute(todo):
-                for spec in same_key[res.key]:
-                    results[spec] = res if spec == res.spec else replace(res, spec=spec)
-        return {s: results[t] if s == t else replace(results[t], spec=s)
-                for s, t in asked.items()}
+            self._execute(todo, batch, rank)
+        return batch.answers()
 
     def _shipped(self, spec: RunSpec) -> RunSpec:
         """``spec`` carrying the registration of the user set it runs on (its identity then
@@ -130,14 +124,22 @@ class Runner:
             return spec
         return spec if text is None else replace(spec, user_set=text)
 
-    def _execute(self, todo: list[tuple[RunSpec, str]]) -> list[RunResult]:
-        """Run ``todo`` on the backend, the timing runs here, alone, after the others."""
-        pooled = sorted(((s, k) for s, k in todo if not s.exclusive),
-                        key=lambda sk: -self.expected.get(sk[0].label, float("inf")))
-        alone = [(s, k) for s, k in todo if s.exclusive]
-        users = [] if self.scheduler else [sk for sk in pooled if sk[0].task == USER_RANKER_TASK]
-        pooled = [sk for sk in pooled if sk not in users]
-        workers = pool_size(self.jobs, len(pooled)) if pooled else 1
+    def _execute(self, todo: list[tuple[RunSpec, str]], batch: "_Batch", rank) -> None:
+        """Run ``todo`` (and what ``batch``'s follow-up adds) on the backend, the timing runs
+        here, alone, after the others."""
+        feeds = {"pooled": Feed(rank, self.expected), "users": Feed(rank, self.expected),
+                 "alone": Feed(None, {})}
+
+        def dispatch(items) -> None:
+            for spec, key in items:
+                kind = ("alone" if spec.exclusive else
+                        "users" if spec.task == USER_RANKER_TASK and not self.scheduler else
+                        "pooled")
+                feeds[kind].add([(spec, key)])
+
+        dispatch(todo)
+        n_pooled = len(feeds["pooled"])
+        workers = pool_size(self.jobs, n_pooled) if n_pooled else 1
         where = (f" on the Dask cluster {self.scheduler}" if self.scheduler else
                  f" on {workers} processes" if self.jobs > 1 and workers > 1 else "")
         self.log(f"running {len(todo)} run(s){where}")
@@ -147,19 +149,84 @@ class Runner:
                 res.key = key
                 self.cache.store(res)
                 prog.finish(res.spec.label, res.status, res.seconds, res.why)
+                batch.done(res)
+                more = batch.followed()
+                if more:
+                    prog.add([s.label for s, _ in more])
+                    dispatch(more)
                 return res
 
-            if not pooled:
-                done = []
-            elif self.scheduler:
-                done = run_dask(pooled, self.tasks, self.data_dir, self.scheduler, self.jobs,
-                                prog, finish)
-            elif workers == 1:
-                done = run_here(pooled, self.tasks, self.data_dir, self.threads, prog, finish)
+            pooled, users, alone = feeds["pooled"], feeds["users"], feeds["alone"]
+            while pooled or users or alone:
+                if pooled and self.scheduler:
+                    run_dask(pooled, self.tasks, self.data_dir, self.scheduler, self.jobs,
+                             prog, finish)
+                elif pooled and workers == 1:
+                    run_here(pooled, self.tasks, self.data_dir, self.threads, prog, finish)
+                elif pooled:
+                    run_pool(pooled, self.tasks, self.data_dir, workers, prog, finish)
+                elif users:
+                    run_isolated(users.drain(), self.tasks, self.data_dir,
+                                 pool_size(self.jobs, len(users)), prog, finish)
+                else:
+                    run_here(alone, self.tasks, self.data_dir, self.threads, prog, finish)
+
+
+class _Batch:
+    """The specs of one :meth:`Runner.run` call: each resolved once (cached, not available,
+    or to run under its cache key — specs sharing a key run once), their results, and the
+    follow-up runs that ``follow`` adds as results arrive."""
+
+    def __init__(self, runner: Runner, follow):
+        self.runner, self.follow = runner, follow
+        self.asked: dict[RunSpec, RunSpec] = {}         # spec as given -> spec as run
+        self.results: dict[RunSpec, RunResult] = {}     # by spec as run
+        self.same_key: dict[str, list[RunSpec]] = {}    # key -> specs as run, to execute
+
+    def add(self, specs) -> list[tuple[RunSpec, str]]:
+        """Resolve ``specs`` (in order; those already known skipped); the runs to execute,
+        ``(spec, key)``, one per new cache key, timed alone if any spec of it asks to be."""
+        fresh: list[str] = []
+        for spec in specs:
+            if spec in self.asked:
+                continue
+            run = self.runner._shipped(spec)
+            self.asked[spec] = run
+            if run in self.results or any(run in g for g in self.same_key.values()):
+                continue
+            res, key = self.runner._prepare(run)
+            if res is not None:
+                self.results[run] = res
+            elif key in self.same_key:
+                self.same_key[key].append(run)
             else:
-                done = run_pool(pooled, self.tasks, self.data_dir, workers, prog, finish)
-            if users:
-                done += run_isolated(users, self.tasks, self.data_dir,
-                                     pool_size(self.jobs, len(users)), prog, finish)
-            done += run_here(alone, self.tasks, self.data_dir, self.threads, prog, finish)
-        return done
+                self.same_key[key] = [run]
+                fresh.append(key)
+        todo = [(next((s for s in self.same_key[k] if s.exclusive), self.same_key[k][0]), k)
+                for k in fresh]
+        return todo
+
+    def done(self, res: RunResult) -> None:
+        """Record a finished run under every spec of its key."""
+        for spec in self.same_key.get(res.key, [res.spec]):
+            self.results[spec] = res if spec == res.spec else replace(res, spec=spec)
+
+    def followed(self) -> list[tuple[RunSpec, str]]:
+        """The runs ``follow`` adds on the results so far (until it adds none that is new)."""
+        todo: list[tuple[RunSpec, str]] = []
+        while self.follow is not None:
+            new = [s for s in self.follow(self.answers(partial=True)) if s not in self.asked]
+            if not new:
+                break
+            todo += self.add(new)
+        return todo
+
+    def answers(self, partial: bool = False) -> dict[RunSpec, RunResult]:
+        """The results by spec as given (``partial``: those known so far)."""
+        out = {}
+        for s, t in self.asked.items():
+            if t in self.results:
+                out[s] = self.results[t] if s == t else replace(self.results[t], spec=s)
+            elif not partial:
+                raise KeyError(s)
+        return out

@@ -6,10 +6,14 @@ finished (the order the runner's pool starts them in), beside two bounds.
   work (the runs' seconds added up), ``L`` the longest chain of dependent runs;
 * greedy bound (Graham 1969): every list schedule finishes by ``W / m + (1 − 1/m) · L``.
 
-Runs of the suite depend on nothing but the stages: a replicate design's second stage starts
-when the first stage's runs are done (it is decided on their values), and the timing runs
+Runs of the suite depend on nothing but a replicate design's decision: the runs a second
+stage adds start when the first-stage runs of the artifact that asked for them are done (it is
+decided on their values: :mod:`repro.pipeline.extend`), and the timing runs
 (``RunSpec.exclusive``), which the runner executes alone after every other run
-(:mod:`repro.run.runner`), form a chain after all the others: :func:`run_jobs`.
+(:mod:`repro.run.runner`), form a chain after all the others: :func:`run_jobs`.  Among the
+ready runs the pool starts those of the lowest rank first (the runner's order: a second
+stage's runs, then the first stage of the artifacts that may ask for one, then the others),
+longest first within a rank.
 Pure arithmetic on numbers given: nothing here reads a file or a clock.
 """
 from __future__ import annotations
@@ -23,9 +27,23 @@ CORES = (4, 8, 16, 64)
 
 @dataclass(frozen=True)
 class Job:
-    """One run: its name, measured seconds and the names of the runs that must finish first."""
+    """One run: its name, measured seconds, the names of the runs that must finish first and
+    its rank (lower ranks start first among the ready jobs)."""
     name: str
     seconds: float
+    after: tuple[str, ...] = ()
+    rank: int = 0
+
+
+@dataclass(frozen=True)
+class RecordedRun:
+    """A run as a run log records it: its name and measured seconds; ``exclusive``: a timing
+    run (alone, after the others); ``rank``: the pool's order; ``after``: the runs whose
+    results decided that it runs (a second stage's: its artifact's first stage)."""
+    name: str
+    seconds: float
+    exclusive: bool = False
+    rank: int = 0
     after: tuple[str, ...] = ()
 
 
@@ -83,7 +101,8 @@ def longest_chain(jobs: list[Job]) -> float:
 
 def list_schedule(jobs: list[Job], cores: int) -> float:
     """The makespan of list scheduling on ``cores``: whenever a core is free it starts, of the
-    jobs whose dependencies have all finished, the longest (ties: the first given)."""
+    jobs whose dependencies have all finished, the longest of the lowest rank (ties: the
+    first given)."""
     by_name = _check(jobs, cores)
     _order(jobs)                                   # refuses a cycle
     index = {j.name: i for i, j in enumerate(jobs)}
@@ -92,13 +111,13 @@ def list_schedule(jobs: list[Job], cores: int) -> float:
     for j in jobs:
         for a in set(j.after):
             needed_by.setdefault(a, []).append(j.name)
-    ready = [(-j.seconds, index[j.name]) for j in jobs if not waiting[j.name]]
+    ready = [(j.rank, -j.seconds, index[j.name]) for j in jobs if not waiting[j.name]]
     heapq.heapify(ready)
     running: list[tuple[float, int]] = []          # (finish time, job index)
     now, free, end = 0.0, int(cores), 0.0
     while ready or running:
         while ready and free:
-            _, i = heapq.heappop(ready)
+            *_, i = heapq.heappop(ready)
             heapq.heappush(running, (now + jobs[i].seconds, i))
             free -= 1
         now, i = heapq.heappop(running)
@@ -111,7 +130,8 @@ def list_schedule(jobs: list[Job], cores: int) -> float:
             for name in needed_by.get(jobs[i].name, ()):
                 waiting[name] -= 1
                 if not waiting[name]:
-                    heapq.heappush(ready, (-by_name[name].seconds, index[name]))
+                    job = by_name[name]
+                    heapq.heappush(ready, (job.rank, -job.seconds, index[name]))
     return end
 
 
@@ -128,22 +148,20 @@ def greedy_bound(jobs: list[Job], cores: int) -> float:
     return sum(j.seconds for j in jobs) / m + (1 - 1 / m) * longest_chain(jobs)
 
 
-def run_jobs(runs: list[tuple]) -> list[Job]:
-    """Jobs of the runs ``(name, seconds, exclusive[, second stage])``: the pooled runs of the
-    first stage independent; a second stage's runs (a replicate design's, decided on the first
-    stage's values: :mod:`repro.pipeline.extend`) after all of them; the exclusive (timing)
-    runs one after another after every pooled run, in the order given — so each runs alone,
-    as the runner executes them."""
-    runs = [(r[0], float(r[1]), bool(r[2]), len(r) > 3 and bool(r[3])) for r in runs]
-    first = [Job(n, s) for n, s, x, second in runs if not x and not second]
-    barrier = tuple(j.name for j in first)
-    later = [Job(n, s, barrier) for n, s, x, second in runs if not x and second]
-    out = first + later
+def run_jobs(runs: list[RecordedRun]) -> list[Job]:
+    """Jobs of the recorded runs: the pooled runs after the runs they name (``after``: those
+    not recorded are left out), in their rank; the exclusive (timing) runs one after another
+    after every pooled run, in the order given — so each runs alone, as the runner executes
+    them."""
+    pooled = [r for r in runs if not r.exclusive]
+    names = {r.name for r in pooled}
+    out = [Job(r.name, float(r.seconds), tuple(a for a in r.after if a in names), r.rank)
+           for r in pooled]
     prev = tuple(j.name for j in out)
-    for n, s, x, _ in runs:
-        if x:
-            out.append(Job(n, s, prev))
-            prev = (n,)
+    for r in runs:
+        if r.exclusive:
+            out.append(Job(r.name, float(r.seconds), prev))
+            prev = (r.name,)
     return out
 
 
