@@ -36,7 +36,7 @@ def group(spec: RunSpec) -> Group:
 def designed(art: Artifact, quick: bool) -> bool:
     """Whether ``art`` has a second stage in this run (never under ``--quick``)."""
     eff = art.effective(quick)
-    return bool(eff.extend_to) and eff.extend_to > eff.repeats
+    return bool(eff.layout.extend_to) and eff.layout.extend_to > eff.layout.repeats
 
 
 def runs_of(art: Artifact, quick: bool, extended: set[Group]) -> list[RunSpec]:
@@ -48,7 +48,7 @@ def runs_of(art: Artifact, quick: bool, extended: set[Group]) -> list[RunSpec]:
     eff = art.effective(quick)
     return base + [replace(s, repeat=r) for s in base
                    if s.repeat == 0 and not s.exclusive and group(s) in extended
-                   for r in range(eff.repeats, eff.extend_to)]
+                   for r in range(eff.layout.repeats, eff.layout.extend_to)]
 
 
 def every_extension(art: Artifact, quick: bool) -> list[RunSpec]:
