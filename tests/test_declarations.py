@@ -399,6 +399,27 @@ def test_a_per_dataset_value_is_one_type_whichever_way_it_is_declared():
     assert one.replace(folds={"*": (1, 2)}).layout.folds == one.layout.folds
 
 
+def test_an_artifact_holds_its_fields_in_three_typed_groups():
+    """Identity at the top, the rest in RunLayout / Judging / Shown; ``replace`` changes a
+    group's field by its own name, and setting one on the artifact is refused (it would be
+    ignored)."""
+    from repro.spec import Artifact, Judging, RunLayout, Shown
+    art = Artifact("p", "a", "t", task="t",
+                   layout=RunLayout(datasets=("A",), stand_ins={"A": "B"}, timing=True),
+                   judging=Judging(select={"metric": ["MAP"]}), shown=Shown(figure="f"))
+    assert [f.name for f in dataclasses.fields(art)] == [
+        "paper", "name", "title", "kind", "task", "not_run", "layout", "judging", "shown"]
+    assert (art.datasets, art.stand_ins, art.timing) == (("A",), {"A": "B"}, True)
+    other = art.replace(datasets=("C",), select={}, figure=None, title="u")
+    assert (other.layout.datasets, other.judging.select, other.shown.figure, other.title) == \
+        (("C",), {}, None, "u")
+    assert other.layout.stand_ins == {"A": "B"} and art.layout.datasets == ("A",)
+    with pytest.raises(AttributeError, match=r"use art.replace\(folds=...\)"):
+        art.folds = (1, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        art.layout.folds = (1, 2)
+
+
 def test_quick_overrides_are_typed_and_an_unknown_one_is_refused():
     from repro.spec import Artifact, Judging, Quick, RunLayout
     a = Artifact(

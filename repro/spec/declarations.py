@@ -346,6 +346,13 @@ class Artifact:
     judging: Judging = field(default_factory=Judging)       # records -> values -> verdicts
     shown: Shown = field(default_factory=Shown)             # what the report shows
 
+    def __setattr__(self, name, value):
+        if name in _GROUP_OF:       # a group's field set on the artifact would be ignored
+            raise AttributeError(f"Artifact.{name} is a field of its {_GROUP_OF[name]} "
+                                 f"({type(getattr(self, _GROUP_OF[name])).__name__}): use "
+                                 f"art.replace({name}=...)")
+        object.__setattr__(self, name, value)
+
     @property
     def id(self) -> str:
         return f"{self.paper}.{self.name}"
