@@ -4,7 +4,7 @@ from pathlib import Path
 
 from repro.data.synthetic import make_queries
 from repro.evidence import Evidence
-from repro.spec import Artifact, Paper
+from repro.spec import Artifact, Judging, Paper, RunLayout, Shown
 from repro.spec.params import StudyParams, study
 from repro.judge.kinds import FoldMean
 from repro.evidence.record import record
@@ -125,22 +125,34 @@ def figure_noise(art, results, flat, published):
 
 
 ARTIFACTS = [
-    Artifact("fakepaper", "table1", "Seeded draws", datasets=("synthetic",), task="task_noise",
-             folds=(1, 2, 3), params={"x": 2.0}, quick={"folds": (1,)}, figure="figure_noise",
-             choices=("A choice the paper left open.",)),
-    Artifact("fakepaper", "table2", "Needs missing data", datasets=("MQ2007",), task="task_map",
-             folds=(1,)),
-    Artifact("fakepaper", "table3", "Not implemented", datasets=("synthetic",)),
-    Artifact("fakepaper", "table4", "MAP of a feature", datasets=("synthetic",), task="task_map"),
-    Artifact("fakepaper", "table5", "Slow seeded draws", datasets=("synthetic",),
-             task="task_slow", folds=(1, 2, 3, 4), params={"sleep": 0.2}),
-    Artifact("fakepaper", "table6", "Two features with per-query evidence",
-             datasets=("synthetic",), task="task_evidence", folds=(1, 2, 3),
-             aggregate=(FoldMean(select={"metric": ["MAP", "NDCG@5"]}),),
-             select={"metric": ["MAP", "NDCG@5"]}),
-    Artifact("fakepaper", "table7", "A two-stage replicate design", datasets=("synthetic",),
-             task="task_design", folds=(1, 2), params={"methods": []}, repeats=3, extend_to=8,
-             aggregate=(FoldMean(select={"metric": ["MAP"]}),),
-             split=(("a", {"methods": ["open", "exact"]}), ("b", {"methods": ["far"]})),
-             quick={"repeats": 2, "extend_to": 0}),
+    Artifact(
+        "fakepaper", "table1", "Seeded draws", task="task_noise",
+        layout=RunLayout(
+            datasets=("synthetic",), folds=(1, 2, 3), params={"x": 2.0}, quick={"folds": (1,)}),
+        shown=Shown(figure="figure_noise", choices=("A choice the paper left open.",))),
+    Artifact(
+        "fakepaper", "table2", "Needs missing data", task="task_map",
+        layout=RunLayout(datasets=("MQ2007",), folds=(1,))),
+    Artifact(
+        "fakepaper", "table3", "Not implemented",
+        layout=RunLayout(datasets=("synthetic",))),
+    Artifact(
+        "fakepaper", "table4", "MAP of a feature", task="task_map",
+        layout=RunLayout(datasets=("synthetic",))),
+    Artifact(
+        "fakepaper", "table5", "Slow seeded draws", task="task_slow",
+        layout=RunLayout(datasets=("synthetic",), folds=(1, 2, 3, 4), params={"sleep": 0.2})),
+    Artifact(
+        "fakepaper", "table6", "Two features with per-query evidence", task="task_evidence",
+        layout=RunLayout(datasets=("synthetic",), folds=(1, 2, 3)),
+        judging=Judging(
+            aggregate=(FoldMean(select={"metric": ["MAP", "NDCG@5"]}),),
+            select={"metric": ["MAP", "NDCG@5"]})),
+    Artifact(
+        "fakepaper", "table7", "A two-stage replicate design", task="task_design",
+        layout=RunLayout(
+            datasets=("synthetic",), folds=(1, 2), params={"methods": []}, repeats=3, extend_to=8,
+            split=(("a", {"methods": ["open", "exact"]}), ("b", {"methods": ["far"]})),
+            quick={"repeats": 2, "extend_to": 0}),
+        judging=Judging(aggregate=(FoldMean(select={"metric": ["MAP"]}),))),
 ]

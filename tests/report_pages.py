@@ -6,7 +6,7 @@ import os
 import types
 from pathlib import Path
 
-from repro.spec import Artifact, Paper
+from repro.spec import Artifact, Paper, RunLayout
 
 # The committed reports, or another report directory to check (REPRO_CHECK_REPORTS=DIR).
 REPORTS = Path(os.environ.get("REPRO_CHECK_REPORTS")
@@ -58,8 +58,12 @@ def wide_paper(tmp: Path) -> types.ModuleType:
                       venue="tests", text="none.txt")
     mod.PUBLISHED_PATH = toml
     mod.NOTES = ["Nothing is implemented: every value is 'not run'."]
-    mod.ARTIFACTS = [Artifact("widepaper", "table1", "Forty data sets", datasets=("synthetic",)),
-                     Artifact("widepaper", "table2", "A small table", datasets=("synthetic",))]
+    mod.ARTIFACTS = [Artifact(
+        "widepaper", "table1", "Forty data sets",
+        layout=RunLayout(datasets=("synthetic",))),
+                     Artifact(
+                         "widepaper", "table2", "A small table",
+                         layout=RunLayout(datasets=("synthetic",)))]
     return mod
 
 
@@ -123,10 +127,12 @@ def claims_paper(tmp: Path) -> types.ModuleType:
     mod.PUBLISHED_PATH = _claims_toml(tmp)
     # a transcript line reference in prose: kept off the visible page
     mod.NOTES = ["Table 1 is transcribed from the paper's text (lines 12–14, l.20)."]
-    mod.ARTIFACTS = [Artifact(CLAIMS_PAPER, "table1", "Two methods on two sets",
-                              datasets=("MQ2007", "MQ2008")),
-                     Artifact(CLAIMS_PAPER, "claims", "Claims of the text",
-                              datasets=("MQ2007", "MQ2008"))]
+    mod.ARTIFACTS = [Artifact(
+        CLAIMS_PAPER, "table1", "Two methods on two sets",
+        layout=RunLayout(datasets=("MQ2007", "MQ2008"))),
+                     Artifact(
+                         CLAIMS_PAPER, "claims", "Claims of the text",
+                         layout=RunLayout(datasets=("MQ2007", "MQ2008")))]
     return mod
 
 

@@ -16,7 +16,8 @@ def rec(ds, fold, value, method="m", metric="MAP", **extra):
 
 
 def art(**kw):
-    return Artifact("p", "t1", "t", **kw)
+    return Artifact(
+        "p", "t1", "t").replace(**kw)
 
 
 def no_custom(paper, name):

@@ -16,7 +16,7 @@ from repro.evidence import TableIndex
 from repro.judge import claims as E
 from repro.judge.stats import Paired, holm
 from repro.judge.verdicts import Outcome
-from repro.spec import Artifact
+from repro.spec import Artifact, RunLayout
 
 REPLICATED, NOT_REPLICATED, REVERSED, INCONCLUSIVE, NOT_TESTABLE = (
     o.value for o in (Outcome.REPLICATED, Outcome.NOT_REPLICATED, Outcome.REVERSED,
@@ -28,7 +28,9 @@ def _cmp(a, p, effect=0.01, b="X", sign=1):
 
 
 def _art():
-    return Artifact("fakepaper", "claims", "t", datasets=("D",), task="task", folds=(1, 2))
+    return Artifact(
+        "fakepaper", "claims", "t", task="task",
+        layout=RunLayout(datasets=("D",), folds=(1, 2)))
 
 
 # --- comparisons and a claim's own test ---------------------------------------------------------
@@ -94,7 +96,9 @@ def test_a_contradiction_among_several_comparisons_counts_them():
 
 
 def test_aligned_pairs_by_query_id_within_folds_and_pools():
-    art = Artifact("p", "t", "t", datasets=("A", "B"), folds=(1, 2))
+    art = Artifact(
+        "p", "t", "t",
+        layout=RunLayout(datasets=("A", "B"), folds=(1, 2)))
     tables = []
     for ds in ("A", "B"):
         for f in ("1", "2"):

@@ -10,14 +10,16 @@ from scipy import stats
 from repro.judge import columns
 from repro.judge.verdicts import RULE, Verdict
 from repro.report.verdicts import bucket
-from repro.spec import Artifact
+from repro.spec import Artifact, RunLayout
 
 REPRODUCED, INCONCLUSIVE, DEVIATES = (Verdict.REPRODUCED.value, Verdict.INCONCLUSIVE.value,
                                       Verdict.DEVIATES.value)
 
 
 def _art():
-    return Artifact("p", "fig", "t", datasets=("D",), task="task", folds=(1, 2))
+    return Artifact(
+        "p", "fig", "t", task="task",
+        layout=RunLayout(datasets=("D",), folds=(1, 2)))
 
 
 def _verdict(d, margin):

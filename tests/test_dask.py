@@ -53,8 +53,8 @@ def test_dask_records_are_byte_identical_to_local_runs(cluster, tmp_path, monkey
 @pytest.mark.slow
 def test_a_worker_dying_mid_run_is_resubmitted(cluster, tmp_path):
     marker = tmp_path / "died"
-    art = replace(papers.resolve("fakepaper.table5")[0],
-                  params={"sleep": 0.2, "die_once": str(marker)})
+    art = papers.resolve("fakepaper.table5")[0].replace(
+                 params={"sleep": 0.2, "die_once": str(marker)})
     specs = art.runs()
     res = Runner(tmp_path, papers.task, scheduler=cluster.scheduler_address, progress=False,
                  log=lambda *a, **k: None).run(specs)

@@ -37,9 +37,9 @@ def test_declarations_resolve(paper):
             assert art.runs() == []
             continue
         assert callable(papers.task(paper, art.task))
-        if art.figure:
-            assert callable(papers.figure(paper, art.figure))
-        for agg in art.aggregate:
+        if art.shown.figure:
+            assert callable(papers.figure(paper, art.shown.figure))
+        for agg in art.judging.aggregate:
             if isinstance(agg, Custom):
                 assert callable(papers.aggregation(paper, agg.function))
         assert art.runs(), f"{art.id}: no runs"
@@ -81,8 +81,8 @@ def declared_names(art) -> list[tuple[str, str, str]]:
             for f in dataclasses.fields(obj):
                 walk(getattr(obj, f.name), f"{where}.{f.name}")
 
-    walk(art.select, "select")
-    for i, agg in enumerate(art.aggregate):
+    walk(art.judging.select, "select")
+    for i, agg in enumerate(art.judging.aggregate):
         walk(agg, f"aggregate[{i}] {type(agg).__name__}")
     return out
 
@@ -184,7 +184,7 @@ def emitted_vocabulary(art) -> Vocabulary:
     label; a ``suffix`` appended to the names they read): a later aggregation or the
     ``select`` may ask for them.  What their selections ask for is not among them."""
     vocab = Vocabulary()
-    for agg in art.aggregate:
+    for agg in art.judging.aggregate:
         for text in _flat_strings(agg, skip_selections=True):
             vocab.add_template(text)
         suffix = getattr(agg, "suffix", None)
@@ -198,7 +198,8 @@ def given_vocabulary(art) -> Vocabulary:
     runs: a task may write a method named in its parameters) and the names of its published
     values (an aggregation such as ``RanksWithPublished`` reads them as records)."""
     vocab = Vocabulary()
-    for text in _flat_strings((art.params, art.quick, art.split, art.reference)):
+    lay = art.layout
+    for text in _flat_strings((lay.params, lay.quick, lay.split, lay.reference)):
         vocab.add_template(text)
     for v in load(art.paper).for_artifact(art.name):
         vocab.add_template(v.method)
@@ -286,23 +287,30 @@ def test_the_fake_papers_declared_names_are_what_its_runs_write(fake_paper):
 
 def test_the_name_check_catches_a_typo():
     from repro.judge.kinds import Claim, FoldMean, FoldSpread
-    from repro.spec import Artifact
+    from repro.spec import Artifact, Judging, RunLayout
     produced = Vocabulary(["feature1", "feature2", "MAP", "NDCG@5"])
-    art = Artifact("p", "t", "T", select={"method": ["feature1"], "metric": ["MAP"]},
-                   aggregate=(FoldMean(select={"metric": ["NDGC@5"]}),
-                              Claim("c", "s", others={"method": "feature3"},
-                                    subject={"method": "feature1", "metric": "MAP"})))
+    art = Artifact(
+        "p", "t", "T",
+        judging=Judging(
+            select={"method": ["feature1"], "metric": ["MAP"]},
+            aggregate=(FoldMean(select={"metric": ["NDGC@5"]}),
+                       Claim("c", "s", others={"method": "feature3"},
+                             subject={"method": "feature1", "metric": "MAP"}))))
     assert unproduced_names(art, produced) == [
         "p.t: aggregate[0] FoldMean.select names metric 'NDGC@5', which no run or "
         "aggregation produces",
         "p.t: aggregate[1] Claim.others names method 'feature3', which no run or aggregation "
         "produces"]
-    typo = Artifact("p", "t", "T", select={"method": ["RankRSL"]})
+    typo = Artifact(
+        "p", "t", "T",
+        judging=Judging(select={"method": ["RankRSL"]}))
     assert unproduced_names(typo, produced) == [
         "p.t: select names method 'RankRSL', which no run or aggregation produces"]
     # what an aggregation writes may be selected: a spread's suffixed metric
-    spread = Artifact("p", "t", "T", select={"metric": ["MAP ±"]},
-                      aggregate=(FoldSpread(select={"metric": ["MAP"]}),))
+    spread = Artifact(
+        "p", "t", "T",
+        judging=Judging(
+            select={"metric": ["MAP ±"]}, aggregate=(FoldSpread(select={"metric": ["MAP"]}),)))
     assert unproduced_names(spread, produced) == []
 
 
@@ -322,12 +330,12 @@ def test_a_typo_planted_in_a_papers_aggregation_is_caught():
     art = next(a for a in papers.module(paper).ARTIFACTS
                if any(n == "GRankRLS" for _, _, n in declared_names(a)))
     assert unproduced_names(art, code | given_vocabulary(art)) == []
-    i, agg = next((i, g) for i, g in enumerate(art.aggregate)
+    i, agg = next((i, g) for i, g in enumerate(art.judging.aggregate)
                   if isinstance(getattr(g, "select", None), dict)
                   and "GRankRLS" in g.select.get("method", ()))
     typo = dataclasses.replace(agg, select={**agg.select, "method": ["GRankLRS"]})
-    planted = dataclasses.replace(art, aggregate=(*art.aggregate[:i], typo,
-                                                  *art.aggregate[i + 1:]))
+    planted = art.replace(aggregate=(*art.judging.aggregate[:i], typo,
+                                     *art.judging.aggregate[i + 1:]))
     assert unproduced_names(planted, code | given_vocabulary(planted)) == [
         f"{art.id}: aggregate[{i}] {type(agg).__name__}.select names method 'GRankLRS', "
         "which no run or aggregation produces"]
@@ -357,7 +365,7 @@ def test_a_misspelt_parameter_of_the_fake_paper_fails_its_run(fake_paper):
     art = next(a for a in fake_paper.ARTIFACTS if a.task == "task_noise")
     task = papers.task("fakepaper", "task_noise")
     assert all(check_run(task, s).x == 2.0 for s in art.runs())
-    bad = dataclasses.replace(art, params={"X": 2.0}).runs()[0]
+    bad = art.replace(params={"X": 2.0}).runs()[0]
     with pytest.raises(ParamsError, match=r"fakepaper\.task_noise: unknown parameter\(s\) "
                                           r"\['X'\]; missing parameter\(s\) \['x'\]"):
         task(RunContext(bad, Path(".")))
@@ -367,30 +375,64 @@ def test_a_per_dataset_value_is_one_type_whichever_way_it_is_declared():
     """``folds``, ``noise`` and ``split`` hold a PerDataset whether a declaration gives one
     value, a ``{dataset or "*": value}`` mapping, a PerDataset, or sets it later (``replace``,
     assignment); the lookups agree with what was declared."""
-    from repro.spec import Artifact, Noise, PerDataset, SAMPLE
-    one = Artifact("p", "a", "t", datasets=("A", "B"), task="t", folds=(1, 2))
-    by = Artifact("p", "a", "t", datasets=("A", "B"), task="t", folds={"A": (1,), "*": (1, 2)},
-                  noise={"B": Noise(SAMPLE)}, split={"A": (("x", {"k": 1}),)})
-    for art in (one, by, dataclasses.replace(one, folds={"*": (1, 2)})):
-        assert all(isinstance(getattr(art, f), PerDataset) for f in ("folds", "noise", "split"))
+    from repro.spec import SAMPLE, Artifact, Judging, Noise, PerDataset, RunLayout
+    one = Artifact(
+        "p", "a", "t", task="t",
+        layout=RunLayout(datasets=("A", "B"), folds=(1, 2)))
+    by = Artifact(
+        "p", "a", "t", task="t",
+        layout=RunLayout(
+            datasets=("A", "B"), folds={"A": (1,), "*": (1, 2)}, split={"A": (("x", {"k": 1}),)}),
+        judging=Judging(noise={"B": Noise(SAMPLE)}))
+    for art in (one, by, one.replace(folds={"*": (1, 2)})):
+        assert all(isinstance(v, PerDataset)
+                   for v in (art.layout.folds, art.judging.noise, art.layout.split))
     assert one.folds_for("B") == (1, 2) == by.folds_for("B") and by.folds_for("A") == (1,)
     assert by.noise_for("B").basis == SAMPLE and by.noise_for("A") == Noise()
     assert by.parts_for("A") == (("x", {"k": 1}),) and by.parts_for("B") == ((None, {}),)
-    assert Artifact("p", "a", "t", folds={"A": (3,)}).folds_for("B") == (None,)
-    one.noise = {"A": Noise(SAMPLE)}
-    assert one.noise.names("A") and not one.noise.names("B") and one.noise.default == Noise()
-    assert dataclasses.replace(one, folds={"*": (1, 2)}).folds == one.folds
+    assert Artifact(
+        "p", "a", "t",
+        layout=RunLayout(folds={"A": (3,)})).folds_for("B") == (None,)
+    one.judging = Judging(noise={"A": Noise(SAMPLE)})
+    noise = one.judging.noise
+    assert noise.names("A") and not noise.names("B") and noise.default == Noise()
+    assert one.replace(folds={"*": (1, 2)}).layout.folds == one.layout.folds
+
+
+def test_an_artifact_holds_its_fields_in_three_typed_groups():
+    """Identity at the top, the rest in RunLayout / Judging / Shown; ``replace`` changes a
+    group's field by its own name, and setting one on the artifact is refused (it would be
+    ignored)."""
+    from repro.spec import Artifact, Judging, RunLayout, Shown
+    art = Artifact("p", "a", "t", task="t",
+                   layout=RunLayout(datasets=("A",), stand_ins={"A": "B"}, timing=True),
+                   judging=Judging(select={"metric": ["MAP"]}), shown=Shown(figure="f"))
+    assert [f.name for f in dataclasses.fields(art)] == [
+        "paper", "name", "title", "kind", "task", "not_run", "layout", "judging", "shown"]
+    assert (art.datasets, art.stand_ins, art.timing) == (("A",), {"A": "B"}, True)
+    other = art.replace(datasets=("C",), select={}, figure=None, title="u")
+    assert (other.layout.datasets, other.judging.select, other.shown.figure, other.title) == \
+        (("C",), {}, None, "u")
+    assert other.layout.stand_ins == {"A": "B"} and art.layout.datasets == ("A",)
+    with pytest.raises(AttributeError, match=r"use art.replace\(folds=...\)"):
+        art.folds = (1, 2)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        art.layout.folds = (1, 2)
 
 
 def test_quick_overrides_are_typed_and_an_unknown_one_is_refused():
-    from repro.spec import Artifact, Quick
-    a = Artifact("p", "t", "T", datasets=("x", "y"), folds=(1, 2, 3), repeats=3, extend_to=8,
-                 params={"a": 1, "b": 2},
-                 quick={"folds": {"x": (1,)}, "repeats": 2, "extend_to": 0, "params": {"b": 5}})
-    assert isinstance(a.quick, Quick) and a.quick
+    from repro.spec import Artifact, Judging, Quick, RunLayout
+    a = Artifact(
+        "p", "t", "T",
+        layout=RunLayout(
+            datasets=("x", "y"), folds=(1, 2, 3), repeats=3, extend_to=8, params={"a": 1, "b": 2},
+            quick={"folds": {"x": (1,)}, "repeats": 2, "extend_to": 0, "params": {"b": 5}}))
+    assert isinstance(a.layout.quick, Quick) and a.layout.quick
     q = a.effective(True)
     assert q.folds_for("x") == (1,) and q.folds_for("y") == (None,)
-    assert (q.repeats, q.extend_to, q.params) == (2, 0, {"a": 1, "b": 5})
-    assert a.effective(False) is a and not Artifact("p", "u", "U").quick
+    assert (q.layout.repeats, q.layout.extend_to, q.layout.params) == (2, 0, {"a": 1, "b": 5})
+    assert a.effective(False) is a and not Artifact("p", "u", "U").layout.quick
     with pytest.raises(TypeError, match=r"unknown override\(s\) \['repeat'\]"):
-        Artifact("p", "t", "T", quick={"repeat": 2})
+        Artifact(
+            "p", "t", "T",
+            layout=RunLayout(quick={"repeat": 2}))

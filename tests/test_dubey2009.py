@@ -49,7 +49,7 @@ ART = {a.name: a for a in paper.ARTIFACTS}
 
 def test_declarations():
     for a in paper.ARTIFACTS:
-        assert a.task is not None and a.description and a.choices, a.name
+        assert a.task is not None and a.shown.description and a.shown.choices, a.name
     published_methods = {v.method for v in PUB.values if v.artifact == "figure3"}
     assert set(names.METHODS) <= published_methods
     assert len(names.METHODS) == 13
@@ -61,7 +61,7 @@ def test_declarations():
     # Figure 3, Figures 6-8 and the claims have 5 replicates, Figures 4-5 replicate 0
     ohsumed = {a.name: {s for s in a.runs() if s.dataset == "OHSUMED" and s.task == a.task}
                for a in paper.ARTIFACTS if a.task == "task_fold"}
-    replicated = {n for n, a in ((a.name, a) for a in paper.ARTIFACTS) if a.repeats > 1}
+    replicated = {n for n, a in ((a.name, a) for a in paper.ARTIFACTS) if a.layout.repeats > 1}
     assert replicated == {"figure3", "figure6", "figure7", "figure8", "claims"}
     assert len({frozenset(ohsumed[n]) for n in replicated}) == 1
     first = {s for s in ohsumed["figure3"] if s.repeat == 0}
@@ -80,11 +80,11 @@ def test_declarations():
     assert abs(mic - cells["microaverage"]) <= 0.0005
     # the claims are declarations; one Custom (the context of the OHSUMED gap), declared apart
     # from the run code
-    customs = [g for a in paper.ARTIFACTS for g in a.aggregate if isinstance(g, Custom)]
+    customs = [g for a in paper.ARTIFACTS for g in a.judging.aggregate if isinstance(g, Custom)]
     assert [c.function for c in customs] == ["gap_context"]
     assert papers.aggregation("dubey2009", "gap_context") is gap.gap_context
     (art,) = [a for a in paper.ARTIFACTS if a.name == "claims"]
-    assert art.aggregate[:-1] == claims.DECLARED
+    assert art.judging.aggregate[:-1] == claims.DECLARED
 
 
 @pytest.mark.slow
@@ -317,7 +317,7 @@ def _fold_records(folds=(1,), values=None, datasets=("OHSUMED",)):
 
 
 def test_cells_by_hand():
-    art = dataclasses.replace(ART["figure3"], folds=(1, 2))
+    art = ART["figure3"].replace(folds=(1, 2))
     recs = _fold_records((1, 2), {"RankSVM": 0.3, names.FLOOR: 0.2, "MLE": 0.5})
     for r in recs:                                      # conventions apart, MLE's cleaned split
         r["value"] += {names.PAPER_RANDOM: 0.01, names.LETOR3: 0.02,
@@ -341,8 +341,8 @@ def test_cells_by_hand():
     assert "paper_cleaned_test" not in cell[("RankSVM", "MAP")]
     # the artifact's select keeps the cells and drops the per-fold inputs
     from repro.evidence.record import matches
-    assert all(matches(ART["figure3"].select, r) for r in got)
-    assert not any(matches(ART["figure3"].select, r) for r in recs)
+    assert all(matches(ART["figure3"].judging.select, r) for r in got)
+    assert not any(matches(ART["figure3"].judging.select, r) for r in recs)
     # a missing fold: no cell (the declared folds are incomplete)
     part = [r for r in recs if not (r["method"] == "MLE" and r["fold"] == "2")]
     got = aggregate.cells(art, part, paper.CELLS)[0]
@@ -369,7 +369,7 @@ def test_claims_on_records_made_by_hand():
     the context rows of the OHSUMED gap are computed from the records' fold means."""
     vals = {m: 0.40 for m in names.METHODS}
     vals.update({"ConvexLoss_NDCG": 0.45, "MLE": 0.41, "SVMmap": 0.42, names.FLOOR: 0.40})
-    art = dataclasses.replace(ART["claims"], folds=(1,))
+    art = ART["claims"].replace(folds=(1,))
     got = judged(art, _outputs(_fold_records((1,), vals)))
     made = [r for r in got if r.get("claim")]
     assert made and all(r["outcome"] == "not testable" and np.isnan(r["value"])
@@ -440,8 +440,8 @@ def short_build(tmp_path_factory):
     root = os.environ.get("REPRO_DATA_DIR")
     if not root or not Path(root).is_dir():
         pytest.skip("REPRO_DATA_DIR is not set to a data directory (CI sets it)")
-    arts = {n: dataclasses.replace(ART[n], datasets=("OHSUMED",), folds=(1, 2), params=TINY,
-                                   reference=None, quick={}, repeats=1)     # one run per fold
+    arts = {n: ART[n].replace(datasets=("OHSUMED",), folds=(1, 2), params=TINY,
+                      reference=None, quick={}, repeats=1)     # one run per fold
             for n in ("figure3", "figure4", "claims")}                         # and part
     specs = [s for a in arts.values() for s in a.runs()]
     results = Runner(Path(root), papers.task, log=lambda *a, **k: None).run(specs)
@@ -518,15 +518,15 @@ def test_names_are_produced(short_build):
     for a in paper.ARTIFACTS:
         if a.task != "task_fold":
             continue
-        part = a.select["part"]
+        part = a.judging.select["part"]
         if part == names.CLAIMS:
             continue
         got = produced[part]
-        for agg in a.aggregate:
+        for agg in a.judging.aggregate:
             assert agg.select["part"] == part if "part" in agg.select else True
-        assert set(a.metrics) <= got["metric"] or all(
-            any(m.startswith(d) for m in got["metric"]) for d in a.metrics), a.name
-        assert set(a.methods) <= got["method"] | {names.SENS_METHOD}, a.name
+        assert set(a.shown.metrics) <= got["metric"] or all(
+            any(m.startswith(d) for m in got["metric"]) for d in a.shown.metrics), a.name
+        assert set(a.shown.methods) <= got["method"] | {names.SENS_METHOD}, a.name
         # the full grid's rows (the short build ran a smaller one; its labels are checked below)
         full = {names.k_label(k) for k in paper.PARAMS["sensitivity"]["ks"]}
         toml = {(v.method, v.metric) for v in PUB.values if v.artifact == a.name}

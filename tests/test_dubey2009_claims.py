@@ -199,7 +199,7 @@ def _sens_outputs(rise: float, ds="MQ2008"):
     """Sec. 5.3 outputs: Figure 4–6 per-query tables (accuracy rising by ``rise``, halving
     gains with each |Ŷ| step, plus a little zero-mean noise) and sampler statistics per fold
     (Figure 7: sd from Δ = 1 smaller; Figure 8: median |wᵀδφ| about 10)."""
-    p = ART["claims"].params["sensitivity"]
+    p = ART["claims"].layout.params["sensitivity"]
     out = []
     for f in FOLDS:
         qids = list(range(N_PER_FOLD))
@@ -237,7 +237,7 @@ def test_sampler_claims():
     assert {m: r["outcome"] for m, r in rise.items()} == {"MAP": "replicated",
                                                            "NDCG@10": "replicated"}
     assert rise["MAP"]["trend"]["rho"] > 0 and "Spearman" in rise["MAP"]["test"]
-    n = len(ART["claims"].params["sensitivity"]["sizes"])
+    n = len(ART["claims"].layout.params["sensitivity"]["sizes"])
     assert rise["MAP"]["effect"] == pytest.approx(0.01 * (1 - 0.5 ** (n - 1)))
     # halving gains: the last step gains less than the first
     assert _by(recs, S["saturation"], "MQ2008")["MAP"]["outcome"] == "replicated"
@@ -298,7 +298,7 @@ def test_gap_note_only_where_the_published_value_is_above():
                  if v.artifact == "figure3" and v.dataset == "OHSUMED" and v.fold == "avg"}
     above, below = ("MLE", "MAP"), ("RankSVM", "NDCG@1")      # printed 0.543 and 0.667
     values = {above: published[above].value - 0.1, below: published[below].value + 0.03}
-    (decl,) = [d for d in ART["figure3"].aggregate if isinstance(d, aggregate.CellsWithGap)]
+    (decl,) = [d for d in ART["figure3"].judging.aggregate if isinstance(d, aggregate.CellsWithGap)]
     assert decl.cells == paper.CELLS
     got, _ = aggregate.cells_with_gap(ART["figure3"], _cell_records(values), decl)
     cell = {(r["method"], r["metric"]): r for r in got}

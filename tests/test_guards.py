@@ -25,7 +25,7 @@ from repro.data.letor import parse_letor
 from repro.errors import DataError
 from repro.evidence import Evidence
 from repro.evidence.record import record
-from repro.spec import Artifact, Paper
+from repro.spec import Artifact, Paper, RunLayout
 from test_user_data import letor_lines, write_folds
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -250,8 +250,9 @@ def task_die_on_fold_2(ctx):
     return ev.output()
 
 
-ARTIFACTS = [Artifact("guardpaper", "table1", "A run that dies", datasets=("synthetic",),
-                      task="task_die_on_fold_2", folds=(1, 2, 3, 4))]
+ARTIFACTS = [Artifact(
+    "guardpaper", "table1", "A run that dies", task="task_die_on_fold_2",
+    layout=RunLayout(datasets=("synthetic",), folds=(1, 2, 3, 4)))]
 
 
 @pytest.mark.slow
@@ -441,7 +442,9 @@ def test_values_over_several_sets_carry_the_mark_of_an_unverified_copy():
     from repro.judge.published import PublishedSet, PublishedValue
     from repro.judge.verdicts import compare
     from repro.report.verdicts import verdict_class
-    art = Artifact("p", "figure5", "Average ranks", datasets=("MQ2008", "OHSUMED"))
+    art = Artifact(
+        "p", "figure5", "Average ranks",
+        layout=RunLayout(datasets=("MQ2008", "OHSUMED")))
     recs = [{"artifact": "figure5", "dataset": ds, "method": "m", "metric": "rank",
              "fold": None, "value": v} for ds, v in (("MQ2008", 1.0), ("OHSUMED", 2.0),
                                                      ("LETOR-8", 3.0))]

@@ -12,14 +12,16 @@ from scipy import stats
 from repro.judge import intervals
 from repro.judge.claims import finish
 from repro.judge.kinds import Claim, claim
-from repro.spec import SAMPLE, Artifact, Noise
+from repro.spec import SAMPLE, Artifact, Noise, RunLayout
 from repro.judge.published import PublishedSet, PublishedValue
 from repro.judge.verdicts import Verdict, compare, judge
 from repro.report.verdicts import Tally, bucket
 
 
 def _art(folds=(1, 2, 3)):
-    return Artifact("fakepaper", "t", "t", datasets=("D",), task="task", folds={"D": folds})
+    return Artifact(
+        "fakepaper", "t", "t", task="task",
+        layout=RunLayout(datasets=("D",), folds={"D": folds}))
 
 
 def _tables(rng, method, shift=0.0, folds=("1", "2", "3"), n=30):
@@ -77,8 +79,7 @@ def test_an_interval_of_the_wrong_statistic_is_never_attached():
     spread = dict(fields)
     intervals.attach(_art(), [spread], tables, exact_ok=lambda r: False)
     assert "query_ci95" not in spread
-    sample = _art()
-    sample.noise = Noise(SAMPLE)
+    sample = _art().replace(noise=Noise(SAMPLE))
     got = dict(fields)
     intervals.attach(sample, [got], tables, exact_ok=lambda r: False)
     assert "query_ci95" not in got and got["se_queries"] is None
@@ -91,8 +92,7 @@ def test_values_that_are_not_query_means_get_a_fold_level_or_exact_interval():
              "value": float(v)} for f, v in zip(range(1, 5), (3, 5, 4, 6))]
     mean = {"method": "A", "metric": "iterations", "fold": None, "dataset": "D", "value": 4.5}
     recs.append(mean)
-    art = _art((1, 2, 3, 4))
-    art.noise = Noise(SAMPLE)
+    art = _art((1, 2, 3, 4)).replace(noise=Noise(SAMPLE))
     intervals.attach(art, recs, [])
     assert mean["n_folds"] == 4 and mean["n_queries"] is None
     assert mean["query_ci95"][0] <= 4.5 <= mean["query_ci95"][1]

@@ -19,7 +19,8 @@ from repro.spec import Artifact, RunSpec
 def art(**kw):
     kw.setdefault("datasets", ("A",))
     kw.setdefault("folds", (1, 2, 3))
-    return Artifact("nopaper", "t1", "t", **kw)
+    return Artifact(
+        "nopaper", "t1", "t").replace(**kw)
 
 
 def rec(fold, value, method="m", metric="MAP", dataset="A", **extra):

@@ -50,7 +50,7 @@ def test_section_ii_reproduces_worked_example():
 
 
 def test_table_i_mq2008_fold1(data_root):
-    params = dict(decl.ARTIFACTS[1].params, eps_sensitivity=[1e-3])
+    params = dict(decl.ARTIFACTS[1].layout.params, eps_sensitivity=[1e-3])
     out = mod.task_table_i(ctx("task_table_i", "MQ2008", params, data_root, fold=1))
     got = keyed("tableI", out["records"], dataset="MQ2008")
     pct = got[("tableI", "MQ2008", "TRON, C = 2^20", "zero dual variables (%)", "1")]
@@ -83,7 +83,7 @@ def pair_loop_accuracy(data, s) -> float:
 
 @pytest.mark.slow
 def test_figure_ii_small_run(data_root):
-    params = dict(decl.ARTIFACTS[2].params, cp_max_iter=12, tron_eps=1e-4)
+    params = dict(decl.ARTIFACTS[2].layout.params, cp_max_iter=12, tron_eps=1e-4)
     out = mod.task_figure_ii(ctx("task_figure_ii", "MQ2008", params, data_root, fold=1))
     tr = out["tron"]
     assert tr[0]["iter"] == 0 and tr[0]["cg"] == 0
@@ -118,7 +118,7 @@ def test_complexity_small_run():
     from reference_pair_counting import operation_counts, pairs
     from repro.data.synthetic import cell_rng, one_query
     from repro.run.timing import fit_exponent
-    params = dict(decl.ARTIFACTS[3].params, sizes=[60, 240], levels=[2, "l"], repeats=2,
+    params = dict(decl.ARTIFACTS[3].layout.params, sizes=[60, 240], levels=[2, "l"], repeats=2,
                   max_pairs=1e4, fit_from=50, pairs_fit_from=50, min_seconds=0.0)
     c = ctx("task_complexity", "synthetic", params)
     out = mod.task_complexity(c)
@@ -188,11 +188,11 @@ def test_table_i_labels_and_no_pairs(monkeypatch):
     assert mod.c_label(0.5) == "2^-1" and mod.c_label(3.0) == "3"
     table = decl.ARTIFACTS[1]
     pub_methods = {v.key[2] for v in PUB.for_artifact("tableI")}
-    assert f"TRON, C = {mod.c_label(table.params['C'])}" in pub_methods
+    assert f"TRON, C = {mod.c_label(table.layout.params['C'])}" in pub_methods
     flat = QueryData(np.arange(8.0).reshape(4, 2), np.array([1.0, 1.0, 0.0, 2.0]),
                      [0, 2, 3, 4], [1, 2, 3])            # one level / one document per query
     monkeypatch.setattr(table_i, "load_split", lambda *a: flat)
-    params = dict(table.params, C="2^3", eps_sensitivity=[1e-3])
+    params = dict(table.layout.params, C="2^3", eps_sensitivity=[1e-3])
     out = mod.task_table_i(ctx("task_table_i", "MQ2008", params, fold=1))
     got = keyed("tableI", out["records"], dataset="MQ2008")
     pct = got[("tableI", "MQ2008", "TRON, C = 2^3", "zero dual variables (%)", "1")]

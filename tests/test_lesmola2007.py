@@ -42,12 +42,12 @@ def test_declarations():
     for a in paper.ARTIFACTS:
         assert a.task is not None
         registry.task("lesmola2007", a.task)                 # resolvable
-        if a.figure:
-            registry.figure("lesmola2007", a.figure)
+        if a.shown.figure:
+            registry.figure("lesmola2007", a.shown.figure)
         if a.name not in ("table3", "table4"):
-            assert a.choices, f"{a.name}: state the choices"
+            assert a.shown.choices, f"{a.name}: state the choices"
         assert a.runs() and a.runs(quick=True)
-        assert not any(type(d).__name__ == "Custom" for d in a.aggregate)   # all declared
+        assert not any(type(d).__name__ == "Custom" for d in a.judging.aggregate)   # all declared
     # every fold artifact shares one run per (dataset, fold, replicate); Table 1 and the
     # claims have 5 replicates (each draws a sample of its own), the web-search ones
     # names.WEB_REPEATS arithmetic replicates, shared with the claims' web runs
@@ -117,7 +117,7 @@ def produced() -> tuple[set, set]:
     metrics |= {names.by_size(m, s) for _, m, _ in names.BY_SIZE for s in sizes}
     metrics |= {names.MAX_DIFFERENCE.format(metric=names.by_size(names.NDCG10, s))
                 for s in sizes}
-    metrics |= {d.statement for a in paper.ARTIFACTS for d in a.aggregate
+    metrics |= {d.statement for a in paper.ARTIFACTS for d in a.judging.aggregate
                 if isinstance(d, aggregate.Claim)}
     return methods, metrics
 
@@ -136,8 +136,8 @@ def unknown_names(artifacts, published) -> list[str]:
     for a in artifacts:
         if a.task in (None, "task_eachmovie", "task_complexity", "task_docs_per_query"):
             continue
-        selects = [("select", a.select)]
-        for d in a.aggregate:
+        selects = [("select", a.judging.select)]
+        for d in a.judging.aggregate:
             for f in ("select", "subject", "others", "shown", "criterion", "minuend",
                       "subtrahend"):
                 if isinstance(getattr(d, f, None), dict):
@@ -162,10 +162,10 @@ def unknown_names(artifacts, published) -> list[str]:
 def test_every_declared_name_is_produced_by_a_task():
     pub = load("lesmola2007")
     assert unknown_names(paper.ARTIFACTS, pub) == []
-    typo = replace(art("figure2"), select={"method": ["DORM (NCDG)"], "metric": ["NDCG@10"]})
+    typo = art("figure2").replace(select={"method": ["DORM (NCDG)"], "metric": ["NDCG@10"]})
     assert unknown_names([typo], pub) == ["figure2 select: method 'DORM (NCDG)'"]
-    typo = replace(art("claims"), aggregate=(aggregate.Claim("Sec. 6.3", "x", others={
-        "method": "RankSVM", "metric": "MRR (m=al)"}),))
+    typo = art("claims").replace(aggregate=(aggregate.Claim("Sec. 6.3", "x", others={
+       "method": "RankSVM", "metric": "MRR (m=al)"}),))
     assert len(unknown_names([typo], pub)) == 2
 
 
@@ -270,9 +270,9 @@ def _table1_records(vals: dict, folds=3) -> list[dict]:
 
 def test_table1_chooses_c_by_the_mean_over_folds():
     vals = {0.1: [50.0, 60.0, 70.0], 1.0: [65.0, 55.0, 60.0], 10.0: [60.0, 60.0, 60.0]}
-    a3 = replace(art("table1"), folds={"pendigits": (1, 2, 3)})
+    a3 = art("table1").replace(folds={"pendigits": (1, 2, 3)})
     recs, _ = aggregate.apply(a3, _table1_records(vals), [], None)
-    out = [r for r in recs if matches(a3.select, r)]
+    out = [r for r in recs if matches(a3.judging.select, r)]
     got = {(r["method"], r["metric"], r["fold"]): r for r in out}
     # mean 60 for every C: the tie goes to the smallest C
     assert got[("DORM", names.CHOSEN_C, None)]["value"] == 0.1
@@ -303,7 +303,7 @@ def test_claims_are_declared_paired_tests():
     """Sec. 6.3's claims are paired t-tests over the test queries behind both values: DORM
     above every method on each query replicates; DORM with 20 queries below RSVM on each query
     is reversed (outcomes decided once the artifact's claims are judged as families)."""
-    a = replace(art("claims"), datasets=("OHSUMED",), folds={"OHSUMED": (1,)})
+    a = art("claims").replace(datasets=("OHSUMED",), folds={"OHSUMED": (1,)})
     rng = np.random.default_rng(0)
     qids = list(range(30))
     base = rng.uniform(20, 60, 30)
@@ -368,8 +368,8 @@ def _sidecar_check(a, tmp_path, monkeypatch, three):
 def test_table1_fold_means_are_recomputed_from_the_sidecar(tmp_path, monkeypatch):
     params = {**paper.PARAMS, "uci": {"queries": {"page-blocks": 12}, "docs": 40, "folds": 3,
                                       "grid": [0.1, 10.0], "methods": ["DORM", "SVM", "ROCArea"]}}
-    a = replace(art("table1"), datasets=("page-blocks",), folds={"page-blocks": (1, 2, 3)},
-                params=params, repeats=1)                            # one sample
+    a = art("table1").replace(datasets=("page-blocks",), folds={"page-blocks": (1, 2, 3)},
+               params=params, repeats=1)                            # one sample
     flat = _sidecar_check(a, tmp_path, monkeypatch,
                           [("DORM", "NDCG@10"), ("SVM", "NDCG@10"), ("ROCArea", "NDCG@10")])
     assert {r["metric"] for r in flat if r["method"] == "DORM vs SVM"} == {
@@ -381,10 +381,10 @@ def test_table1_fold_means_are_recomputed_from_the_sidecar(tmp_path, monkeypatch
 def test_web_fold_means_are_recomputed_from_the_sidecar(tmp_path, monkeypatch):
     params = {**paper.PARAMS, "web": {"sizes": {"MQ2008": ["all"]}, "grid": [1.0],
                                       "methods": ["BM25", "SVM"], "c_schemes": False}}
-    a = replace(art("figure5"), folds={"MQ2008": (1, 2)}, datasets=("MQ2008",),
-                params=params)
+    a = art("figure5").replace(folds={"MQ2008": (1, 2)}, datasets=("MQ2008",),
+               params=params)
     _sidecar_check(a, tmp_path, monkeypatch, [("BM25", "MRR (m=all)"), ("SVM", "MRR (m=all)")])
-    a = replace(art("figure2"), folds={"MQ2008": (1, 2)}, datasets=("MQ2008",), params=params)
+    a = art("figure2").replace(folds={"MQ2008": (1, 2)}, datasets=("MQ2008",), params=params)
     _sidecar_check(a, tmp_path, monkeypatch, [("BM25", "NDCG@10"), ("SVM", "NDCG@3")])
 
 
@@ -449,7 +449,7 @@ def test_web_runs_have_arithmetic_replicates():
     from repro.spec import ARITHMETIC, RunContext
     for a in paper.ARTIFACTS:
         if a.task == "task_fold" and set(a.datasets) & set(names.WEB):
-            assert a.repeats >= names.WEB_REPEATS and a.quick.repeats >= 2
+            assert a.layout.repeats >= names.WEB_REPEATS and a.layout.quick.repeats >= 2
             noise = a.noise_for("MQ2008")
             assert noise.sources == (ARITHMETIC,)
             assert set(a.stand_ins) == set(names.WEB)

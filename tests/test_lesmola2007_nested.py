@@ -104,10 +104,10 @@ def _records(nested_vals, literal_vals):
 
 
 def test_optimism_is_the_literal_mean_minus_the_nested_mean():
-    a3 = replace(art("table1"), folds={"pendigits": (1, 2, 3)})
+    a3 = art("table1").replace(folds={"pendigits": (1, 2, 3)})
     literal = {0.1: [50.0, 62.0, 70.0], 1000.0: [66.0, 55.0, 61.0]}
     out, _ = aggregate.apply(a3, _records([50.0, 55.0, 61.0], literal), [], None)
-    out = [r for r in out if matches(a3.select, r)]
+    out = [r for r in out if matches(a3.judging.select, r)]
     opt = [r for r in out if r["metric"] == names.OPTIMISM]
     assert len(opt) == 1 and opt[0]["method"] == "DORM"
     assert opt[0]["value"] == pytest.approx(np.mean([50, 62, 70]) - np.mean([50, 55, 61]))
@@ -122,8 +122,8 @@ def test_optimism_is_the_literal_mean_minus_the_nested_mean():
 @pytest.mark.skipif(not have("page-blocks"), reason="UCI Page Blocks not in the data directory")
 def test_curve_nested_and_optimism_reach_the_artifact(tmp_path, monkeypatch):
     monkeypatch.setenv("REPRO_CACHE_DIR", str(tmp_path / "cache"))
-    a = replace(art("table1"), datasets=("page-blocks",), folds={"page-blocks": (1, 2, 3)},
-                params={**paper.PARAMS, "uci": SMALL}, repeats=1)      # one sample
+    a = art("table1").replace(datasets=("page-blocks",), folds={"page-blocks": (1, 2, 3)},
+               params={**paper.PARAMS, "uci": SMALL}, repeats=1)      # one sample
     res = Runner(DATA, registry.task).run(a.runs())
     assert all(r.status == "done" for r in res.values()), [r.why for r in res.values()]
     out = tmp_path / "out"
@@ -223,7 +223,7 @@ def test_optimism_gets_a_paired_interval_over_the_same_test_queries():
     differences (Difference with tables), equal to scipy's paired t-test."""
     from scipy import stats
     from repro.judge.kinds import Difference, difference
-    a = replace(art("table1"), folds={"pendigits": (1, 2)})
+    a = art("table1").replace(folds={"pendigits": (1, 2)})
     rng = np.random.default_rng(4)
     recs, tables, diffs = [], [], []
     for f in ("1", "2"):

@@ -89,7 +89,7 @@ def test_a_second_stage_runs_after_the_first_and_is_read_from_the_runs_file(tmp_
     f3 = papers.resolve("dubey2009.figure3")[0]
     first = f3.runs()
     more = [s for s in every_extension(f3, False) if s.dataset == "OHSUMED"][:2]
-    assert more and all(s.repeat >= f3.repeats for s in more)
+    assert more and all(s.repeat >= f3.layout.repeats for s in more)
     d = tmp_path / "dubey2009"
     d.mkdir()
     (d / "figure3.runs.json").write_text(json.dumps({"runs": [

@@ -14,12 +14,14 @@ from repro.judge import intervals, noise
 from repro.judge.equivalence import Part, Uncertainty
 from repro.judge.published import PublishedValue
 from repro.judge.verdicts import judge
-from repro.spec import SAME_QUERIES, SAMPLE, SAMPLING, SEEDS, Artifact, Noise
+from repro.spec import SAME_QUERIES, SAMPLE, SAMPLING, SEEDS, Artifact, Judging, Noise, RunLayout
 
 
 def _art(basis=SAME_QUERIES, sources=(SEEDS,), folds=(1, 2), **kw):
-    return Artifact("fakepaper", "t", "t", datasets=("D",), task="task", folds=folds,
-                    repeats=5, noise=Noise(basis, sources), **kw)
+    return Artifact(
+        "fakepaper", "t", "t", task="task",
+        layout=RunLayout(datasets=("D",), folds=folds, repeats=5),
+        judging=Judging(noise=Noise(basis, sources))).replace(**kw)
 
 
 def _tables(rng, n=40, folds=("1", "2")):
@@ -100,8 +102,9 @@ def test_a_method_computed_once_has_d_exactly_on_the_paper_s_queries():
 def test_a_timed_value_says_it_is_one_timed_sweep_not_the_paper_s_queries():
     rec = {"method": "A", "metric": "exponent in n", "fold": None, "dataset": "D",
            "value": 1.07}
-    intervals.attach(Artifact("fakepaper", "t", "t", datasets=("D",), task="task",
-                              timing=True), [rec], [])
+    intervals.attach(Artifact(
+        "fakepaper", "t", "t", task="task",
+        layout=RunLayout(datasets=("D",), timing=True)), [rec], [])
     assert rec["uncertainty"] == [] and rec["noise_words"] == noise.TIMING_WORDS
     assert "queries" not in rec["noise_words"]
     pv = PublishedValue("t", "D", "A", "exponent in n", None, "1", "T")
@@ -109,8 +112,9 @@ def test_a_timed_value_says_it_is_one_timed_sweep_not_the_paper_s_queries():
     assert e.outcome == "reproduced" and e.margin.basis == "declared"
     counted = {"method": "A", "metric": "exponent in n", "fold": None, "dataset": "D",
                "value": 1.0, "deterministic": True, "replicates": 1}   # counts' exponent
-    intervals.attach(Artifact("fakepaper", "t", "t", datasets=("D",), task="task",
-                              timing=True), [counted], [])
+    intervals.attach(Artifact(
+        "fakepaper", "t", "t", task="task",
+        layout=RunLayout(datasets=("D",), timing=True)), [counted], [])
     assert counted["noise_words"] == noise.COUNT_WORDS and counted["uncertainty"] == []
 
 
@@ -165,8 +169,7 @@ def test_a_value_without_any_evidence_on_a_sample_has_an_unknown_uncertainty():
 
 
 def test_the_noise_is_declared_per_dataset():
-    art = _art()
-    art.noise = {"D": Noise(SAMPLE, ()), "*": Noise()}
+    art = _art().replace(noise={"D": Noise(SAMPLE, ()), "*": Noise()})
     assert noise.basis(art, {"dataset": "D"}) == "sample"
     assert noise.basis(art, {"dataset": "E"}) == "same queries"
     assert noise.basis(art, {"dataset": "D", "stand_in": True}) == "stand-in"
@@ -176,9 +179,12 @@ def test_each_page_says_once_why_its_noise_is_the_right_one():
     art = _art()
     (one,) = noise.why(art)
     assert one["datasets"] is None and one["why"] == noise.DEFAULT_WHY[SAME_QUERIES]
-    art = Artifact("p", "t", "t", datasets=("D", "E", "S"), stand_ins={"S": "E2"},
-                   noise={"D": Noise(SAMPLE, why="Our draw of 50 queries is not theirs."),
-                          "*": Noise()})
+    art = Artifact(
+        "p", "t", "t",
+        layout=RunLayout(datasets=("D", "E", "S"), stand_ins={"S": "E2"}),
+        judging=Judging(
+            noise={"D": Noise(SAMPLE, why="Our draw of 50 queries is not theirs."),
+                   "*": Noise()}))
     got = {w["basis"]: w for w in noise.why(art)}
     assert got["sample"] == {"datasets": ["D"], "basis": "sample",
                              "why": "Our draw of 50 queries is not theirs."}

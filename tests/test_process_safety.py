@@ -24,9 +24,9 @@ import sys
 sys.path.insert(0, {tests!r})
 import fakepaper
 from repro import papers
-for art in fakepaper.ARTIFACTS:
+for i, art in enumerate(fakepaper.ARTIFACTS):
     if art.name == "table5":
-        art.params = dict(art.params, sleep=60.0)
+        fakepaper.ARTIFACTS[i] = art.replace(params=dict(art.layout.params, sleep=60.0))
 papers.register(fakepaper)
 from repro.cli.main import main
 sys.exit(main(sys.argv[1:]))

@@ -63,7 +63,8 @@ Curves.
 
 
 def _art(name, **kw):
-    return Artifact("demo", name, f"title of {name}", **kw)
+    return Artifact(
+        "demo", name, f"title of {name}").replace(**kw)
 
 
 def test_the_layout_is_read_as_written():
@@ -71,16 +72,17 @@ def test_the_layout_is_read_as_written():
     assert p.summary == "One paragraph wrapped over lines."
     assert p.notes == ["A first note, continued.", "A  second note (two spaces kept)."]
     t = p.describe(_art("table1"), metric="MAP")
-    assert t.description == "Test MAP of the method; $5 is a dollar."
-    assert t.choices == ("Grid item one.", "Grid item two.", "Own choice.")
+    assert t.shown.description == "Test MAP of the method; $5 is a dollar."
+    assert t.shown.choices == ("Grid item one.", "Grid item two.", "Own choice.")
     for name in ("figure1", "figure2"):          # one section for several artifacts
         f = p.describe(_art(name))
-        assert (f.description, f.choices, f.not_run) == ("Curves.", (), "Data never public.")
+        assert (f.shown.description, f.shown.choices, f.not_run) == \
+            ("Curves.", (), "Data never public.")
 
 
 def test_an_artifact_keeps_the_fields_the_file_does_not_give():
     f = prose.parse(TEXT).describe(_art("figure1", params={"x": 1}, kind="figure"))
-    assert f.params == {"x": 1} and f.kind == "figure" and f.title == "title of figure1"
+    assert f.layout.params == {"x": 1} and f.kind == "figure" and f.title == "title of figure1"
 
 
 @pytest.mark.parametrize("art, values, message", [
@@ -111,7 +113,8 @@ def test_a_link_to_a_missing_shared_section_is_an_error():
     p = prose.parse("## a\n### Choices\n- [nope](#shared-nope)\n", "x.md")
     with pytest.raises(ReproError, match=r"x\.md:1: '\[nope\]\(#shared-nope\)' names no "
                                          r"'## Shared: nope' section"):
-        p.describe(Artifact("demo", "a", "t"))
+        p.describe(Artifact(
+            "demo", "a", "t"))
 
 
 def _prose_papers():
@@ -131,7 +134,7 @@ def test_each_section_names_an_artifact_and_each_artifact_has_its_words(pid):
     words = prose.load(mod.__name__)
     names = {a.name for a in mod.ARTIFACTS}
     assert set(words.artifacts) == names               # no section for a missing artifact
-    assert all(a.description for a in mod.ARTIFACTS)
+    assert all(a.shown.description for a in mod.ARTIFACTS)
     assert list(mod.NOTES) == words.notes and words.notes
     used = {w.split("(#shared-")[1].rstrip(")") for a in words.artifacts.values()
             for f in a.values() for w in ([f] if isinstance(f, str) else f)
@@ -186,7 +189,7 @@ def test_the_copy_check_catches_a_pasted_sentence():
 def test_a_paper_module_from_outside_still_holds_its_words_in_code():
     from tests import fakepaper
     assert fakepaper.NOTES == ["A note."]
-    assert any(a.choices for a in fakepaper.ARTIFACTS)
+    assert any(a.shown.choices for a in fakepaper.ARTIFACTS)
 
 
 def test_packaging_ships_every_file_the_package_reads():

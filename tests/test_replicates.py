@@ -9,7 +9,7 @@ from repro.evidence import TableIndex, table_mean
 from repro.judge import assemble, replicates as R
 from repro.judge.kinds import Best, Custom, FoldMean
 from repro.run.result import RunResult
-from repro.spec import Artifact, RunSpec
+from repro.spec import Artifact, Judging, RunLayout, RunSpec
 
 
 def test_a_group_is_the_key_without_repeat_and_without_floats_it_does_not_need():
@@ -96,8 +96,9 @@ def _results(art, values, once=None, grid=None):
 
 
 def _art(**kw):
-    return Artifact("fakepaper", "t", "t", datasets=("D",), task="task", folds=(1, 2),
-                    repeats=3, **kw)
+    return Artifact(
+        "fakepaper", "t", "t", task="task",
+        layout=RunLayout(datasets=("D",), folds=(1, 2), repeats=3)).replace(**kw)
 
 
 def test_fold_means_are_computed_on_replicate_means_with_each_replicate_s_own_value():
@@ -159,8 +160,10 @@ def test_a_custom_aggregation_runs_per_replicate_and_is_averaged(monkeypatch):
 
 
 def test_a_single_run_artifact_is_unchanged():
-    art = Artifact("fakepaper", "t", "t", datasets=("D",), task="task", folds=(1, 2),
-                   aggregate=(FoldMean(),))
+    art = Artifact(
+        "fakepaper", "t", "t", task="task",
+        layout=RunLayout(datasets=("D",), folds=(1, 2)),
+        judging=Judging(aggregate=(FoldMean(),)))
     res = _results(art, [{f: [0.2, 0.4] for f in (1, 2)}])
     tables = []
     recs, _ = assemble.gather_records(art, res, tables=tables)

@@ -9,7 +9,7 @@ import json
 import os
 from pathlib import Path
 
-from repro.spec import Artifact
+from repro.spec import Artifact, RunLayout
 from repro.run.provenance import source_state
 from repro.report import changes
 from repro.report.build import record_changes
@@ -94,7 +94,9 @@ def test_no_previous_rendering_and_timing_artifacts_record_nothing(tmp_path):
     assert changes.record(tmp_path, "t", [_rec(0.3)], "p") is False
     assert not (tmp_path / changes.FILE).exists()
     _previous(tmp_path, [_rec(0.3)], {})
-    timing = Artifact("p", "t", "times", timing=True)
+    timing = Artifact(
+        "p", "t", "times",
+        layout=RunLayout(timing=True))
     assert record_changes(tmp_path, timing, [_rec(9.9)]) is False
     assert not (tmp_path / changes.FILE).exists()
 

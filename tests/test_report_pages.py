@@ -16,7 +16,7 @@ import pytest
 
 import fakepaper
 from repro import papers
-from repro.spec import Artifact
+from repro.spec import Artifact, RunLayout
 from repro.evidence.record import record
 from repro.pipeline import Options, run_artifacts
 from repro.evidence.record import check_fields
@@ -269,8 +269,9 @@ def timed_paper(fake_paper):
             setattr(mod, name, getattr(fakepaper, name))
     mod.task_clock = task_clock
     mod.ARTIFACTS = list(fakepaper.ARTIFACTS) + [
-        Artifact("fakepaper", "speed", "Measured time", kind="figure", datasets=("synthetic",),
-                 task="task_clock", timing=True)]
+        Artifact(
+            "fakepaper", "speed", "Measured time", kind="figure", task="task_clock",
+            layout=RunLayout(datasets=("synthetic",), timing=True))]
     papers.register(mod)
     yield mod
     papers.unregister("fakepaper")
@@ -330,8 +331,8 @@ def test_fresh_out_directory_index_links_only_what_exists(tmp_path):
 def test_unrun_artifact_shows_no_stand_in_and_no_time(tmp_path):
     from dataclasses import replace
     from repro.pipeline import build_artifact
-    art = replace(papers.resolve("fakepaper.table3")[0], datasets=("synthetic",),
-                  stand_ins={"synthetic": "MQ2007"})
+    art = papers.resolve("fakepaper.table3")[0].replace(datasets=("synthetic",),
+                 stand_ins={"synthetic": "MQ2007"})
     build_artifact(art, [], load("fakepaper", fakepaper.PUBLISHED_PATH), tmp_path / "fakepaper",
                    False)
     meta = json.loads((tmp_path / "fakepaper" / "table3.meta.json").read_text())
@@ -427,12 +428,13 @@ def test_page_commands_name_out_options_and_per_query_only_where_there_are_table
     from repro.report.build import command_options
     from repro.report.commands import commands, page_options
     from repro.report.pages import artifact_commands
-    from repro.spec import Artifact, ReferenceRanker
+    from repro.spec import Artifact, ReferenceRanker, RunLayout
     rr = ReferenceRanker("tiny (user method, not in the paper)", params={
         "label": "tiny", "class": "mymod:TinyRidge", "params": {"alpha": 1.0},
         "param_grid": {"alpha": [0.1, 1.0]}})
-    art = Artifact("pahikkala2010", "table7", "t", datasets=("mine",), like={"mine": "MQ2008"},
-                   rankers=(rr,))
+    art = Artifact(
+        "pahikkala2010", "table7", "t",
+        layout=RunLayout(datasets=("mine",), like={"mine": "MQ2008"}, rankers=(rr,)))
     opts = command_options(art, [{"dataset": "mine", "mark": "user data: mine (unverified)"}])
     assert opts == ["--on mine --dataset mine=PATH",
                     "--ranker 'tiny=mymod:TinyRidge:{\"alpha\":1.0,\"param_grid\":"
@@ -445,11 +447,13 @@ def test_page_commands_name_out_options_and_per_query_only_where_there_are_table
                                  "\"param_grid\":{\"alpha\":[0.1,1.0]}}' --data-dir DATA "
                                  "--out my-reports/")
     assert cmds["runs"] == ""                 # on the user's data: no per-query command
-    plain = Artifact("leelin2014", "sectionII", "t")
+    plain = Artifact(
+        "leelin2014", "sectionII", "t")
     assert artifact_commands(plain, tmp_path, {})["runs"] == ""      # no sidecar: none
     assert commands("p", "a")["runs"] == "python -m repro runs p.a --out runs/ --data-dir DATA"
     assert page_options({"datasets": [{"dataset": "mine", "like": "MQ2008"}]}) == ["--on mine"]
-    assert command_options(Artifact("p", "a", "t"), [{"dataset": "MQ2008"}]) == []
+    assert command_options(Artifact(
+        "p", "a", "t"), [{"dataset": "MQ2008"}]) == []
 
 
 def test_benchmarks_page_names_the_commit_its_measurements_timed():

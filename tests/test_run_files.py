@@ -28,7 +28,7 @@ from repro.data.queries import QueryData
 from repro.data.synthetic import make_queries
 from repro.cli.eval import run as repro_eval
 from repro.evidence import Evidence, encode_sidecar, key_text, table_key
-from repro.spec import Artifact, Paper
+from repro.spec import Artifact, Paper, RunLayout
 from repro.cli.pipeline import tasks
 from repro.evidence.protocol import measured
 from repro.run.runner import Runner
@@ -68,14 +68,18 @@ def task_own_only(ctx):
 
 
 ARTIFACTS = [
-    Artifact("runfilespaper", "table1", "Mixed", datasets=("synthetic",), task="task_mixed",
-             folds=(1, 2)),
-    Artifact("runfilespaper", "table2", "Own metric only", datasets=("synthetic",),
-             task="task_own_only", folds=(1,)),
-    Artifact("runfilespaper", "table3", "Data not here", datasets=("MQ2007",),
-             task="task_own_only", folds=(1,)),
-    Artifact("runfilespaper", "table4", "Replicated", datasets=("synthetic",),
-             task="task_mixed", folds=(1, 2), repeats=3),
+    Artifact(
+        "runfilespaper", "table1", "Mixed", task="task_mixed",
+        layout=RunLayout(datasets=("synthetic",), folds=(1, 2))),
+    Artifact(
+        "runfilespaper", "table2", "Own metric only", task="task_own_only",
+        layout=RunLayout(datasets=("synthetic",), folds=(1,))),
+    Artifact(
+        "runfilespaper", "table3", "Data not here", task="task_own_only",
+        layout=RunLayout(datasets=("MQ2007",), folds=(1,))),
+    Artifact(
+        "runfilespaper", "table4", "Replicated", task="task_mixed",
+        layout=RunLayout(datasets=("synthetic",), folds=(1, 2), repeats=3)),
 ]
 
 

@@ -142,7 +142,7 @@ def test_powers_are_compared_exactly_and_decimals_by_rounding():
 
 def test_dataset_not_run_without_published_values_still_gets_a_row(tmp_path):
     from dataclasses import replace
-    art = replace(papers.resolve("fakepaper.table2")[0], datasets=("MQ2007", "TD2003"))
+    art = papers.resolve("fakepaper.table2")[0].replace(datasets=("MQ2007", "TD2003"))
     from repro.judge.published import load
     from repro.pipeline import build_artifact
     from repro.run.runner import Runner
@@ -182,8 +182,8 @@ def test_real_data_wins_over_its_stand_in():
     from repro.spec import RunSpec
     from repro.judge.assemble import gather_records
     from repro.run.runner import RunResult
-    art = replace(papers.resolve("fakepaper.table4")[0], datasets=("MQ2007", "synthetic"),
-                  stand_ins={"synthetic": "MQ2007"})
+    art = papers.resolve("fakepaper.table4")[0].replace(datasets=("MQ2007", "synthetic"),
+                 stand_ins={"synthetic": "MQ2007"})
     spec = lambda ds: RunSpec("fakepaper", "task_map", ds, None, 0, "{}")
     out = {"records": [{"method": "m", "metric": "MAP", "value": 0.5, "fold": None}]}
     missing = RunResult(spec("MQ2007"), "not run", why="data missing: MQ2007")
@@ -230,7 +230,7 @@ def test_nan_survives_the_cache_and_reaches_the_report_as_undefined(tmp_path, mo
                              "fold": None, "why": "no pairs"}]}
     monkeypatch.setattr(fakepaper, "task_nan", task_nan, raising=False)
     from dataclasses import replace
-    art = replace(table1(), task="task_nan", figure=None, folds=(1,))
+    art = table1().replace(task="task_nan", figure=None, folds=(1,))
     spec = art.runs()[0]
     Runner(tmp_path, papers.task).run([spec])
     cached = Runner(tmp_path, papers.task, cache_only=True).run([spec])[spec]     # read back from disk
@@ -253,10 +253,10 @@ def test_timing_runs_execute_alone_after_the_others(tmp_path, monkeypatch):
     monkeypatch.setattr(backends, "compute",
                         lambda spec, key, d, tasks, log=None: order.append(spec.fold)
                         or real(spec, key, d, tasks))
-    timed = replace(table1(), timing=True, folds=(9,))
+    timed = table1().replace(timing=True, folds=(9,))
     specs = timed.runs() + table1().runs()
     assert [s.exclusive for s in specs] == [True, False, False, False]
-    assert timed.runs()[0].identity == replace(timed, timing=False).runs()[0].identity
+    assert timed.runs()[0].identity == timed.replace(timing=False).runs()[0].identity
     Runner(tmp_path, papers.task, jobs=1).run(specs)
     assert order == [1, 2, 3, 9]
 

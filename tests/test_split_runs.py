@@ -1,5 +1,5 @@
 """Runs for wide machines: timing artifacts have runs of their own (a value run is
-never executed alone), and a long run split into parts (``Artifact.split``) computes what the
+never executed alone), and a long run split into parts (``RunLayout.split``) computes what the
 unsplit run computed — every model with the same seed, the same records and per-query tables —
 in independent runs."""
 import json
@@ -51,7 +51,7 @@ def test_split_parts_keep_the_unsplit_seed_and_have_labels_of_their_own(paper):
     for a in papers.artifacts(paper):
         for quick in (False, True):
             whole = {(s.task, s.dataset, s.fold, s.repeat): s
-                     for s in replace(a, split=()).runs(quick)}
+                     for s in a.replace(split=()).runs(quick)}
             runs = a.runs(quick)
             for s in runs:
                 assert s.seed == whole[(s.task, s.dataset, s.fold, s.repeat)].seed
@@ -71,24 +71,25 @@ def test_letor_parts_cover_the_variants_once():
     a = art("stevens2010", "figure4")
     for ds in a.datasets:
         parts = [over["variants"] for _, over in a.parts_for(ds)]
-        assert sorted(v for p in parts for v in p) == sorted(a.params["variants"])
+        assert sorted(v for p in parts for v in p) == sorted(a.layout.params["variants"])
         assert all(len(p) == 1 for p in parts)
-    assert set(a.params["variants"]) == set(LETOR_VARIANTS)
+    assert set(a.layout.params["variants"]) == set(LETOR_VARIANTS)
     # every artifact of the LETOR task declares the same parts: they share the runs
-    assert all(x.split == a.split for x in stevens2010.ARTIFACTS if x.task == "task_letor_fold")
+    assert all(x.layout.split == a.layout.split for x in stevens2010.ARTIFACTS
+               if x.task == "task_letor_fold")
 
 
 def test_dubey_parts_cover_figure3_and_the_studies_once():
     """The OHSUMED parts fit every Figure 3 method once, the floor once and the studies once,
     as the unsplit run did; every artifact of the fold task declares the same parts."""
     a = art("dubey2009", "figure3")
-    parts = [{**a.params, **over} for _, over in a.parts_for("OHSUMED")]
+    parts = [{**a.layout.params, **over} for _, over in a.parts_for("OHSUMED")]
     fig3 = [p for p in parts if "OHSUMED" in p["figure3_datasets"]]
     assert sorted(m for p in fig3 for m in p["methods"]) == sorted(METHODS)
     assert sum(p.get("floor", True) for p in fig3) == 1
     assert sum("OHSUMED" in p["sensitivity_datasets"] for p in parts) == 1
     assert set(BASELINES) | set(STOCHASTIC) == set(METHODS)
-    assert all(x.split == PerDataset.given(dubey2009.SPLIT, ()) for x in dubey2009.ARTIFACTS
+    assert all(x.layout.split == PerDataset.given(dubey2009.SPLIT, ()) for x in dubey2009.ARTIFACTS
                if x.task == "task_fold")
 
 
@@ -110,7 +111,7 @@ def _records_and_tables(outputs) -> tuple[Counter, Counter]:
 def _combined_equals_unsplit(a, dataset, fold, repeat=0):
     run = papers.task(a.paper, a.task)
     key = (dataset, fold, repeat)
-    whole = [s for s in replace(a, split=()).runs(quick=True)
+    whole = [s for s in a.replace(split=()).runs(quick=True)
              if (s.dataset, s.fold, s.repeat) == key and s.task == a.task]
     parts = [s for s in a.runs(quick=True)
              if (s.dataset, s.fold, s.repeat) == key and s.task == a.task]
@@ -133,11 +134,11 @@ def test_letor_parts_combine_to_the_unsplit_fold():
 @pytest.mark.slow
 @pytest.mark.skipif(not have("OHSUMED"), reason="OHSUMED not in the data directory")
 def test_dubey_parts_combine_to_the_unsplit_fold():
-    a = replace(art("dubey2009", "figure3"),
-                quick={**dubey2009.QUICK,
-                       "params": {**dubey2009.QUICK["params"], "C": [1.0], "n_inits": 1,
-                                  "ranksvm_C": [1e-3], "svmmap_C": [1.0],
-                                  "rankboost_rounds": [10]}})
+    a = art("dubey2009", "figure3").replace(
+               quick={**dubey2009.QUICK,
+                      "params": {**dubey2009.QUICK["params"], "C": [1.0], "n_inits": 1,
+                                 "ranksvm_C": [1e-3], "svmmap_C": [1.0],
+                                 "rankboost_rounds": [10]}})
     one, split = _combined_equals_unsplit(a, "OHSUMED", 1)
     assert sum(1 for out in split for r in out["records"] if r["method"] == FLOOR) == \
         sum(1 for r in one["records"] if r["method"] == FLOOR) > 0
@@ -149,8 +150,8 @@ def test_reuters_parts_fit_each_method_once_with_its_unsplit_stream():
     sub-stream, ``ctx.rng(50 + index)``, is the unsplit run's); every Reuters artifact
     declares the same parts and the comparisons across them."""
     a = art("stevens2010", "figure16")
-    parts = [{**a.params, **over} for _, over in a.parts_for("rcv1-subsets")]
-    n = len(a.params["pamir_iterations"])
+    parts = [{**a.layout.params, **over} for _, over in a.parts_for("rcv1-subsets")]
+    n = len(a.layout.params["pamir_iterations"])
     assert sum(p.get("dr", True) for p in parts) == 1
     blocks = Counter((k, tuple(p.get("pamir_block", (0, 1))))
                      for p in parts for k in p.get("pamir_runs", range(n)))
@@ -161,9 +162,9 @@ def test_reuters_parts_fit_each_method_once_with_its_unsplit_stream():
     assert any(len([b for (j, b) in blocks if j == k]) > 1 for k in range(n))   # PAMIR-100M
     for x in stevens2010.ARTIFACTS:
         if x.task == "task_reuters":
-            assert x.split == PerDataset.given(stevens2010.REUTERS_SPLIT, ())
+            assert x.layout.split == PerDataset.given(stevens2010.REUTERS_SPLIT, ())
             if x.name in ("figure18", "text"):
-                assert stevens2010.REUTERS_AGG[0] in x.aggregate
+                assert stevens2010.REUTERS_AGG[0] in x.judging.aggregate
 
 
 @pytest.mark.slow
@@ -176,10 +177,10 @@ def test_reuters_parts_combine_to_the_unsplit_run():
     from repro.papers.stevens2010.pooled import reuters_comparisons
     tiny = {**stevens2010.REUTERS_QUICK["params"], "max_topics": 3, "single_lambdas": [1.0],
             "pamir_iterations": [20000, 50000]}
-    a = replace(art("stevens2010", "text"), quick={"params": tiny, "repeats": 2})
+    a = art("stevens2010", "text").replace(quick={"params": tiny, "repeats": 2})
     for rep in (0, 1):
         one, split = _combined_equals_unsplit(a, "rcv1-subsets", None, rep)
-        whole = [s for s in replace(a, split=()).runs(quick=True) if s.repeat == rep]
+        whole = [s for s in a.replace(split=()).runs(quick=True) if s.repeat == rep]
         parts = [s for s in a.runs(quick=True) if s.repeat == rep]
         assert reuters_comparisons(a, list(zip(whole, [one]))) == \
             reuters_comparisons(a, list(zip(parts, split))) != []

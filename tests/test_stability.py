@@ -17,7 +17,7 @@ import pytest
 
 from repro.cli import main as cli, stability
 from repro.evidence.record import record
-from repro.spec import Artifact, Paper
+from repro.spec import Artifact, Paper, RunLayout
 
 ROOT = Path(__file__).resolve().parents[1]
 TESTS = Path(__file__).resolve().parent
@@ -43,10 +43,12 @@ def task_digest(ctx):
 
 
 ARTIFACTS = [
-    Artifact("stabpaper", "table1", "A constant and a BLAS digest", datasets=("synthetic",),
-             task="task_digest"),
-    Artifact("stabpaper", "timing", "Timing (left out)", datasets=("synthetic",),
-             task="task_digest", timing=True),
+    Artifact(
+        "stabpaper", "table1", "A constant and a BLAS digest", task="task_digest",
+        layout=RunLayout(datasets=("synthetic",))),
+    Artifact(
+        "stabpaper", "timing", "Timing (left out)", task="task_digest",
+        layout=RunLayout(datasets=("synthetic",), timing=True)),
 ]
 
 DRIVER = """

@@ -79,14 +79,15 @@ def test_declarations_share_runs_and_state_choices():
                        for n in names}
         assert len(runs[names]) == 1, names
     # replicates: the stand-in studies with published numbers; Figures 17-18 use replicate 0
-    assert [art(n).repeats for n in ("figure4", "figure6", "figure9", "figure16", "figure17")] \
+    assert [art(n).layout.repeats
+            for n in ("figure4", "figure6", "figure9", "figure16", "figure17")] \
         == [1, REPEATS, 1, REPEATS, 1]
     (reuters,), (single,) = runs[("figure16", "text")], runs[("figure17", "figure18")]
     parts = len(paper.REUTERS_SPLIT)              # Domination Rank, each PAMIR model
     assert single == {s for s in reuters if s.repeat == 0} and len(reuters) == REPEATS * parts
     for a in paper.ARTIFACTS:
         if a.task is not None:
-            assert a.choices, a.name
+            assert a.shown.choices, a.name
     assert sorted(s.fold for s in art("figure4").runs()
                   if s.dataset == "OHSUMED" and s.task == "task_letor_fold") == [
         f for f in (1, 2, 3, 4, 5) for _ in paper.LETOR_PARAMS["variants"]]   # one per variant
@@ -98,7 +99,8 @@ def test_declarations_share_runs_and_state_choices():
     assert PUB.kind({"artifact": "figure5", "dataset": "LETOR-8"})[0] == "derived"
     # two Customs (Figures 6-8's pooled keyword means; the Reuters values comparing methods
     # fitted in different parts), their functions apart from the run code
-    customs = {g.function for a in paper.ARTIFACTS for g in a.aggregate if isinstance(g, Custom)}
+    customs = {g.function for a in paper.ARTIFACTS for g in a.judging.aggregate
+               if isinstance(g, Custom)}
     assert customs == {"corel_means", "reuters_comparisons"}
     for name in customs:
         assert papers.aggregation("stevens2010", name).__module__.endswith(".pooled")
@@ -151,7 +153,7 @@ def test_gov_and_mq2007_rows_say_data_missing(tmp_path):
     a = art("figure4")
     specs = [s for s in a.runs(quick=True) if s.dataset != "OHSUMED"]
     results = Runner(tmp_path, papers.task, log=lambda *x, **k: None).run(specs)
-    recs, not_run = gather_records(dataclasses.replace(a, datasets=tuple(
+    recs, not_run = gather_records(a.replace(datasets=tuple(
         d for d in a.datasets if d != "OHSUMED")), list(results.values()))
     rows = verdicts.compare("stevens2010", "figure4", recs, PUB, not_run)
     dr = [r for r in rows if r["method"] in ("DR-Layered", "DR-Flat", "DR-Margin")
@@ -260,13 +262,13 @@ def test_reuters_quick(data_root):
 def test_complexity_quick():
     a = art("complexity")
     out = tasks.task_complexity(ctx("task_complexity", "synthetic", None,
-                                    {**a.params, **a.quick.params}))
+                                    {**a.layout.params, **a.layout.quick.params}))
     assert len(out["timings"]["n"]) == 3 and np.isfinite(out["records"][0]["value"])
     # beside the time: the counted non-zero visits of a sweep (ℓ2²: every step non-zero, so
     # every column read twice: twice the stored values), their exponent in nnz exactly 1
     from repro.data.synthetic import domination_problem
     rows = out["timings"]["n"]
-    p = {**a.params, **a.quick.params}
+    p = {**a.layout.params, **a.layout.quick.params}
     for r in rows:
         X, _ = domination_problem(r["n"], p["features"], p["nnz_per_row"], r["layers"],
                                   p["positive_fraction"], seed=0)

@@ -76,8 +76,8 @@ def unknown_names(art, made: set) -> list[str]:
     """Names in the artifact's declarations or published cells that nothing produces."""
     methods = {m for m, _ in made} | {v.method for v in PUB.values if v.baseline}
     metrics = {x for _, x in made}
-    selects = [("select", art.select)]
-    for agg in art.aggregate:
+    selects = [("select", art.judging.select)]
+    for agg in art.judging.aggregate:
         if isinstance(agg, RanksWithPublished):
             selects.append((type(agg).__name__, agg.ranks.select))
         elif isinstance(agg, NotCheckable):
@@ -88,7 +88,7 @@ def unknown_names(art, made: set) -> list[str]:
            if m not in methods]
     bad += [f"{where}: metric {m!r}" for where, sel in selects
             for m in _allowed(sel, "metric") if m not in metrics]
-    checkable = {(a.fields["method"], a.fields["metric"]) for a in art.aggregate
+    checkable = {(a.fields["method"], a.fields["metric"]) for a in art.judging.aggregate
                  if isinstance(a, NotCheckable)}
     bad += [f"published {v.method!r} / {v.metric!r} ({v.source})"
             for v in PUB.for_artifact(art.name)
@@ -121,14 +121,14 @@ def test_a_wrong_name_is_caught(outputs):
     import dataclasses
     fig4 = next(a for a in paper.ARTIFACTS if a.name == "figure4")
     made = produced(fig4, outputs)
-    bad = dataclasses.replace(fig4, select={"method": ["DR-Layered", "DR-Layerd"]})
+    bad = fig4.replace(select={"method": ["DR-Layered", "DR-Layerd"]})
     assert unknown_names(bad, made) == ["select: method 'DR-Layerd'"]
     fig6 = next(a for a in paper.ARTIFACTS if a.name == "figure6")
     made6 = produced(fig6, outputs) - {("PAMIR-1M", "AP")}        # a run that lost a method
     assert any("PAMIR-1M" in b for b in unknown_names(fig6, made6))
     fig5 = next(a for a in paper.ARTIFACTS if a.name == "figure5")
-    agg = fig5.aggregate[-1]
+    agg = fig5.judging.aggregate[-1]
     wrong = dataclasses.replace(agg, ranks=dataclasses.replace(
         agg.ranks, select={**agg.ranks.select, "metric": ["NDCG@5", "NDCG@11"]}))
-    assert unknown_names(dataclasses.replace(fig5, aggregate=(fig5.aggregate[0], wrong)),
+    assert unknown_names(fig5.replace(aggregate=(fig5.judging.aggregate[0], wrong)),
                          produced(fig5, outputs)) == ["RanksWithPublished: metric 'NDCG@11'"]

@@ -35,10 +35,10 @@ def build(a, data_root, out):
 def test_figure4_fold_means_from_the_sidecar(data_root, tmp_path):
     params = {**paper.LETOR_PARAMS, "lambda_exponents": [2, 3], "lambda_step": 1.0,
               "regularisers": ["l2"], "margins": [1.0], "variants": ["Layered", "Flat"]}
-    a = dataclasses.replace(art("figure4"), datasets=("OHSUMED",), folds=(1, 2),
-                            params=params, quick={}, reference=None,
-                            split=tuple(p for p in paper.LETOR_SPLIT
-                                        if p[0] in params["variants"]))       # a run per variant
+    a = art("figure4").replace(datasets=("OHSUMED",), folds=(1, 2),
+               params=params, quick={}, reference=None,
+               split=tuple(p for p in paper.LETOR_SPLIT
+                           if p[0] in params["variants"]))       # a run per variant
     flat, tables = build(a, data_root, tmp_path)
     index = TableIndex(tables)
     ours = [r for r in flat if r["method"] in ("DR-Layered", "DR-Flat") and r["value"] is not None]
@@ -67,8 +67,8 @@ def test_figure4_fold_means_from_the_sidecar(data_root, tmp_path):
 @pytest.mark.slow
 def test_figure6_keyword_means_from_the_sidecar(data_root, tmp_path):
     params = {**paper.COREL_PARAMS, **paper.COREL_QUICK["params"], "max_queries_per_shard": 3}
-    a = dataclasses.replace(art("figure6"), folds=(1, 2), params=params, quick={},
-                            repeats=1)                                   # one run per shard
+    a = art("figure6").replace(folds=(1, 2), params=params, quick={},
+               repeats=1)                                   # one run per shard
     flat, tables = build(a, data_root, tmp_path)
     checked = 0
     for r in flat:

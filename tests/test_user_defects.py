@@ -316,10 +316,10 @@ def test_bad_input_inside_a_run_is_its_message_without_a_traceback(capsys):
 def test_quick_fold_mean_figures_keep_their_values():
     from repro.pipeline.plan import quick_view as _quick_view
     art = papers.resolve("dubey2009.figure4")[0]
-    assert art.select["fold"] == "avg"
+    assert art.judging.select["fold"] == "avg"
     assert _quick_view(art, False) is art
     view = _quick_view(art, True)
-    assert "fold" not in view.select and view.select["part"] == "figure4"
+    assert "fold" not in view.judging.select and view.judging.select["part"] == "figure4"
 
 
 @pytest.mark.slow

@@ -58,7 +58,7 @@ def test_modern_reference_run_identity_is_unchanged():
     specs = [s for s in art.runs() if s.task == REFERENCE_TASK]
     assert specs and all("like" not in s.identity for s in specs)
     assert specs[0].params == {"version": 4, "criterion": "MAP", "quick_grid": False,
-                               "metrics": list(art.reference.metrics)}
+                               "metrics": list(art.layout.reference.metrics)}
 
 
 @pytest.mark.slow

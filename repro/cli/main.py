@@ -16,8 +16,6 @@ import textwrap
 from collections import defaultdict
 from pathlib import Path
 
-from dataclasses import replace
-
 # Only light modules here: parsing, --version, --help and the refusals answer before NumPy,
 # SciPy, matplotlib, Dask or LightGBM is imported; each command imports what it runs.
 from .. import __version__
@@ -199,7 +197,8 @@ def cmd_list(argv) -> int:
         states = []
         for ds in art.datasets:
             ok, why = verified(ds)
-            label = ds + (f" (stand-in for {art.stand_ins[ds]})" if ds in art.stand_ins else "")
+            stand_ins = art.stand_ins
+            label = ds + (f" (stand-in for {stand_ins[ds]})" if ds in stand_ins else "")
             states.append((label + ("" if ok else f" [{why}]"), ok))
         rows.append((art.id, list_status(art, [ok for _, ok in states]), art.title,
                      ", ".join(l for l, _ in states) or "—"))
@@ -416,13 +415,13 @@ def user_targets(args, targets: list) -> list:
         labels = [r.label for r in rankers]
         if len(set(labels)) < len(labels):
             raise ReproError(f"--ranker: labels must differ, got {', '.join(labels)}")
-        without = [a.id for a in targets if not a.reference and a.task]
+        without = [a.id for a in targets if not a.layout.reference and a.task]
         if without:
             print(f"note: --ranker adds rankers to the tables with a reference protocol (the "
                   f"table's criterion, measures and conventions); not to "
                   f"{', '.join(without[:6])}{', …' if len(without) > 6 else ''}",
                   file=sys.stderr)
-        targets = [replace(a, rankers=rankers) if a.reference else a for a in targets]
+        targets = [a.replace(rankers=rankers) if a.layout.reference else a for a in targets]
     return targets
 
 

@@ -67,7 +67,7 @@ def gather_records(art: Artifact, results: list[RunResult],
     tables = [] if tables is None else tables
     repeats = 1 + max((res.spec.repeat for res in results), default=0)
     tag = {"repeat": None} if repeats > 1 else {}
-    table_select = {k: v for k, v in art.select.items() if k != "fold"}
+    table_select = {k: v for k, v in art.judging.select.items() if k != "fold"}
     # An artifact may declare a dataset and a stand-in for it: the real data wins, and the
     # stand-in's records are used only while the original has not been run.
     real_done = {res.spec.dataset for res in results
@@ -146,10 +146,10 @@ def gather_records(art: Artifact, results: list[RunResult],
     for label, why in agg_not_run.items():
         not_run.setdefault(label, why)
     out = []
-    not_method = {k: v for k, v in art.select.items() if k != "method"}
+    not_method = {k: v for k, v in art.judging.select.items() if k != "method"}
     for r in records:
         r["artifact"] = art.name
-        if matches(art.select, r) or (r.get("modern") and (r.get("not_run")
+        if matches(art.judging.select, r) or (r.get("modern") and (r.get("not_run")
                                                            or matches(not_method, r))):
             out.append(r)
     if art.task is None:
@@ -196,7 +196,7 @@ def _replicated(art: Artifact, records: list[dict], outputs: list[tuple], mean_t
         got, _ = aggregate.apply(art, recs, [(s, o) for s, o in outputs if s.repeat == rep],
                                  aggregation, [], claims=False)
         own.append(got)
-    replicates.attach_values(shown, own, tuple({repeats, art.repeats}))
+    replicates.attach_values(shown, own, tuple({repeats, art.layout.repeats}))
     return shown, not_run
 
 
@@ -227,7 +227,7 @@ def assemble_artifact(art: Artifact, results: list[RunResult], published: Publis
         return cell(r) in pubs and "second" not in metric \
             and "time" not in metric
     intervals.attach(art, records, tables, exact_ok)
-    users = [reference.user_method(rr.params["label"]) for rr in art.rankers]
+    users = [reference.user_method(rr.params["label"]) for rr in art.layout.rankers]
     marked = data_marks_of(art, marks or {})
     flat = jsonable(compare(art.paper, art.name, records, published, not_run_why,
                             users=frozenset(users),
@@ -341,8 +341,8 @@ def datasets_used(art: Artifact, results: list[RunResult], not_run: dict,
             entry["stand_in_for"] = None
         if (marks or {}).get(ds):
             entry["mark"] = marks[ds]
-        if art.like.get(ds):
-            entry["like"] = art.like[ds]
+        if art.layout.like.get(ds):
+            entry["like"] = art.layout.like[ds]
         out.append(entry)
     return out
 

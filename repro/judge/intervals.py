@@ -252,9 +252,9 @@ def second_stage_replicates(art, r: dict) -> int:
     """The replicates a second stage would give the value of record ``r`` (0: none — the
     artifact has no second stage, the value has no replicates or already has them all)."""
     n = r.get("replicates")
-    if not art.extend_to or not isinstance(n, int) or n < 2 or n >= art.extend_to:
+    if not art.layout.extend_to or not isinstance(n, int) or n < 2 or n >= art.layout.extend_to:
         return 0
-    return art.extend_to if n == art.repeats else 0
+    return art.layout.extend_to if n == art.layout.repeats else 0
 
 
 def _skip(rec: dict) -> bool:

@@ -79,8 +79,8 @@ def basis(art: Artifact, rec: dict) -> str:
 def declared(art: Artifact, rec: dict) -> Noise:
     """The artifact's :class:`~repro.spec.Noise` for the record's dataset (or data used)."""
     for name in (rec.get("data_used"), rec.get("dataset")):
-        if art.noise.names(name):
-            return art.noise.of(name)
+        if art.judging.noise.names(name):
+            return art.judging.noise.of(name)
     return art.noise_for(str(rec.get("data_used") or rec.get("dataset")))
 
 
@@ -101,7 +101,7 @@ def why(art: Artifact) -> list[dict]:
         if ds is not None and ds in art.stand_ins:
             key = (STAND_IN, DEFAULT_WHY[STAND_IN])
         else:
-            n = art.noise_for(ds) if ds is not None else art.noise.default
+            n = art.noise_for(ds) if ds is not None else art.judging.noise.default
             key = (n.basis, n.why or DEFAULT_WHY[n.basis])
         out.setdefault(key, []).append(ds)
     whole = len(out) == 1
@@ -166,7 +166,7 @@ def separation(art: Artifact, rec: dict, within: Within | None, exact: bool,
     if replicates is not None:
         n_rep = replicates
     sep = _separation(art, rec, within, exact, values, n_rep)
-    return replace(sep, levels=levels(art.extend_to, n_rep))
+    return replace(sep, levels=levels(art.layout.extend_to, n_rep))
 
 
 def _separation(art: Artifact, rec: dict, within: Within | None, exact: bool, values,

@@ -35,7 +35,7 @@ A paper registered from outside may still hold its words in code.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -75,7 +75,7 @@ class Prose:
         used: set[str] = set()
         words = {}
         for name, raw in self.artifacts[art.name].items():
-            if getattr(art, name):
+            if getattr(art if name == "not_run" else art.shown, name):
                 raise ReproError(f"{where}: {art.id} gives its {name} in code and in {FILE}; "
                                  f"keep one")
             if name == "choices":
@@ -90,7 +90,7 @@ class Prose:
         if unused:
             raise ReproError(f"{where}: {art.id} passes {', '.join(unused)}, which no $name of "
                              f"its section uses")
-        return replace(art, **words)
+        return art.replace(**words)
 
     def describe_all(self, arts) -> list[Artifact]:
         """:meth:`describe` of every artifact (those without placeholders)."""

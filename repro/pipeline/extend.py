@@ -1,12 +1,13 @@
 """Step 2b, the second stage of the replicate design (:mod:`repro.judge.design`): as soon as
 an artifact's first-stage runs have finished (while the others run on), each artifact that may
-ask for a second stage (``Artifact.extend_to``, :func:`can_ask`) is judged, and the values the second stage would decide (``second_stage`` in their records: inconclusive,
-and decided on all the replicates if their mean and spread stayed as they are) extend the
-runs behind them — the same runs with ``repeat`` = ``repeats`` … ``extend_to`` − 1, seeded
-from their identity like every replicate, so the same command runs the same replicates.
+ask for a second stage (``RunLayout.extend_to``, :func:`can_ask`) is judged, and the values
+the second stage would decide (``second_stage`` in their records: inconclusive, and decided
+on all the replicates if their mean and spread stayed as they are) extend the runs behind
+them — the same runs with ``repeat`` = ``repeats`` … ``extend_to`` − 1, seeded from their
+identity like every replicate, so the same command runs the same replicates.
 
 The runs behind a value: those of its dataset (the data used, for a stand-in label) and of
-the parts (``Artifact.split``) that compute its method — a part whose parameters name its
+the parts (``RunLayout.split``) that compute its method — a part whose parameters name its
 ``methods`` computes those; a value no part names is behind every part.  An extended run is
 extended for every artifact that declares it (a figure and the claims that read the same runs
 see the same replicates).
@@ -32,7 +33,7 @@ def group(spec: RunSpec) -> Group:
 def designed(art: Artifact, quick: bool) -> bool:
     """Whether ``art`` has a second stage in this run (never under ``--quick``)."""
     eff = art.effective(quick)
-    return bool(eff.extend_to) and eff.extend_to > eff.repeats
+    return bool(eff.layout.extend_to) and eff.layout.extend_to > eff.layout.repeats
 
 
 def runs_of(art: Artifact, quick: bool, extended: set[Group]) -> list[RunSpec]:
@@ -44,7 +45,7 @@ def runs_of(art: Artifact, quick: bool, extended: set[Group]) -> list[RunSpec]:
     eff = art.effective(quick)
     return base + [replace(s, repeat=r) for s in base
                    if s.repeat == 0 and not s.exclusive and group(s) in extended
-                   for r in range(eff.repeats, eff.extend_to)]
+                   for r in range(eff.layout.repeats, eff.layout.extend_to)]
 
 
 def every_extension(art: Artifact, quick: bool) -> list[RunSpec]:

@@ -1,8 +1,6 @@
 """Step 1, plan: the runs the targets need, and how an artifact is shown under ``--quick``."""
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ..spec import Artifact, RunSpec
 
 
@@ -16,9 +14,9 @@ def quick_view(art: Artifact, quick: bool) -> Artifact:
     """Under ``--quick``, an artifact that shows only fold means (``select`` fold "avg") of
     folds the quick subset does not all run shows its per-fold values instead of nothing
     (the page says the values are outside the --quick subset)."""
-    if not quick or art.select.get("fold") != "avg":
+    if not quick or art.judging.select.get("fold") != "avg":
         return art
     eff = art.effective(True)
     if all(eff.folds_for(ds) == art.folds_for(ds) for ds in art.datasets):
         return art
-    return replace(art, select={k: v for k, v in art.select.items() if k != "fold"})
+    return art.replace(select={k: v for k, v in art.judging.select.items() if k != "fold"})

@@ -31,16 +31,16 @@ def on_dataset(art: Artifact, name: str) -> Artifact:
     folds = art.folds_for(like)
     if all(isinstance(f, int) for f in folds):
         folds = tuple(range(1, info.n_folds + 1))
-    quick = art.quick
+    quick = art.layout.quick
     if quick.folds is not None:
         qf = tuple(quick.folds.of(like))
         if all(isinstance(f, int) for f in qf):
             qf = tuple(f for f in qf if f <= info.n_folds) or (1,)
         quick = replace(quick, folds=qf)
-    return replace(art, datasets=(name,), stand_ins={}, folds=folds, quick=quick,
-                   like={name: like},
-                   title=f"{art.title} — protocol run on user data: {name} (unverified), "
-                         f"in place of {like}")
+    return art.replace(datasets=(name,), stand_ins={}, folds=folds, quick=quick,
+                       like={name: like},
+                       title=f"{art.title} — protocol run on user data: {name} (unverified), "
+                             f"in place of {like}")
 
 
 def without_published(published: PublishedSet, names) -> PublishedSet:

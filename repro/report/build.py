@@ -76,8 +76,8 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
     write_sidecar(out_dir, art, tables)
 
     figures, overlaid, notes = [], [], {}
-    if art.figure and any(r.status == "done" for r in results):
-        fn = registry.figure(art.paper, art.figure)
+    if art.shown.figure and any(r.status == "done" for r in results):
+        fn = registry.figure(art.paper, art.shown.figure)
         with style():
             drawn = fn(art, {r.spec: r for r in results}, flat, published)
         for suffix, fig in (drawn or {}).items():
@@ -91,12 +91,12 @@ def write_artifact(art: Artifact, flat: list[dict], tables: list[dict], datasets
 
     meta = {
         "paper": art.paper, "artifact": art.name, "title": art.title, "kind": art.kind,
-        "description": art.description, "choices": list(art.choices), "quick": quick,
-        "methods": list(art.methods), "metrics": list(art.metrics),
+        "description": art.shown.description, "choices": list(art.shown.choices), "quick": quick,
+        "methods": list(art.shown.methods), "metrics": list(art.shown.metrics),
         "datasets": datasets, "figures": figures,
         "figures_with_published": overlaid,
         **({"figure_notes": notes} if notes else {}),
-        "params": jsonable(art.effective(quick).params),
+        "params": jsonable(art.effective(quick).layout.params),
         "noise": noise_why(art.effective(quick)),      # why a verdict allows the noise it does
         "runs": [{"run": r.spec.label, "status": r.status, "why": r.why, "seed": r.spec.seed,
                   **user_choice(r)} for r in results],
@@ -122,8 +122,8 @@ def command_options(art: Artifact, datasets: list[dict]) -> list[str]:
     """The command-line options an artifact was run with, as its page's commands repeat
     them: ``--on NAME --dataset NAME=PATH`` (a user's data set), ``--ranker LABEL=module:Class
     [:json]`` (a user's ranker), ``--allow-unverified NAME`` (an unverified copy)."""
-    opts = [f"--on {ds} --dataset {ds}=PATH" for ds in art.like]
-    for rr in art.rankers:
+    opts = [f"--on {ds} --dataset {ds}=PATH" for ds in art.layout.like]
+    for rr in art.layout.rankers:
         p = rr.params or {}
         spec = f"{p.get('label', rr.label)}={p.get('class', 'module:Class')}"
         params = {**(p.get("params") or {}), **({"param_grid": p["param_grid"]}

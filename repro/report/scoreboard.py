@@ -146,7 +146,7 @@ def declared_order(art) -> list[Declared]:
     """The statements of an artifact's claim declarations, in the order declared (the
     paper's)."""
     out = []
-    for agg in getattr(art, "aggregate", ()) or ():
+    for agg in art.judging.aggregate:
         st = getattr(agg, "statement", None)
         if isinstance(st, str) and st:
             parts = re.split(r"\{[^{}]*\}", st)

@@ -3,14 +3,16 @@ of its runs are aggregated.
 
 A paper package (``repro/papers/<id>/``) declares ``PAPER`` and ``ARTIFACTS`` as data.  An
 artifact names a *task* (a function of the paper's ``tasks`` module computing one run), the
-datasets, folds, repeats and parameters; ``quick`` overrides them for smoke runs.  One run is
+datasets, folds, repeats and parameters (its :class:`RunLayout`); ``quick`` overrides them for
+smoke runs; :class:`Judging` says how its records become values, :class:`Shown` what the report
+shows beside them.  One run is
 one (task, dataset, fold, repeat, parameters): runs expand over the artifact's datasets × folds ×
 repeats, so folds run apart (``--jobs`` spreads them, editing one fold's code reruns only what
 changed).  Artifacts that declare the same run share it (computed and cached once).  A run's
 seed is derived from its identity, never from global state or execution order.
 
 Values computed across runs — fold averages, a query-weighted microaverage over datasets, the
-maxima of validation curves averaged over folds — are declared in ``Artifact.aggregate`` and
+maxima of validation curves averaged over folds — are declared in ``Judging.aggregate`` and
 computed when the records are gathered (:mod:`repro.judge.kinds`), never inside a task.
 """
 from __future__ import annotations
@@ -45,7 +47,7 @@ REFERENCE_TASKS = (REFERENCE_TASK, USER_RANKER_TASK)
 @dataclass(frozen=True)
 class ReferenceRanker:
     """A ranker run beside a paper's methods under an artifact's reference protocol
-    (``Artifact.reference``: the table's folds, its validation criterion, its measures and
+    (``RunLayout.reference``: the table's folds, its validation criterion, its measures and
     LETOR conventions): one run of ``task`` per dataset and fold.  The modern reference
     (:mod:`repro.evidence.reference`, LambdaMART) is the built-in one — its runs keep their
     parameters, so their cache keys and records are unchanged; a user's ranker
@@ -131,7 +133,7 @@ class Noise:
     ``"sample"`` — our sample of queries or documents is not the paper's: the replicates and
     the sampling of both samples.  Values on stand-in data are judged as stand-ins whatever
     the basis.  ``sources``: what the artifact's replicates
-    (``Artifact.repeats`` > 1) vary — ``"seeds"`` (training randomness), ``"sampling"`` (each
+    (``RunLayout.repeats`` > 1) vary — ``"seeds"`` (training randomness), ``"sampling"`` (each
     replicate draws its own sample), ``"arithmetic"`` (a deterministic but sensitive method:
     replicates perturb the input by a seeded relative jitter) — empty for a single run.
     ``why``: one sentence for the page, why this is the variation that matters here."""
@@ -184,15 +186,16 @@ class PerDataset(Generic[T]):
         return any(k == dataset for k, _ in self.only)
 
 
-#: Artifact's per-dataset fields and the default of a dataset a declaration does not name
+#: the per-dataset fields (RunLayout's, Judging's) and the default of a dataset a declaration
+#: does not name
 _PER_DATASET = {"folds": (None,), "noise": Noise(), "split": ()}
 
 
 @dataclass(frozen=True)
 class Quick:
     """An artifact's ``--quick`` overrides (a smoke run): its folds (per dataset, like
-    ``Artifact.folds``), replicates and second stage, and parameters (shallow overrides of
-    ``Artifact.params``); None: as declared.  A declaration may give the mapping
+    ``RunLayout.folds``), replicates and second stage, and parameters (shallow overrides of
+    ``RunLayout.params``); None: as declared.  A declaration may give the mapping
     ``{"folds": …, "repeats": …, "extend_to": …, "params": {…}}``; another key is refused."""
     folds: PerDataset | None = None
     repeats: int | None = None
@@ -209,11 +212,11 @@ class Quick:
         if isinstance(value, Quick):
             return value
         if not isinstance(value, Mapping):
-            raise TypeError(f"Artifact.quick: a mapping of overrides, got {value!r}")
+            raise TypeError(f"RunLayout.quick: a mapping of overrides, got {value!r}")
         names = {f.name for f in dataclass_fields(cls)}
         unknown = sorted(set(value) - names)
         if unknown:
-            raise TypeError(f"Artifact.quick: unknown override(s) {unknown} (allowed: "
+            raise TypeError(f"RunLayout.quick: unknown override(s) {unknown} (allowed: "
                             f"{sorted(names)})")
         return cls(**value)
 
@@ -222,78 +225,180 @@ class Quick:
             bool(self.params)
 
     def overrides(self) -> dict:
-        """The artifact fields it overrides (parameters aside)."""
+        """The :class:`RunLayout` fields it overrides (parameters aside)."""
         return {k: v for k, v in (("folds", self.folds), ("repeats", self.repeats),
                                   ("extend_to", self.extend_to)) if v is not None}
+
+
+@dataclass(frozen=True)
+class RunLayout:
+    """What an artifact runs: one run per (dataset, fold, repeat, part) of the task, with the
+    parameters; and the modern reference's (and users' rankers') runs beside them.
+
+    ``folds`` and ``split`` are :class:`PerDataset` (given as one value for every dataset or
+    ``{dataset or "*": value}``), ``quick`` a :class:`Quick` (given as one or as its mapping):
+    held as such whichever way they were given."""
+    datasets: tuple[str, ...] = ()
+    """Catalog ids (or ``"synthetic"``) the runs use."""
+    stand_ins: dict = field(default_factory=dict)
+    """Dataset used → the paper's dataset it stands in for."""
+    like: dict = field(default_factory=dict)
+    """User dataset → the dataset it stands for (``--on``: the task's per-dataset settings are
+    the latter's)."""
+    folds: PerDataset[tuple] = (None,)
+    """Fold ids run on each dataset (None: no folds), per dataset."""
+    split: PerDataset[tuple] = ()
+    """Parts of each run, ``((name, parameter overrides), ...)``, per dataset: one run per part
+    (:meth:`parts_for`)."""
+    repeats: int = 1
+    """Replicates of every run (seeds derive from the repeat)."""
+    extend_to: int = 0
+    """A second stage (:mod:`repro.judge.design`): the replicates the runs behind a value left
+    inconclusive are extended to (0: one stage; never under ``--quick``)."""
+    params: dict = field(default_factory=dict)
+    """The task's parameters (every run's, before a part's overrides)."""
+    quick: Quick = field(default_factory=Quick)
+    """``--quick``'s overrides of the folds, repeats, second stage and parameters."""
+    timing: bool = False
+    """Its runs measure time: never run beside another run (a timing artifact has runs of its
+    own: it never shares a run with a value artifact, whose runs always pool)."""
+    reference: Reference | None = None
+    """The modern reference runs beside the paper's methods (None: none)."""
+    rankers: tuple = ()
+    """Users' rankers (:class:`ReferenceRanker`) run under the reference protocol."""
+
+    def __post_init__(self):
+        for name in ("folds", "split"):
+            object.__setattr__(self, name, PerDataset.given(getattr(self, name),
+                                                            _PER_DATASET[name]))
+        object.__setattr__(self, "quick", Quick.given(self.quick))
+
+    def effective(self, quick: bool) -> "RunLayout":
+        """The layout with ``--quick``'s overrides applied when ``quick``."""
+        if not quick or not self.quick:
+            return self
+        return replace(self, params={**self.params, **self.quick.params},
+                       **self.quick.overrides())
+
+    def folds_for(self, dataset: str) -> tuple:
+        """The folds run on ``dataset``."""
+        return tuple(self.folds.of(dataset))
+
+    def parts_for(self, dataset: str) -> tuple[tuple[str | None, dict], ...]:
+        """The parts each run on ``dataset`` is split into (see :meth:`Artifact.parts_for`)."""
+        return tuple(self.split.of(dataset)) or ((None, {}),)
+
+
+@dataclass(frozen=True)
+class Judging:
+    """How the records of an artifact's runs become its values, and what variation a
+    comparison with a published value accounts for."""
+    select: dict = field(default_factory=dict)
+    """Record filter: field → allowed values."""
+    aggregate: tuple = ()
+    """FoldMean / MicroAverage / Custom / …, applied in order when the records are gathered
+    (:mod:`repro.judge.kinds`)."""
+    noise: PerDataset[Noise] = field(default_factory=Noise)
+    """What separates our value from the published one, per dataset (:class:`PerDataset`,
+    given as one :class:`Noise` or ``{dataset or "*": Noise}``)."""
+
+    def __post_init__(self):
+        object.__setattr__(self, "noise", PerDataset.given(self.noise, _PER_DATASET["noise"]))
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What the report shows of an artifact besides its values."""
+    metrics: tuple[str, ...] = ()
+    """The measures reported."""
+    methods: tuple[str, ...] = ()
+    """The rankers compared."""
+    figure: str | None = None
+    """Function of the paper's figures module drawing the figure (None: no figure)."""
+    description: str = ""
+    """What the artifact is (usually from the paper's ``prose.md``)."""
+    choices: tuple[str, ...] = ()
+    """Protocol details the paper leaves open, as decided here."""
+
+
+#: the group of each field an artifact holds in a group (:meth:`Artifact.replace`)
+_GROUPS = ("layout", "judging", "shown")
+_GROUP_OF = {f.name: g for g, cls in zip(_GROUPS, (RunLayout, Judging, Shown))
+             for f in dataclass_fields(cls)}
 
 
 @dataclass
 class Artifact:
     """One table, figure or check of a paper, declared as data (not frozen: a declaration is
-    built once at import; :meth:`effective` returns a modified copy, never mutates).
+    built once at import; :meth:`effective` and :meth:`replace` return modified copies, never
+    mutate).
 
-    ``folds``, ``noise`` and ``split`` are :class:`PerDataset`: a declaration gives the value
-    for every dataset or ``{dataset or "*": value}``, and the artifact holds it as a
-    :class:`PerDataset` whichever it was (set at construction, by ``replace`` or by
-    assignment)."""
+    Its identity (paper, name, title, kind, task) at the top; the rest in three groups:
+    ``layout`` (:class:`RunLayout`: what runs), ``judging`` (:class:`Judging`: how the records
+    become values and are judged) and ``shown`` (:class:`Shown`: what the report shows)."""
     paper: str
     name: str                       # the paper's own label: "table7", "figure4", "sectionII"
     title: str
     kind: str = "table"             # table | figure | check
-    datasets: tuple[str, ...] = ()  # catalog ids (or "synthetic") the runs use
-    stand_ins: dict = field(default_factory=dict)   # dataset used -> the paper's dataset
     task: str | None = None         # function of the paper's tasks module; None = not implemented
     not_run: str = ""               # with task None: why it cannot run (else "not implemented yet")
-    folds: PerDataset[tuple] = (None,)  # fold ids (None: no folds), per dataset (PerDataset)
-    repeats: int = 1                # replicates of every run (seeds derive from the repeat)
-    extend_to: int = 0              # a second stage (repro.judge.design): the replicates the
-    #                                 runs behind a value left inconclusive are extended to
-    #                                 (0: one stage; never under --quick)
-    noise: PerDataset[Noise] = field(default_factory=Noise)     # per dataset (PerDataset)
-    params: dict = field(default_factory=dict)
-    quick: Quick = field(default_factory=Quick)     # --quick's overrides (Quick, or its dict)
-    metrics: tuple[str, ...] = ()   # the measures reported (shown in the report)
-    methods: tuple[str, ...] = ()   # the rankers compared (shown in the report)
-    select: dict = field(default_factory=dict)      # record filter: field -> allowed values
-    aggregate: tuple = ()           # FoldMean / MicroAverage / Custom, applied in order
-    reference: Reference | None = None  # modern reference runs beside the paper's methods
-    figure: str | None = None       # function of the paper's figures module drawing the figure
-    description: str = ""
-    choices: tuple[str, ...] = ()   # protocol details the paper leaves open, as decided here
-    timing: bool = False            # its runs measure time: never run beside another run
-    #                                 (a timing artifact has runs of its own: it never shares
-    #                                 a run with a value artifact, whose runs always pool)
-    split: PerDataset[tuple] = ()   # parts of each run, ((name, parameter overrides), ...),
-    #                                 per dataset: one run per part (:meth:`parts_for`)
-    rankers: tuple = ()             # user rankers (ReferenceRanker) under the reference protocol
-    like: dict = field(default_factory=dict)        # user dataset -> the dataset it stands for
-    #                                 (``--on``: the task's per-dataset settings are the latter's)
+    layout: RunLayout = field(default_factory=RunLayout)    # what runs
+    judging: Judging = field(default_factory=Judging)       # records -> values -> verdicts
+    shown: Shown = field(default_factory=Shown)             # what the report shows
 
     def __setattr__(self, name, value):
-        if name in _PER_DATASET:
-            value = PerDataset.given(value, _PER_DATASET[name])
-        elif name == "quick":
-            value = Quick.given(value)
+        if name in _GROUP_OF:       # a group's field set on the artifact would be ignored
+            raise AttributeError(f"Artifact.{name} is a field of its {_GROUP_OF[name]} "
+                                 f"({type(getattr(self, _GROUP_OF[name])).__name__}): use "
+                                 f"art.replace({name}=...)")
         object.__setattr__(self, name, value)
 
     @property
     def id(self) -> str:
         return f"{self.paper}.{self.name}"
 
+    @property
+    def datasets(self) -> tuple[str, ...]:
+        """The datasets its runs use (``layout.datasets``)."""
+        return self.layout.datasets
+
+    @property
+    def stand_ins(self) -> dict:
+        """Dataset used → the paper's dataset it stands in for (``layout.stand_ins``)."""
+        return self.layout.stand_ins
+
+    @property
+    def timing(self) -> bool:
+        """Whether its values are measured times (``layout.timing``)."""
+        return self.layout.timing
+
+    def replace(self, **changes) -> "Artifact":
+        """A copy with ``changes``: top-level fields, whole groups, or any field of a group by
+        its own name (``art.replace(datasets=..., folds=..., select=...)``)."""
+        top, grouped = {}, {g: {} for g in _GROUPS}
+        for name, value in changes.items():
+            if name in _GROUP_OF:
+                grouped[_GROUP_OF[name]][name] = value
+            else:
+                top[name] = value
+        for g, ch in grouped.items():
+            if ch:
+                top[g] = replace(top.get(g, getattr(self, g)), **ch)
+        return replace(self, **top)
+
     def effective(self, quick: bool) -> "Artifact":
         """The declaration with ``quick`` overrides applied (for --quick)."""
-        if not quick or not self.quick:
+        if not quick or not self.layout.quick:
             return self
-        return replace(self, params={**self.params, **self.quick.params},
-                       **self.quick.overrides())
+        return replace(self, layout=self.layout.effective(quick))
 
     def noise_for(self, dataset: str) -> Noise:
         """The :class:`Noise` declared for ``dataset`` (or for every dataset)."""
-        return self.noise.of(dataset)
+        return self.judging.noise.of(dataset)
 
     def folds_for(self, dataset: str) -> tuple:
         """The folds run on ``dataset``."""
-        return tuple(self.folds.of(dataset))
+        return self.layout.folds_for(dataset)
 
     def parts_for(self, dataset: str) -> tuple[tuple[str | None, dict], ...]:
         """The parts each run on ``dataset`` is split into, ``(name, overrides)``: parameter
@@ -303,27 +408,28 @@ class Artifact:
         (:attr:`RunSpec.seed`): every model keeps the seed it has in the unsplit run, and the
         aggregations see the parts' records together as they saw the unsplit run's.
         ``((None, {}),)``: not split."""
-        return tuple(self.split.of(dataset)) or ((None, {}),)
+        return self.layout.parts_for(dataset)
 
     def runs(self, quick: bool = False) -> list["RunSpec"]:
         art = self.effective(quick)
         if art.task is None:
             return []
-        like = art.like.get
+        lay = art.layout
+        like = lay.like.get
         specs = [RunSpec(self.paper, art.task, ds, fold, rep,
-                         canonical({**art.params, **over}), quick, art.timing, like(ds), part)
-                 for ds in art.datasets for fold in art.folds_for(ds)
-                 for rep in range(art.repeats) for part, over in art.parts_for(ds)]
-        if art.reference is not None:
-            ref = canonical(art.reference.params(quick))
+                         canonical({**lay.params, **over}), quick, lay.timing, like(ds), part)
+                 for ds in lay.datasets for fold in lay.folds_for(ds)
+                 for rep in range(lay.repeats) for part, over in lay.parts_for(ds)]
+        if lay.reference is not None:
+            ref = canonical(lay.reference.params(quick))
             specs += [RunSpec(self.paper, REFERENCE_TASK, ds, fold, 0, ref, quick, like=like(ds))
-                      for ds in art.datasets if ds not in art.stand_ins
-                      for fold in art.folds_for(ds)]
-            for rr in art.rankers:
-                p = canonical({**art.reference.params(quick), "ranker": rr.params})
+                      for ds in lay.datasets if ds not in lay.stand_ins
+                      for fold in lay.folds_for(ds)]
+            for rr in lay.rankers:
+                p = canonical({**lay.reference.params(quick), "ranker": rr.params})
                 specs += [RunSpec(self.paper, rr.task, ds, fold, 0, p, quick, like=like(ds))
-                          for ds in art.datasets if ds not in art.stand_ins
-                          for fold in art.folds_for(ds)]
+                          for ds in lay.datasets if ds not in lay.stand_ins
+                          for fold in lay.folds_for(ds)]
         return specs
 
 
@@ -351,7 +457,7 @@ class RunSpec:
     quick: bool = False
     exclusive: bool = False     # a timing run: executed alone (not part of its identity)
     like: str | None = None     # ``--on``: the artifact's dataset this (user) dataset stands for
-    part: str | None = None     # the part of a split run (``Artifact.split``; its parameters
+    part: str | None = None     # the part of a split run (``RunLayout.split``; its parameters
     #                             say what it computes): in the label only
     user_set: str | None = None  # a user's set (the run's dataset): its registration, shipped
     #                              to the workers (:mod:`repro.data.shipped`; set by the runner)

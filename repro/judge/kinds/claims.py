@@ -226,7 +226,7 @@ class Grid:
     order: str | None = None
 
     def values(self, art: Artifact) -> list:
-        got = art.params
+        got = art.layout.params
         for k in self.path:
             got = got[k]
         got = [self.convert(v) if self.convert else v for v in got]

@@ -63,10 +63,10 @@ def apply(art: Artifact, records: list[dict], outputs: list[tuple],
     ``claims``: False leaves out the kinds that judge claims (one replicate's values)."""
     from .folds import FoldMean, fold_mean
     out, not_run = list(records), {}
-    if art.reference:                                    # the modern reference's fold means
+    if art.layout.reference:                             # the modern reference's fold means
         out += fold_mean(art, out, FoldMean(select={"modern": True}))
     inputs = {"tables": tables or [], "outputs": outputs}
-    for agg in art.aggregate:
+    for agg in art.judging.aggregate:
         if isinstance(agg, Custom):
             out += [dict(r) for r in custom(art.paper, agg.function)(art, outputs)]
             continue

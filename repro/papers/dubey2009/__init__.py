@@ -22,7 +22,7 @@ paper's sections and equations where they explain it.
 """
 from ...judge import published as _published
 from ...judge.kinds import Cells, CellsWithGap, Custom, FoldMean, MicroAverage
-from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Reference
+from ...spec import SAME_QUERIES, SEEDS, Artifact, Judging, Noise, Reference, RunLayout, Shown
 from .claims import DECLARED as CLAIMS_DECLARED
 from .names import (BASELINES, CLAIMS, CLEANED, FIGURE3, FIGURE4, FIGURE5, FIGURE6, FIGURE7,
                     FIGURE8, FLOOR, LETOR3, LETOR3_RANDOM, METHODS, METRICS, PAPER_DEF,
@@ -119,62 +119,95 @@ STUDY_NOISE = Noise(SAME_QUERIES, (SEEDS,), why=(
 # published numbers, is replicated, and Figures 7-8 with it (cheap; their claims average the
 # replicates' fold statistics); Figures 4 and 5 (no numbers, expensive) are one run each.
 _SENS = dict(datasets=_SENS_DATA, stand_ins={"OHSUMED": "HP2004", "MQ2008": "HP2004"},
-             folds=_FOLDS, task="task_fold", params=PARAMS, split=SPLIT, quick=QUICK)
+             folds=_FOLDS, params=PARAMS, split=SPLIT, quick=QUICK)     # their RunLayout
 
 ARTIFACTS = PROSE.describe_all([
-    Artifact("dubey2009", "figure3",
-             "Figure 3: MAP, NDCG@1, NDCG@5, NDCG@10 of the baselines, MLE, ExpGain, L_3 and ConvexLoss on LETOR 3.0",
-             datasets=_LETOR3, folds=_FOLDS, task="task_fold", params=PARAMS, split=SPLIT,
-             metrics=METRICS, methods=METHODS,
-             aggregate=(CellsWithGap(CELLS, context="see 'claims', rows 'context'"),
-                        MicroAverage(select={"part": FIGURE3, "fold": "avg"})),
-             reference=Reference(3, "MAP", METRICS, fields={
-                 "part": FIGURE3, "evaluation": "official LETOR 3.0 script, graded labels"}),
-             # the per-fold records feed the cells; their query tables are kept (sidecar)
-             select={"part": FIGURE3, PER_FOLD: None}, figure="figure_figure3",
-             noise=FIGURE3_NOISE, **_REPLICATED),
-    Artifact("dubey2009", "figure4", "Figure 4: effect of the sample size |Ŷ| on test accuracy (HP2004, ConvexLoss_NDCG)",
-             kind="figure", methods=(SENS_METHOD,), metrics=SENS_METRICS, **_SENS,
-             aggregate=(FoldMean(select={"part": FIGURE4}),),
-             select={"part": FIGURE4, "fold": "avg"}, figure="figure_sample_size"),
-    Artifact("dubey2009", "figure5", "Figure 5: effect of restart skew between Δ = 0 and Δ = 1 (HP2004, ConvexLoss_NDCG)",
-             kind="figure", methods=(SENS_METHOD,), metrics=SENS_METRICS, **_SENS,
-             aggregate=(FoldMean(select={"part": FIGURE5}),),
-             select={"part": FIGURE5, "fold": "avg"}, figure="figure_skew"),
-    Artifact("dubey2009", "figure6", "Figure 6: effect of restart skew with more than two restart states",
-             metrics=SENS_METRICS, methods=(SENS_METHOD,), **{**_SENS, **_REPLICATED},
-             noise=STUDY_NOISE,
-             aggregate=(FoldMean(select={"part": FIGURE6}),),
-             select={"part": FIGURE6, "fold": "avg"}, figure="figure_restart_k"),
-    Artifact("dubey2009", "figure7", "Figure 7: smear of the sampled Δ density for three restart seeds",
-             kind="figure", metrics=("sd of Δ", "mean of Δ"), **{**_SENS, **_REPLICATED},
-             noise=STUDY_NOISE, aggregate=(FoldMean(select={"part": FIGURE7}),),
-             select={"part": FIGURE7, "fold": "avg"}, figure="figure_smear"),
-    Artifact("dubey2009", "figure8", "Figure 8: wᵀφ(x,y) against Δ(y) as w evolves",
-             kind="figure", **{**_SENS, **_REPLICATED}, noise=STUDY_NOISE,
-             aggregate=(FoldMean(select={"part": FIGURE8}),),
-             select={"part": FIGURE8, "fold": "avg"}, figure="figure_dominance"),
-    Artifact("dubey2009", "claims", "Claims of Sec. 5.2–5.3 on the columns that ran here",
-             kind="check", datasets=_LETOR3 + ("MQ2008",), folds=_FOLDS, task="task_fold",
-             params=PARAMS, split=SPLIT, noise=FIGURE3_NOISE, **_REPLICATED,
-             # the claims, declared (.claims); the one Custom: the context of the OHSUMED gap
-             # (fold means across conventions beside two papers' published numbers, .gap)
-             aggregate=(*CLAIMS_DECLARED, Custom("gap_context")), select={"part": CLAIMS}),
-    Artifact("dubey2009", "throughput", "Throughput of the literal and rejection-free swap samplers (our figure)",
-             kind="figure", datasets=("OHSUMED",), folds=(1,), task="task_throughput", timing=True,
-             params={"restart_skew": 0.9, "walk_length": 10, "literal_states": 220,
-                     "rf_states": 22000, "repeats": 3, "min_seconds": 0.05},
-             quick={"params": {"restart_skew": 0.9, "walk_length": 10, "literal_states": 44,
-                               "rf_states": 440, "repeats": 1, "min_seconds": 0.0}},
-             figure="figure_throughput"),
-    Artifact("dubey2009", "complexity",
-             "Cost of the objectives and of the sampler against |Ŷ| and n⁺n⁻ (our figure)",
-             kind="figure", datasets=("synthetic",), task="task_complexity", timing=True,
-             params={"features": 45, "queries": 20, "base_docs": 150, "walk_length": 10,
-                     "sample_sizes": [100, 300, 1000, 3000, 10000], "fixed_sample": 1000,
-                     "docs": [50, 100, 200, 400, 800], "repeats": 3, "min_seconds": 0.2},
-             quick={"params": {"features": 10, "queries": 5, "base_docs": 60, "walk_length": 10,
-                               "sample_sizes": [30, 100], "fixed_sample": 50, "docs": [40, 80],
-                               "repeats": 1, "min_seconds": 0.0}},
-             figure="figure_complexity"),
+    Artifact(
+        "dubey2009", "figure3",
+        "Figure 3: MAP, NDCG@1, NDCG@5, NDCG@10 of the baselines, MLE, ExpGain, L_3 and ConvexLoss on LETOR 3.0",
+        task="task_fold",
+        layout=RunLayout(
+            datasets=_LETOR3, folds=_FOLDS, params=PARAMS,
+            split=SPLIT,
+            reference=Reference(3, "MAP", METRICS, fields={
+                "part": FIGURE3, "evaluation": "official LETOR 3.0 script, graded labels"}),
+            **_REPLICATED),
+        judging=Judging(
+            aggregate=(CellsWithGap(CELLS, context="see 'claims', rows 'context'"),
+                       MicroAverage(select={"part": FIGURE3, "fold": "avg"})),
+            # the per-fold records feed the cells; their query tables are kept (sidecar)
+            select={"part": FIGURE3, PER_FOLD: None}, noise=FIGURE3_NOISE),
+        shown=Shown(metrics=METRICS, methods=METHODS, figure="figure_figure3")),
+    Artifact(
+        "dubey2009", "figure4",
+        "Figure 4: effect of the sample size |Ŷ| on test accuracy (HP2004, ConvexLoss_NDCG)",
+        kind="figure", task="task_fold",
+        layout=RunLayout(**_SENS),
+        judging=Judging(aggregate=(FoldMean(select={"part": FIGURE4}),),
+                        select={"part": FIGURE4, "fold": "avg"}),
+        shown=Shown(methods=(SENS_METHOD,), metrics=SENS_METRICS, figure="figure_sample_size")),
+    Artifact(
+        "dubey2009", "figure5",
+        "Figure 5: effect of restart skew between Δ = 0 and Δ = 1 (HP2004, ConvexLoss_NDCG)",
+        kind="figure", task="task_fold",
+        layout=RunLayout(**_SENS),
+        judging=Judging(aggregate=(FoldMean(select={"part": FIGURE5}),),
+                        select={"part": FIGURE5, "fold": "avg"}),
+        shown=Shown(methods=(SENS_METHOD,), metrics=SENS_METRICS, figure="figure_skew")),
+    Artifact(
+        "dubey2009", "figure6",
+        "Figure 6: effect of restart skew with more than two restart states",
+        task="task_fold",
+        layout=RunLayout(**{**_SENS, **_REPLICATED}),
+        judging=Judging(aggregate=(FoldMean(select={"part": FIGURE6}),),
+                        select={"part": FIGURE6, "fold": "avg"}, noise=STUDY_NOISE),
+        shown=Shown(metrics=SENS_METRICS, methods=(SENS_METHOD,), figure="figure_restart_k")),
+    Artifact(
+        "dubey2009", "figure7", "Figure 7: smear of the sampled Δ density for three restart seeds",
+        kind="figure", task="task_fold",
+        layout=RunLayout(**{**_SENS, **_REPLICATED}),
+        judging=Judging(aggregate=(FoldMean(select={"part": FIGURE7}),),
+                        select={"part": FIGURE7, "fold": "avg"}, noise=STUDY_NOISE),
+        shown=Shown(metrics=("sd of Δ", "mean of Δ"), figure="figure_smear")),
+    Artifact(
+        "dubey2009", "figure8", "Figure 8: wᵀφ(x,y) against Δ(y) as w evolves",
+        kind="figure", task="task_fold",
+        layout=RunLayout(**{**_SENS, **_REPLICATED}),
+        judging=Judging(aggregate=(FoldMean(select={"part": FIGURE8}),),
+                        select={"part": FIGURE8, "fold": "avg"}, noise=STUDY_NOISE),
+        shown=Shown(figure="figure_dominance")),
+    Artifact(
+        "dubey2009", "claims", "Claims of Sec. 5.2–5.3 on the columns that ran here",
+        kind="check", task="task_fold",
+        layout=RunLayout(datasets=_LETOR3 + ("MQ2008",), folds=_FOLDS, params=PARAMS,
+                         split=SPLIT, **_REPLICATED),
+        judging=Judging(
+            # the claims, declared (.claims); the one Custom: the context of the OHSUMED gap
+            # (fold means across conventions beside two papers' published numbers, .gap)
+            aggregate=(*CLAIMS_DECLARED, Custom("gap_context")), select={"part": CLAIMS},
+            noise=FIGURE3_NOISE)),
+    Artifact(
+        "dubey2009", "throughput",
+        "Throughput of the literal and rejection-free swap samplers (our figure)", kind="figure",
+        task="task_throughput",
+        layout=RunLayout(
+            datasets=("OHSUMED",), folds=(1,), timing=True,
+            params={"restart_skew": 0.9, "walk_length": 10, "literal_states": 220,
+                    "rf_states": 22000, "repeats": 3, "min_seconds": 0.05},
+            quick={"params": {"restart_skew": 0.9, "walk_length": 10, "literal_states": 44,
+                              "rf_states": 440, "repeats": 1, "min_seconds": 0.0}}),
+        shown=Shown(figure="figure_throughput")),
+    Artifact(
+        "dubey2009", "complexity",
+        "Cost of the objectives and of the sampler against |Ŷ| and n⁺n⁻ (our figure)",
+        kind="figure", task="task_complexity",
+        layout=RunLayout(
+            datasets=("synthetic",), timing=True,
+            params={"features": 45, "queries": 20, "base_docs": 150, "walk_length": 10,
+                    "sample_sizes": [100, 300, 1000, 3000, 10000], "fixed_sample": 1000,
+                    "docs": [50, 100, 200, 400, 800], "repeats": 3, "min_seconds": 0.2},
+            quick={"params": {"features": 10, "queries": 5, "base_docs": 60, "walk_length": 10,
+                              "sample_sizes": [30, 100], "fixed_sample": 50, "docs": [40, 80],
+                              "repeats": 1, "min_seconds": 0.0}}),
+        shown=Shown(figure="figure_complexity")),
 ])

@@ -16,7 +16,7 @@ paper's sections and equations where they explain it.
 """
 from __future__ import annotations
 
-from ...spec import SAME_QUERIES, Artifact, Noise
+from ...spec import SAME_QUERIES, Artifact, Judging, Noise, RunLayout, Shown
 from ...judge.published import load as load_published
 from .. import prose
 
@@ -53,38 +53,46 @@ _TABLE_SETS = ("MQ2007", "MQ2008", "Yahoo-set2", "MQ2007-list", "MQ2008-list")
 ARTIFACTS = [
     PROSE.describe(Artifact(
         "leelin2014", "sectionII", "Worked example of the direct counting method (Sec. II.1)",
-        kind="check", datasets=("synthetic",), task="task_section_ii")),
-    PROSE.describe(Artifact("leelin2014", "tableI",
-             f"Percentage of zero dual variables of the L2-loss problem at C = {PROTOCOL['table_I_C']}",
-             datasets=_TABLE_SETS, task="task_table_i", noise=NOISE,
-             folds={"*": (1, 2, 3, 4, 5, "all"), "Yahoo-set2": (None,)},
-             params={"C": PROTOCOL["table_I_C"], "eps": PROTOCOL["table_I_eps"],
-                     "eps_sensitivity": PROTOCOL["table_I_eps_sensitivity"],
-                     "sensitivity_fold": 1, "max_iter": 1000},
-             quick={"folds": {"*": (1,), "Yahoo-set2": (None,)},
-                    "params": {"eps_sensitivity": []}}),
+        kind="check", task="task_section_ii",
+        layout=RunLayout(datasets=("synthetic",)))),
+    PROSE.describe(Artifact(
+        "leelin2014", "tableI",
+        f"Percentage of zero dual variables of the L2-loss problem at C = {PROTOCOL['table_I_C']}",
+        task="task_table_i",
+        layout=RunLayout(
+            datasets=_TABLE_SETS, folds={"*": (1, 2, 3, 4, 5, "all"), "Yahoo-set2": (None,)},
+            params={"C": PROTOCOL["table_I_C"], "eps": PROTOCOL["table_I_eps"],
+                    "eps_sensitivity": PROTOCOL["table_I_eps_sensitivity"],
+                    "sensitivity_fold": 1, "max_iter": 1000},
+            quick={"folds": {"*": (1,), "Yahoo-set2": (None,)},
+                   "params": {"eps_sensitivity": []}}),
+        judging=Judging(noise=NOISE)),
         C=PROTOCOL["table_I_C"], eps=f"{PROTOCOL['table_I_eps']:g}"),
-    PROSE.describe(Artifact("leelin2014", "figureII",
-             "TRON vs cutting plane: relative function value, pairwise accuracy, NDCG against iterations",
-             kind="figure", datasets=_FIG_SETS, task="task_figure_ii", figure="figure_ii",
-             noise=NOISE,
-             folds={"*": (1,), "Yahoo-set1": (None,), "Yahoo-set2": (None,)},
-             params={"C_L2": PROTOCOL["figure_II_C_L2"], "C_L1": PROTOCOL["figure_II_C_L1"],
-                     "tron_eps": PROTOCOL["figure_II_tron_eps"],
-                     "default_eps": PROTOCOL["tron_default_eps"],
-                     "cp_eps": PROTOCOL["figure_II_cp_eps"],
-                     "cp_max_iter": PROTOCOL["figure_II_cp_max_iter"], "tron_max_iter": 1000},
-             quick={"params": {"cp_max_iter": 60, "tron_eps": 1e-5}})),
-    PROSE.describe(Artifact("leelin2014", "complexity",
-             "Operations and time of f, ∇f and Hv against l for the counting methods "
-             "(our figure)",
-             kind="figure", datasets=("synthetic",), task="task_complexity",
-             figure="figure_complexity",
-             params={"sizes": [250, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000],
-                     "levels": [2, 5, 100, "l"], "n_features": 20, "repeats": 5,
-                     "max_pairs": 1.3e7, "max_lk": 1.1e8, "fit_from": 8000,
-                     "pairs_fit_from": 1000},
-             timing=True,
-             quick={"params": {"sizes": [250, 500, 1000, 2000, 4000], "repeats": 3,
-                               "max_pairs": 2.1e6, "fit_from": 1000}})),
+    PROSE.describe(Artifact(
+        "leelin2014", "figureII",
+        "TRON vs cutting plane: relative function value, pairwise accuracy, NDCG against iterations",
+        kind="figure", task="task_figure_ii",
+        layout=RunLayout(
+            datasets=_FIG_SETS, folds={"*": (1,), "Yahoo-set1": (None,), "Yahoo-set2": (None,)},
+            params={"C_L2": PROTOCOL["figure_II_C_L2"], "C_L1": PROTOCOL["figure_II_C_L1"],
+                    "tron_eps": PROTOCOL["figure_II_tron_eps"],
+                    "default_eps": PROTOCOL["tron_default_eps"],
+                    "cp_eps": PROTOCOL["figure_II_cp_eps"],
+                    "cp_max_iter": PROTOCOL["figure_II_cp_max_iter"], "tron_max_iter": 1000},
+            quick={"params": {"cp_max_iter": 60, "tron_eps": 1e-5}}),
+        judging=Judging(noise=NOISE),
+        shown=Shown(figure="figure_ii"))),
+    PROSE.describe(Artifact(
+        "leelin2014", "complexity",
+        "Operations and time of f, ∇f and Hv against l for the counting methods "
+        "(our figure)", kind="figure", task="task_complexity",
+        layout=RunLayout(
+            datasets=("synthetic",),
+            params={"sizes": [250, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000],
+                    "levels": [2, 5, 100, "l"], "n_features": 20, "repeats": 5,
+                    "max_pairs": 1.3e7, "max_lk": 1.1e8, "fit_from": 8000,
+                    "pairs_fit_from": 1000}, timing=True,
+            quick={"params": {"sizes": [250, 500, 1000, 2000, 4000], "repeats": 3,
+                              "max_pairs": 2.1e6, "fit_from": 1000}}),
+        shown=Shown(figure="figure_complexity"))),
 ]

@@ -19,7 +19,8 @@ paper's sections and equations where they explain it.
 """
 from ...judge.kinds import (Best, Claim, Difference, FoldMean, FoldSpread, PairedTest,
                             SettingMeans, Spread)
-from ...spec import ARITHMETIC, SAME_QUERIES, SAMPLE, SAMPLING, Artifact, Noise
+from ...spec import (ARITHMETIC, SAME_QUERIES, SAMPLE, SAMPLING, Artifact, Judging, Noise,
+                     RunLayout, Shown)
 from .names import (C_LABEL, C_SERIES, CHOSEN_C, CLAIM_63, CLAIM_64, CLAIM_65, CLAIM_T1,
                     FIGURE2_METHODS, FIGURE7_METHODS, NDCG10, NDCG_AT, NESTED_C, NESTED_P,
                     OPTIMISM, P_VALUE, SCHEME_METHODS, SCHEMES_LABEL, SECONDS, SHORT,
@@ -112,9 +113,11 @@ def _fold_art(name, title, kind="table", **kw) -> Artifact:
     kw.setdefault("noise", WEB_NOISE)
     for k, v in _WEB_REPLICATED.items():
         kw.setdefault(k, v)
-    return Artifact("lesmola2007", name, title, kind=kind, datasets=datasets,
-                    stand_ins=_WEB_STAND_INS if any(d in WEB for d in datasets) else {},
-                    task="task_fold", folds=FOLDS, params=PARAMS, **kw)
+    return Artifact(
+        "lesmola2007", name, title, kind=kind, task="task_fold",
+        layout=RunLayout(
+            datasets=datasets, stand_ins=_WEB_STAND_INS if any(d in WEB for d in datasets) else {},
+            folds=FOLDS, params=PARAMS)).replace(**kw)
 
 
 #: the timing runs of Figure 7 and Table 2's "% in QP" (.runtime): the methods they time, the
@@ -128,10 +131,12 @@ RUNTIME_QUICK = {"folds": QUICK["folds"],
 def _runtime_art(name, title, kind="table", **kw) -> Artifact:
     """A timing artifact of the web-search study: runs of its own (``task_runtime``, one per
     fold, executed alone), never the value runs (``task_fold``, which pool)."""
-    return Artifact("lesmola2007", name, title, kind=kind, datasets=_WEB_DS,
-                    stand_ins=WEB_STAND_IN, task="task_runtime", folds=FOLDS,
-                    params=RUNTIME_PARAMS, quick=RUNTIME_QUICK, noise=WEB_TIMING_NOISE, timing=True,
-                    **kw)
+    return Artifact(
+        "lesmola2007", name, title, kind=kind, task="task_runtime",
+        layout=RunLayout(
+            datasets=_WEB_DS, stand_ins=WEB_STAND_IN, folds=FOLDS, params=RUNTIME_PARAMS,
+            quick=RUNTIME_QUICK, timing=True),
+        judging=Judging(noise=WEB_TIMING_NOISE)).replace(**kw)
 
 
 # --- Table 1: C chosen by the mean over the 10 folds, the folds at that C, ± and t-tests -----
@@ -217,9 +222,11 @@ ARTIFACTS = PROSE.describe_all([
                                  NESTED_P, OPTIMISM],
                       "C": None},
               methods=tuple(UCI_METHODS), metrics=("NDCG@10",)),
-    Artifact("lesmola2007", "figure1", "Number of documents per query (web-search data)",
-             kind="figure", datasets=_WEB_DS, stand_ins=WEB_STAND_IN, task="task_docs_per_query",
-             figure="figure_docs_per_query"),
+    Artifact(
+        "lesmola2007", "figure1", "Number of documents per query (web-search data)", kind="figure",
+        task="task_docs_per_query",
+        layout=RunLayout(datasets=_WEB_DS, stand_ins=WEB_STAND_IN),
+        shown=Shown(figure="figure_docs_per_query")),
     _fold_art("figure2", "NDCG@n on web search at truncation levels n = 1..10", kind="figure",
               aggregate=_WEB_AGG, figure="figure_ndcg_at_n",
               select={"metric": [*NDCG_AT, *(ndcg_long(n) for n in range(1, 11)),
@@ -254,22 +261,28 @@ ARTIFACTS = PROSE.describe_all([
               select={"metric": list(TABLE2_COUNTS)}),
     _runtime_art("table2-qp", "Table 2, % of the training time in the QP (measured times)",
                  aggregate=(FoldMean(label=None),), select={"metric": list(TABLE2_QP)}),
-    Artifact("lesmola2007", "table3", "Expected rank utility on EachMovie",
-             datasets=("eachmovie",), task="task_eachmovie"),
-    Artifact("lesmola2007", "table4", "NDCG and NDCG@10 optimisation on EachMovie",
-             datasets=("eachmovie",), task="task_eachmovie"),
+    Artifact(
+        "lesmola2007", "table3", "Expected rank utility on EachMovie", task="task_eachmovie",
+        layout=RunLayout(datasets=("eachmovie",))),
+    Artifact(
+        "lesmola2007", "table4", "NDCG and NDCG@10 optimisation on EachMovie",
+        task="task_eachmovie",
+        layout=RunLayout(datasets=("eachmovie",))),
     _fold_art("claims", "Claims of Sec. 6 checked on the data available", kind="check",
               datasets=_UCI_DS + _WEB_DS, aggregate=CLAIMS_AGG, **_REPLICATED,
               noise={**{d: TABLE1_NOISE for d in _UCI_DS}, "*": WEB_NOISE},
               select={"method": [CLAIM_T1, CLAIM_63, CLAIM_64]}),
-    Artifact("lesmola2007", "complexity",
-             "DORM training time against queries and documents per query (our figure)",
-             kind="figure", datasets=("synthetic",), task="task_complexity", timing=True,
-             params={"queries": [25, 50, 100, 200, 400], "docs": [25, 50, 100, 200],
-                     "base_queries": 100, "base_docs": 50, "features": 20, "C": 1.0,
-                     "repeats": 2},
-             quick={"params": {"queries": [10, 20, 40], "docs": [10, 20, 40],
-                               "base_queries": 20, "base_docs": 20, "features": 10, "C": 1.0,
-                               "repeats": 1}},
-             figure="figure_complexity"),
+    Artifact(
+        "lesmola2007", "complexity",
+        "DORM training time against queries and documents per query (our figure)", kind="figure",
+        task="task_complexity",
+        layout=RunLayout(
+            datasets=("synthetic",), timing=True,
+            params={"queries": [25, 50, 100, 200, 400], "docs": [25, 50, 100, 200],
+                    "base_queries": 100, "base_docs": 50, "features": 20, "C": 1.0,
+                    "repeats": 2},
+            quick={"params": {"queries": [10, 20, 40], "docs": [10, 20, 40],
+                              "base_queries": 20, "base_docs": 20, "features": 10, "C": 1.0,
+                              "repeats": 1}}),
+        shown=Shown(figure="figure_complexity")),
 ])

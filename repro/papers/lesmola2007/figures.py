@@ -182,7 +182,7 @@ def figure_c_curve(art, results, flat, published):
 
 
 def figure_by_size(art, results, flat, published):
-    series = art.select["series"][0]
+    series = art.judging.select["series"][0]
     measure = series[:-len(" by m")]
     ds, fig, axes = _panels(flat)
     if not ds:

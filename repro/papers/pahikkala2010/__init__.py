@@ -21,7 +21,7 @@ paper's sections and equations where they explain it.
 from __future__ import annotations
 
 from ...judge import published as _published
-from ...spec import SAME_QUERIES, Artifact, Noise, Reference
+from ...spec import SAME_QUERIES, Artifact, Judging, Noise, Reference, RunLayout, Shown
 from ...judge.kinds import Best, FoldMean
 from .names import CURVE, CURVE_K, CURVE_LAMBDA, CURVE_MAX, CURVE_METRICS, METHODS, METRICS
 from .. import prose
@@ -74,28 +74,33 @@ AGGREGATE = (
 
 def _table_art(i: int, metric: str, ds: str) -> Artifact:
     return PROSE.describe(Artifact(
-        "pahikkala2010", f"table{i}", f"{metric} results on {ds}", datasets=(ds,),
-        task="task_fold", folds=FOLDS, params=PARAMS, quick=QUICK, noise=NOISE,
-        aggregate=AGGREGATE, reference=REFERENCE,
-        select={"metric": [metric], "method": list(METHODS)}), metric=metric)
+        "pahikkala2010", f"table{i}", f"{metric} results on {ds}", task="task_fold",
+        layout=RunLayout(
+            datasets=(ds,), folds=FOLDS, params=PARAMS, quick=QUICK, reference=REFERENCE),
+        judging=Judging(noise=NOISE, aggregate=AGGREGATE,
+                        select={"metric": [metric], "method": list(METHODS)})), metric=metric)
 
 
 def _features_art(i: int, ds: str) -> Artifact:
     return PROSE.describe(Artifact(
-        "pahikkala2010", f"table{i}", f"Selected features on {ds}", datasets=(ds,),
-        task="task_fold", folds=FOLDS, params=PARAMS, quick=QUICK, noise=NOISE,
-        aggregate=AGGREGATE,
-        select={"metric": ["lambda", "k", "validation MAP", "log2 lambda"]
-                + [f"selected_{j}" for j in range(1, 11)]}))
+        "pahikkala2010", f"table{i}", f"Selected features on {ds}", task="task_fold",
+        layout=RunLayout(datasets=(ds,), folds=FOLDS, params=PARAMS, quick=QUICK),
+        judging=Judging(
+            noise=NOISE, aggregate=AGGREGATE,
+            select={"metric": ["lambda", "k", "validation MAP", "log2 lambda"]
+                    + [f"selected_{j}" for j in range(1, 11)]})))
 
 
 def _figure_art(i: int, metric: str, ds: str) -> Artifact:
     return PROSE.describe(Artifact(
         "pahikkala2010", f"figure{i}", f"Average {metric} on validation sets for {ds}",
-        kind="figure", datasets=(ds,), task="task_fold", folds=FOLDS, params=PARAMS, quick=QUICK,
-        noise=NOISE, aggregate=AGGREGATE,
-        select={"metric": [f.format(metric=metric) for f in (CURVE_MAX, CURVE_K, CURVE_LAMBDA)]},
-        figure="figure_validation"), metric=metric)
+        kind="figure", task="task_fold",
+        layout=RunLayout(datasets=(ds,), folds=FOLDS, params=PARAMS, quick=QUICK),
+        judging=Judging(
+            noise=NOISE, aggregate=AGGREGATE,
+            select={"metric": [f.format(metric=metric)
+                               for f in (CURVE_MAX, CURVE_K, CURVE_LAMBDA)]}),
+        shown=Shown(figure="figure_validation")), metric=metric)
 
 
 ARTIFACTS = (
@@ -107,13 +112,15 @@ ARTIFACTS = (
                   ("MeanNDCG", "MQ2008")], start=1)]
     + [PROSE.describe(Artifact(
         "pahikkala2010", "complexity",
-        "Operations and training time against m, n and k (our figure)",
-        kind="figure", datasets=("synthetic",), task="task_complexity", timing=True,
-        params={"base": {"m": 20000, "n": 46, "k": 10}, "m": [2500, 5000, 10000, 20000, 40000],
-                "n": [46, 92, 184, 368], "k": [1, 4, 8, 16, 32, 64], "k_sweep": {"m": 10000, "n": 368},
-                "repeats": 5, "min_seconds": 0.2},
-        quick={"params": {"base": {"m": 4000, "n": 46, "k": 5}, "m": [1000, 2000, 4000],
-                          "n": [23, 46, 92], "k": [1, 2, 4], "k_sweep": {"m": 4000, "n": 92},
-                          "repeats": 3, "min_seconds": 0.02}},
-        figure="figure_complexity"))]
+        "Operations and training time against m, n and k (our figure)", kind="figure",
+        task="task_complexity",
+        layout=RunLayout(
+            datasets=("synthetic",), timing=True,
+            params={"base": {"m": 20000, "n": 46, "k": 10}, "m": [2500, 5000, 10000, 20000, 40000],
+                    "n": [46, 92, 184, 368], "k": [1, 4, 8, 16, 32, 64], "k_sweep": {"m": 10000, "n": 368},
+                    "repeats": 5, "min_seconds": 0.2},
+            quick={"params": {"base": {"m": 4000, "n": 46, "k": 5}, "m": [1000, 2000, 4000],
+                              "n": [23, 46, 92], "k": [1, 2, 4], "k_sweep": {"m": 4000, "n": 92},
+                              "repeats": 3, "min_seconds": 0.02}}),
+        shown=Shown(figure="figure_complexity")))]
 )

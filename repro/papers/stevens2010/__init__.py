@@ -29,7 +29,7 @@ The report's words are in ``prose.md`` (:func:`repro.papers.prose.paper`); the c
 paper's sections and equations where they explain it.
 """
 from ...judge.kinds import NotCheckable, RanksWithPublished
-from ...spec import SAME_QUERIES, SEEDS, Artifact, Noise, Reference
+from ...spec import SAME_QUERIES, SEEDS, Artifact, Judging, Noise, Reference, RunLayout, Shown
 from ...judge.kinds import Custom, FoldMean, Ranks
 from .names import (COREL_SPLITS, DETAIL_METRICS, LETOR8, LETOR_AVERAGE, LETOR_MEASURES,
                     RANK_METRIC, RANKED)
@@ -166,32 +166,40 @@ TEXT_AGG = (
 
 
 def _letor(name, title, **kw):
-    return Artifact("stevens2010", name, title, datasets=_LETOR, folds=_FOLDS,
-                    task="task_letor_fold", params=LETOR_PARAMS, split=LETOR_SPLIT,
-                    quick=LETOR_QUICK, noise=LETOR_NOISE, **kw)
+    return Artifact(
+        "stevens2010", name, title, task="task_letor_fold",
+        layout=RunLayout(datasets=_LETOR, folds=_FOLDS, params=LETOR_PARAMS, split=LETOR_SPLIT,
+                         quick=LETOR_QUICK),
+        judging=Judging(noise=LETOR_NOISE)).replace(**kw)
 
 
 def _corel(name, title, select):
-    return Artifact("stevens2010", name, title, **_COREL, task="task_corel", folds=(1, 2, 3, 4),
-                    params=COREL_PARAMS, noise=STAND_IN_NOISE, **replicated(COREL_QUICK),
-                    # Custom: pools the shards' per-query tables (kinds see records only)
-                    aggregate=(Custom("corel_means"),),
-                    select=select)
+    return Artifact(
+        "stevens2010", name, title, task="task_corel",
+        layout=RunLayout(**_COREL, folds=(1, 2, 3, 4), params=COREL_PARAMS,
+                         **replicated(COREL_QUICK)),
+        # Custom: pools the shards' per-query tables (kinds see records only)
+        judging=Judging(aggregate=(Custom("corel_means"),), select=select,
+                        noise=STAND_IN_NOISE))
 
 
 def _google(name, title, figure_fn):
-    return Artifact("stevens2010", name, title, kind="figure", **_GOOGLE, task="task_google",
-                    params=GOOGLE_PARAMS, quick=GOOGLE_QUICK, select={"figure": name},
-                    figure=figure_fn)
+    return Artifact(
+        "stevens2010", name, title, kind="figure", task="task_google",
+        layout=RunLayout(**_GOOGLE, params=GOOGLE_PARAMS, quick=GOOGLE_QUICK),
+        judging=Judging(select={"figure": name}),
+        shown=Shown(figure=figure_fn))
 
 
 def _reuters(name, title, kind="table", figure_fn=None, select=None, replicates=False):
     """A Reuters artifact; ``replicates`` for those with published numbers."""
-    more = (dict(noise=STAND_IN_NOISE, **replicated(REUTERS_QUICK)) if replicates
-            else dict(quick=REUTERS_QUICK))
-    return Artifact("stevens2010", name, title, kind=kind, **_REUTERS, task="task_reuters",
-                    params=REUTERS_PARAMS, split=REUTERS_SPLIT, aggregate=REUTERS_AGG,
-                    select=select or {"figure": name}, figure=figure_fn, **more)
+    more = replicated(REUTERS_QUICK) if replicates else dict(quick=REUTERS_QUICK)
+    return Artifact(
+        "stevens2010", name, title, kind=kind, task="task_reuters",
+        layout=RunLayout(**_REUTERS, params=REUTERS_PARAMS, split=REUTERS_SPLIT, **more),
+        judging=Judging(aggregate=REUTERS_AGG, select=select or {"figure": name},
+                        noise=STAND_IN_NOISE if replicates else Noise()),
+        shown=Shown(figure=figure_fn))
 
 
 _DETAIL = list(DETAIL_METRICS)
@@ -213,13 +221,17 @@ ARTIFACTS = PROSE.describe_all([
            {"metric": _DETAIL, "split": COREL_SPLITS[1]}),
     _google("figure9", "Google image set: cross-validation of the regularisation weight",
             "figure_google_cv"),
-    Artifact("stevens2010", "figure10", "Google image set, 1,000 queries: averaged results",
-             **_GOOGLE),
-    Artifact("stevens2010", "figure11",
-             "Google image set: per-query performance, Domination Rank vs PAMIR", kind="figure",
-             **_GOOGLE),
-    Artifact("stevens2010", "figure12", "Google image set: per-query performance without outliers",
-             kind="figure", **_GOOGLE),
+    Artifact(
+        "stevens2010", "figure10", "Google image set, 1,000 queries: averaged results",
+        layout=RunLayout(**_GOOGLE)),
+    Artifact(
+        "stevens2010", "figure11",
+        "Google image set: per-query performance, Domination Rank vs PAMIR", kind="figure",
+        layout=RunLayout(**_GOOGLE)),
+    Artifact(
+        "stevens2010", "figure12", "Google image set: per-query performance without outliers",
+        kind="figure",
+        layout=RunLayout(**_GOOGLE)),
     _google("figure13", "Single Google query (622): performance against λ",
             "figure_google_single_lambda"),
     _google("figure14", "Single Google query (622): weight density and iterations against λ",
@@ -231,13 +243,18 @@ ARTIFACTS = PROSE.describe_all([
              kind="figure", figure_fn="figure_reuters_single"),
     _reuters("figure18", "Reuters-2000: per-topic performance, Domination Rank vs PAMIR",
              kind="figure", figure_fn="figure_reuters_topics"),
-    Artifact("stevens2010", "text", "Numbers stated in the running text (§7, §8.3.2, §8.4.2)",
-             kind="check", **_REUTERS, task="task_reuters", params=REUTERS_PARAMS,
-             split=REUTERS_SPLIT, noise=STAND_IN_NOISE, **replicated(REUTERS_QUICK),
-             aggregate=REUTERS_AGG + TEXT_AGG,
-             select={"claim": True}),
-    Artifact("stevens2010", "complexity",
-             "Sweep time against the number of non-zeros and of layers (our figure)",
-             kind="figure", datasets=("synthetic",), task="task_complexity", timing=True,
-             params=COMPLEXITY_PARAMS, quick=COMPLEXITY_QUICK, figure="figure_complexity"),
+    Artifact(
+        "stevens2010", "text", "Numbers stated in the running text (§7, §8.3.2, §8.4.2)",
+        kind="check", task="task_reuters",
+        layout=RunLayout(
+            **_REUTERS, params=REUTERS_PARAMS, split=REUTERS_SPLIT, **replicated(REUTERS_QUICK)),
+        judging=Judging(
+            noise=STAND_IN_NOISE, aggregate=REUTERS_AGG + TEXT_AGG, select={"claim": True})),
+    Artifact(
+        "stevens2010", "complexity",
+        "Sweep time against the number of non-zeros and of layers (our figure)", kind="figure",
+        task="task_complexity",
+        layout=RunLayout(
+            datasets=("synthetic",), timing=True, params=COMPLEXITY_PARAMS, quick=COMPLEXITY_QUICK),
+        shown=Shown(figure="figure_complexity")),
 ])
