@@ -199,7 +199,8 @@ def _forest(ax, pts: list[Point], groups: list[str], lim: float) -> None:
     ax.grid(axis="y", visible=False)
     beyond = sum(1 for p in pts if abs(p.rel) > lim)
     arrows = f"; arrows: {beyond} beyond ±{fmt_general(round(lim))} δ" if beyond else ""
-    ax.set_xlabel(f"(ours − published) / δ  (bars: 90% interval, two-stage 94.55%; "
+    # two lines: on one, the words with the arrows' count ran past a paper page's figure
+    ax.set_xlabel(f"(ours − published) / δ\n(bars: 90% interval, two-stage 94.55%; "
                   f"dashed: ±δ{arrows})",
                   fontsize=7)
 
@@ -292,15 +293,22 @@ def site_points(paper_mods, out_root: Path) -> tuple[list[Point], list[Point]]:
     return own, stand
 
 
+#: values beyond the axis printed as numbers beside a row (then "… n more": more would run
+#: past the figure's right edge)
+BEYOND_SHOWN = 3
+
+
 def _beyond_text(values: list[float]) -> str:
-    """Values beyond the axis, as numbers: "+14, +22, +85" (at most five, then "… n more")."""
+    """Values beyond the axis, as numbers: "+85, +22, +14" (the largest first, at most
+    :data:`BEYOND_SHOWN`, then "… n more")."""
     vals = sorted(values, key=abs, reverse=True)
+    k = BEYOND_SHOWN
     shown = ", ".join(("+" if v > 0 else "") + fmt_general(round(v, 0 if abs(v) >= 10 else 1))
-                      for v in vals[:5])
-    return shown + (f" … {len(vals) - 5} more" if len(vals) > 5 else "")
+                      for v in vals[:k])
+    return shown + (f" … {len(vals) - k} more" if len(vals) > k else "")
 
 
-def _panel(ax, pts: list[Point], lim: float, title: str) -> None:
+def _panel(ax, pts: list[Point], lim: float, title: str | None) -> None:
     """One panel: a row per group, each value a dot (jittered inside its row) with its 90%
     interval; values beyond ±lim printed as numbers right of the axis."""
     groups = list(dict.fromkeys(p.group for p in pts))
@@ -335,7 +343,8 @@ def _panel(ax, pts: list[Point], lim: float, title: str) -> None:
     ax.set_yticklabels(labels, fontsize=6.5)
     ax.tick_params(axis="y", length=0)
     ax.grid(axis="y", visible=False)
-    ax.set_title(title, fontsize=7.5, loc="left")
+    if title:
+        ax.set_title(title, fontsize=7.5, loc="left")
 
 
 def draw_forest(own: list[Point], stand: list[Point], lim: float = FOREST_LIM):
@@ -364,7 +373,10 @@ def draw_forest(own: list[Point], stand: list[Point], lim: float = FOREST_LIM):
         ax = fig.add_axes([left / width, bottom / height, 1 - (left + right) / width,
                            h / height])
         if pts:
-            _panel(ax, pts, lim, title)
+            _panel(ax, pts, lim, None)
+            # from the figure's left edge: over the axes alone, the words ran past its right
+            fig.text(0.01, (bottom + h + 0.07) / height, title, fontsize=7.5, ha="left",
+                     va="bottom")
         else:
             ax.axis("off")
         top = bottom - 0.4
