@@ -331,3 +331,20 @@ def test_runs_a_follow_up_adds_join_the_batch_ahead_of_the_waiting_ones(tmp_path
     again = Runner(tmp_path, papers.task, jobs=jobs).run(specs, follow=follow, rank=rank)
     assert not fakepaper.CALLS and all(r.cached for r in again.values())
     assert [r.output for r in again.values()] == [r.output for r in res.values()]
+
+
+def test_a_follow_up_sharing_a_finished_run_s_key_gets_its_result(tmp_path):
+    """A follow-up spec that only ``--quick`` tells apart from a run already finished has
+    that run's result (one computation per cache key), not a missing one — also under
+    ``--force``, where the cache is not looked up."""
+    from dataclasses import replace
+    (first,) = table1().runs()[:1]
+    twin = replace(first, quick=True)
+
+    def follow(results):
+        return [twin] if first in results else []
+
+    for force, calls in ((False, 1), (True, 2)):
+        res = Runner(tmp_path, papers.task, jobs=1, force=force).run([first], follow=follow)
+        assert list(res) == [first, twin] and len(fakepaper.CALLS) == calls
+        assert res[twin].output == res[first].output and res[twin].spec == twin

@@ -199,6 +199,9 @@ class _Batch:
                 self.results[run] = res
             elif key in self.same_key:
                 self.same_key[key].append(run)
+                done = self.results.get(self.same_key[key][0])
+                if done is not None:         # its key's run has finished already
+                    self.results[run] = replace(done, spec=run)
             else:
                 self.same_key[key] = [run]
                 fresh.append(key)
