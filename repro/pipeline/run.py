@@ -16,7 +16,7 @@ from pathlib import Path
 from .. import papers as registry
 from ..errors import ReproError
 from ..files import os_reason
-from ..report.build import artifact_dir, user_choice
+from ..report.build import artifact_dir, user_choice, write_artifact
 from ..report.terminal import compact_table
 from ..run.result import RunResult
 from ..spec import Artifact
@@ -27,9 +27,8 @@ from .outcome import Outcome
 from .plan import quick_view, run_specs
 from .promote import drop_moved, settle
 from .render import file_lines, pdf_queue, render_page, render_the_index
-from .stage import build_artifact, published_values, unavailable
+from .stage import assemble, published_values
 from .staging import staging_dir
-from .user_data import data_marks
 
 
 @dataclass
@@ -87,10 +86,6 @@ def execute_in_stages(targets: list[Artifact], opts: Options) -> tuple[dict, Sec
     stage = SecondStage(targets, opts, lambda paper: published_values(paper, targets, opts))
     results = execute(run_specs(targets, opts.quick), opts, follow=stage.follow,
                       rank=stage.rank)
-    more = [s for a in targets for s in runs_of(a, opts.quick, stage.extended)
-            if s not in results]
-    if more:                      # none: the follow-up adds every target's (a safety net)
-        results.update(execute(more, opts))
     if any(designed(a, opts.quick) for a in targets):
         for line in summary(stage.asked, stage.extended):
             opts.log(line)
@@ -124,10 +119,12 @@ def build_one(art: Artifact, published, build: Build) -> bool:
     out.refused.update({r.spec.label: r.why for r in rs if r.refused})
     out.failed.update({r.spec.label: r.why for r in rs if r.status == "failed"})
     stage = build.staging / art.paper / art.name
-    computed = build_artifact(quick_view(art, opts.quick), rs, published, stage, opts.quick,
-                              unavailable(art, opts.data_dir),
-                              data_marks(art, opts.data_dir, rs),
-                              assembled=build.second.reusable(art))
+    got = build.second.reusable(art)           # judged already on these very runs
+    if got is None:
+        got = assemble(art, rs, published, opts)
+    write_artifact(quick_view(art, opts.quick), got.flat, got.tables, got.datasets, rs,
+                   published, stage, opts.quick)
+    computed = got.flat
     flat, lost, promoted = settle(art, computed, stage, out_dir, opts.quick,
                                   opts.allow_downgrade, opts.log)
     where = str(out_dir / f"{art.name}.json")

@@ -48,12 +48,10 @@ def assemble(art: Artifact, results: list[RunResult], published: PublishedSet,
 def build_artifact(art: Artifact, results: list[RunResult], published: PublishedSet,
                    out_dir: Path, quick: bool,
                    unavailable: dict[str, str] | None = None,
-                   marks: dict[str, str] | None = None,
-                   assembled: Assembled | None = None) -> list[dict]:
-    """Assemble the artifact (or take ``assembled``: made from the same results, as
-    :func:`assemble` makes it) and write its files (JSON, per-query sidecar, meta, figures);
+                   marks: dict[str, str] | None = None) -> list[dict]:
+    """Assemble the artifact and write its files (JSON, per-query sidecar, meta, figures);
     return its flat records."""
-    got = assembled if assembled is not None else assemble_artifact(
-        art, results, published, quick, unavailable, marks, aggregation=registry.aggregation)
+    got = assemble_artifact(art, results, published, quick, unavailable, marks,
+                            aggregation=registry.aggregation)
     write_artifact(art, got.flat, got.tables, got.datasets, results, published, out_dir, quick)
     return got.flat

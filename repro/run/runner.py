@@ -20,6 +20,7 @@ registry's resolver) by its caller; workers import the task by module and name.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -182,6 +183,7 @@ class _Batch:
         self.asked: dict[RunSpec, RunSpec] = {}         # spec as given -> spec as run
         self.results: dict[RunSpec, RunResult] = {}     # by spec as run
         self.same_key: dict[str, list[RunSpec]] = {}    # key -> specs as run, to execute
+        self.queued: set[RunSpec] = set()               # specs as run, under a key above
 
     def add(self, specs) -> list[tuple[RunSpec, str]]:
         """Resolve ``specs`` (in order; those already known skipped); the runs to execute,
@@ -192,8 +194,9 @@ class _Batch:
                 continue
             run = self.runner._shipped(spec)
             self.asked[spec] = run
-            if run in self.results or any(run in g for g in self.same_key.values()):
+            if run in self.results or run in self.queued:
                 continue
+            self.queued.add(run)
             res, key = self.runner._prepare(run)
             if res is not None:
                 self.results[run] = res
@@ -218,18 +221,38 @@ class _Batch:
         """The runs ``follow`` adds on the results so far (until it adds none that is new)."""
         todo: list[tuple[RunSpec, str]] = []
         while self.follow is not None:
-            new = [s for s in self.follow(self.answers(partial=True)) if s not in self.asked]
+            new = [s for s in self.follow(_Answers(self)) if s not in self.asked]
             if not new:
                 break
             todo += self.add(new)
         return todo
 
-    def answers(self, partial: bool = False) -> dict[RunSpec, RunResult]:
-        """The results by spec as given (``partial``: those known so far)."""
-        out = {}
-        for s, t in self.asked.items():
-            if t in self.results:
-                out[s] = self.results[t] if s == t else replace(self.results[t], spec=s)
-            elif not partial:
-                raise KeyError(s)
-        return out
+    def answer(self, spec: RunSpec) -> RunResult:
+        """The result of ``spec`` as given (KeyError: none yet)."""
+        res = self.results[self.asked[spec]]
+        return res if res.spec == spec else replace(res, spec=spec)
+
+    def answers(self) -> dict[RunSpec, RunResult]:
+        """Every result, by spec as given."""
+        return {s: self.answer(s) for s in self.asked}
+
+
+class _Answers(Mapping):
+    """The results known so far, by spec as given, read without copying them all (``follow``
+    sees them after every finished run)."""
+
+    def __init__(self, batch: _Batch):
+        self.batch = batch
+
+    def __getitem__(self, spec: RunSpec) -> RunResult:
+        return self.batch.answer(spec)
+
+    def __contains__(self, spec) -> bool:
+        run = self.batch.asked.get(spec)
+        return run is not None and run in self.batch.results
+
+    def __iter__(self):
+        return (s for s in self.batch.asked if s in self)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
