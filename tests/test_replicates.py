@@ -101,6 +101,42 @@ def _art(**kw):
         layout=RunLayout(datasets=("D",), folds=(1, 2), repeats=3)).replace(**kw)
 
 
+def _query_means_one_by_one(columns):
+    """The reference: each query's replicate values through ``number``, then ``np.mean``."""
+    out = []
+    for per_q in zip(*columns):
+        nums = [R.number(v) for v in per_q]
+        out.append(None if any(v is None for v in nums) else float(np.mean(nums)))
+    return out
+
+
+@pytest.mark.parametrize("k", [2, 3, 5, 8, 9, 17])
+def test_query_means_equal_the_mean_of_each_query_bit_for_bit(k):
+    """Replicate values whose order of summation shows in the last bits (magnitudes 10⁻¹²
+    to 10¹²), with undefined ones (None, NaN, ±inf) and ints among them: the vectorised means
+    are the one-by-one ``np.mean`` of each query's values, bit for bit; text or a bool takes
+    the one-by-one path with the same result."""
+    rng = np.random.default_rng(k)
+    n = 400
+    cols = (rng.standard_normal((k, n)) * 10.0 ** rng.integers(-12, 12, (k, n))).tolist()
+    for r, q, v in [(0, 3, None), (k - 1, 5, float("nan")), (1, 7, float("inf")),
+                    (0, 9, 3), (k - 1, 9, -2), (1, 11, float("-inf"))]:
+        cols[r][q] = v
+    ref = _query_means_one_by_one(cols)
+    got = R.query_means(cols)
+    assert [g is None for g in got] == [x is None for x in ref]
+    assert sum(g is None for g in got) == 4
+    assert all(g is None or (type(g) is float and g == x and np.signbit(g) == np.signbit(x))
+               for g, x in zip(got, ref))
+    # the data tell orders of summation apart: the reversed order differs in some query
+    # (two values: addition commutes)
+    assert k == 2 or any(sum(c[q] for c in reversed(cols)) / k != ref[q] for q in range(20, n))
+    odd = [list(c) for c in cols]
+    odd[0][13], odd[1][15] = "n/a", True
+    assert R.query_means(odd) == _query_means_one_by_one(odd)
+    assert R.query_means(odd)[13] is None and R.query_means(odd)[15] is None
+
+
 def test_fold_means_are_computed_on_replicate_means_with_each_replicate_s_own_value():
     art = _art(aggregate=(FoldMean(),))
     rng = np.random.default_rng(0)

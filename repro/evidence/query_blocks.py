@@ -3,7 +3,7 @@ each part on one block of the queries, pooled back into the unsplit run's record
 
 A long run whose models are fitted per query (PAMIR's models of the Reuters topics: one
 random stream for all of them, each part applying the updates of its own topics) can be split
-by queries (``Artifact.split``, each part on a block).  Each part then returns, for such a
+by queries (``RunLayout.split``, each part on a block).  Each part then returns, for such a
 mean, a record with ``query_block = [k, K]`` (block k of K, blocks in the unsplit run's query
 order) and the per-query table of its block.  The assembly (:func:`take` per run, then
 :func:`pool`) puts the blocks of one key and replicate back together: the table is the

@@ -4,7 +4,7 @@ folds, parameters chosen on the validation split by the table's criterion, the s
 evaluation (LETOR 3.0 or 4.0 conventions) — and labelled "modern reference, not in the paper",
 so a reader sees where the 2007–2010 methods stand today.
 
-An artifact asks for it with ``Artifact.reference = Reference(4, "MAP", metrics)``
+An artifact asks for it with ``RunLayout.reference = Reference(4, "MAP", metrics)``
 (:class:`repro.spec.Reference`; ``version`` may map datasets to conventions:
 ``{"OHSUMED": 3, "*": 4}``; ``fields``: fields every record carries, e.g. the table part a
 paper's ``select`` filters on): its runs then include one ``task_modern_reference`` run per

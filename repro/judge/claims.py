@@ -526,16 +526,14 @@ def _ours(art: Artifact, cell: dict, records: list[dict]) -> dict | None:
     (with each replicate's mean) — None when neither is there."""
     fold = None if cell["fold"] is None else str(cell["fold"])
     sel = cell["select"]
-    hits = [r for r in records if matches(sel, r) and not r.get("claim")
-            and (None if r.get("fold") is None else str(r["fold"])) == fold
-            and number(r.get("value")) is not None]
+    found = [r for r in records if matches(sel, r) and not r.get("claim")
+             and number(r.get("value")) is not None]
+    hits = [r for r in found if (None if r.get("fold") is None else str(r["fold"])) == fold]
     if hits:            # the record itself, not one of a grid beside it (a value at C = 0.01
         #                 when the claim compares the value at the selected C)
         return dict(min(hits, key=lambda r: len(_extra_keys(r, sel))))
     folds = declared_folds(art, sel.get("dataset"))
-    per = [[r for r in records if matches(sel, r) and not r.get("claim")
-            and str(r.get("fold")) == f and number(r.get("value")) is not None]
-           for f in folds]
+    per = [[r for r in found if str(r.get("fold")) == f] for f in folds]
     if not folds or fold in folds or any(len(p) != 1 for p in per):
         return None
     per = [p[0] for p in per]

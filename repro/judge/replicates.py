@@ -1,4 +1,4 @@
-"""Replicates: an artifact whose runs repeat (``Artifact.repeats`` = R > 1; ``RunSpec.repeat``
+"""Replicates: an artifact whose runs repeat (``RunLayout.repeats`` = R > 1; ``RunSpec.repeat``
 = 0..R−1, seeds derived from the repeat) gives every value R times.  This module turns them
 into the values an artifact shows (Bouthillier et al., MLSys 2021: a single run is a
 draw, not a value):
@@ -143,6 +143,24 @@ def mean_records(records: list[dict], repeats: int) -> list[dict]:
     return out
 
 
+_PLAIN = frozenset((float, int, type(None)))
+
+
+def query_means(columns: list[list]) -> list:
+    """Query by query, the mean of the replicates' values (``columns[r][q]``), or None where
+    one of them is undefined (:func:`~repro.evidence.record.number`): the bits of
+    ``float(np.mean([...]))`` of each query, computed at once (each query's values summed as
+    one contiguous row, as ``np.mean`` sums a list; a test compares them bit for bit)."""
+    if len({len(c) for c in columns}) > 1 or not \
+            {type(v) for c in columns for v in c} <= _PLAIN:    # text, bools: one by one
+        return [None if any(v is None for v in nums) else float(np.mean(nums))
+                for nums in ([number(v) for v in per_q] for per_q in zip(*columns))]
+    A = np.ascontiguousarray(np.array(columns, dtype=np.float64).T)   # None → NaN
+    means = A.mean(axis=1).tolist()
+    defined = np.isfinite(A).all(axis=1).tolist()
+    return [m if ok else None for m, ok in zip(means, defined)]
+
+
 def mean_tables(tables: list[dict], repeats: int) -> list[dict]:
     """The per-query mean table of each key over the replicates (module docstring)."""
     out = []
@@ -159,10 +177,7 @@ def mean_tables(tables: list[dict], repeats: int) -> list[dict]:
         same_q = all(it["qids"] == items[0]["qids"] for it in items)
         same_w = all(it.get("weights") == items[0].get("weights") for it in items)
         if same_q and same_w:
-            vals = []
-            for per_q in zip(*(it["values"] for it in items)):
-                nums = [number(v) for v in per_q]
-                vals.append(None if any(v is None for v in nums) else float(np.mean(nums)))
+            vals = query_means([it["values"] for it in items])
             table = {**base, "qids": list(items[0]["qids"]), "values": vals}
             if items[0].get("weights") is not None:
                 table["weights"] = list(items[0]["weights"])

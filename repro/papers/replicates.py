@@ -1,8 +1,8 @@
 """How many replicates the papers' stochastic artifacts run: a single run of a
 method with randomness is one draw, not a value.  An artifact declares ``**replicated(quick)``:
-the two-stage design of :mod:`repro.judge.design` — ``Artifact.repeats`` (3) runs of every
+the two-stage design of :mod:`repro.judge.design` — ``RunLayout.repeats`` (3) runs of every
 (dataset, fold), replicate r seeded from the run's identity (``RunSpec.seed``; replicate 0
-keeps the seed the runs always had), and up to ``Artifact.extend_to`` (8) for the runs behind
+keeps the seed the runs always had), and up to ``RunLayout.extend_to`` (8) for the runs behind
 a value the first stage leaves inconclusive and more replicates would decide
 (:mod:`repro.pipeline.extend`); under ``--quick`` 2 and no second stage (a smoke run: enough
 for a spread, not for a verdict).  Which part of a run a replicate recomputes (only what

@@ -22,7 +22,7 @@ Losses Δ(y, π) = ⟨a(1), b⟩ − ⟨a(π), b⟩ (eq. 17), with positions i =
   value (normalised ERU, so Δ ∈ [0, 1] like the others); d₀ = ``eru_neutral``,
   α = ``eru_halflife``.
 
-Open points of the paper decided here (also in the paper package's ``Artifact.choices``):
+Open points of the paper decided here (also in the paper package's ``Shown.choices``):
 
 * Ties in the labels make the ideal permutation z_i = 1 ambiguous, and Φ(x_i, 1) with it.
   ``ties="average"`` (default) uses the mean of Φ over all ideal orderings: each document

@@ -1,5 +1,5 @@
 """Aggregation kinds: values computed across an artifact's runs from its declarations
-(``Artifact.aggregate``), applied in declaration order when its records are gathered
+(``Judging.aggregate``), applied in declaration order when its records are gathered
 (:func:`apply`, :mod:`repro.judge.assemble`).  Each kind is a frozen dataclass (the
 declaration) beside the function computing it, in the module of its topic, registered in the
 one registry (:mod:`.registry`: ``@kind(MyDeclaration)``):

@@ -3,7 +3,7 @@ MAP, measured on the test split under each convention (paper's definitions / LET
 ties in file order / at random, and the paper's measures on the cleaned test split when the
 test split itself is not cleaned), as per-query evidence; the all-equal floor beside them.
 
-Replicates (``Artifact.repeats``): replicate 0 is the run as it always was; a later replicate
+Replicates (``RunLayout.repeats``): replicate 0 is the run as it always was; a later replicate
 (its own seed, derived from the run's identity) refits only the methods with training
 randomness (:data:`.names.STOCHASTIC`: the sample Ŷ and the random starts) — the baselines and
 the floor are deterministic, computed once, in replicate 0."""
