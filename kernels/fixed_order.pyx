@@ -9,7 +9,7 @@ without contraction into FMAs (built with ``-ffp-contract=off``), so their bits 
 inputs alone:
 
     dot      a·b = (((a₀b₀ + a₁b₁) + a₂b₂) + …)
-    matvec   (Xw)_i = Σ_j X_ij w_j, j = 0, 1, … in order (four rows' chains interleaved:
+    matvec   (Xw)_i = Σ_j X_ij w_j, j = 0, 1, … in order (eight rows' chains interleaved:
              each row's sum keeps its order)
     rmatvec  (Xᵀv)_j = Σ_i v_i X_ij, i = 0, 1, … in order (row by row: each column's sum is
              its own chain, so vectorising across j keeps every sum's order; four rows'
@@ -32,38 +32,27 @@ cpdef double dot(const double[::1] a, const double[::1] b) noexcept nogil:
 @cython.boundscheck(False)
 @cython.wraparound(False)
 cpdef void matvec(const double[:, ::1] X, const double[::1] w, double[::1] out) noexcept nogil:
-    # four rows at a time: four independent chains, each summed in feature order (the same
+    # eight rows at a time: eight independent chains, each summed in feature order (the same
     # bits as one row at a time), so that an add does not wait for the one before it
-    cdef Py_ssize_t i, j, n = X.shape[0], d = X.shape[1], n4 = n - n % 4
-    cdef double s, s0, s1, s2, s3, wj
-    cdef const double* r0
-    cdef const double* r1
-    cdef const double* r2
-    cdef const double* r3
+    cdef Py_ssize_t i, j, k, n = X.shape[0], d = X.shape[1], n8 = n - n % 8
+    cdef double s, wj
+    cdef double acc[8]
+    cdef const double* r
     if d == 0:
         for i in range(n):
             out[i] = 0.0
         return
-    for i in range(0, n4, 4):
-        r0 = &X[i, 0]
-        r1 = r0 + d
-        r2 = r1 + d
-        r3 = r2 + d
-        s0 = 0.0
-        s1 = 0.0
-        s2 = 0.0
-        s3 = 0.0
+    for i in range(0, n8, 8):
+        r = &X[i, 0]
+        for k in range(8):
+            acc[k] = 0.0
         for j in range(d):
             wj = w[j]
-            s0 = s0 + r0[j] * wj
-            s1 = s1 + r1[j] * wj
-            s2 = s2 + r2[j] * wj
-            s3 = s3 + r3[j] * wj
-        out[i] = s0
-        out[i + 1] = s1
-        out[i + 2] = s2
-        out[i + 3] = s3
-    for i in range(n4, n):
+            for k in range(8):
+                acc[k] = acc[k] + r[k * d + j] * wj
+        for k in range(8):
+            out[i + k] = acc[k]
+    for i in range(n8, n):
         s = 0.0
         for j in range(d):
             s = s + X[i, j] * w[j]
