@@ -17,7 +17,9 @@ from .. import papers as registry
 from ..errors import ReproError
 from ..files import os_reason
 from ..report.build import artifact_dir, user_choice, write_artifact
+from ..judge.assemble import Assembled
 from ..report.terminal import compact_table
+from ..run.backends import map_in_processes
 from ..run.result import RunResult
 from ..spec import Artifact
 from .execute import execute
@@ -36,13 +38,15 @@ class Build:
     """One pipeline run in progress: its options, the runs' results, the staging directory,
     the outcome so far and every report file written or left unchanged (``(path, whether it
     was written)``); ``second``: the second stage (:mod:`.extend`: the run groups it extended,
-    the artifacts it judged)."""
+    the artifacts it judged); ``assembled``: the targets' assemblies computed ahead
+    (:func:`assemble_targets`)."""
     opts: Options
     results: dict
     staging: Path
     second: SecondStage
     out: Outcome = field(default_factory=Outcome)
     files: list[tuple[Path, bool]] = field(default_factory=list)
+    assembled: dict[str, Assembled] = field(default_factory=dict)
 
 
 def run_artifacts(targets: list[Artifact], opts: Options) -> Outcome:
@@ -56,6 +60,7 @@ def run_artifacts(targets: list[Artifact], opts: Options) -> Outcome:
     except OSError as exc:
         raise write_error(exc, opts.out_root) from None
     build = Build(opts, results, staging_dir(), second)
+    build.assembled = assemble_targets(targets, build)
     pdfs = pdf_queue(opts)
     pages = 0
     try:
@@ -92,6 +97,38 @@ def execute_in_stages(targets: list[Artifact], opts: Options) -> tuple[dict, Sec
     return results, stage
 
 
+#: what the forked processes of :func:`assemble_targets` read: the build and the targets by id
+_FORKED: dict = {}
+
+
+def _results_of(art: Artifact, build: Build) -> list[RunResult]:
+    return [build.results[s] for s in runs_of(art, build.opts.quick, build.second.extended)]
+
+
+def _assemble_job(art_id: str) -> Assembled:
+    """One target's assembly in a forked process (module-level: the pool calls it)."""
+    build, by_id = _FORKED["build"], _FORKED["by_id"]
+    art = by_id[art_id]
+    published = published_values(art.paper, list(by_id.values()), build.opts)
+    return assemble(art, _results_of(art, build), published, build.opts)
+
+
+def assemble_targets(targets: list[Artifact], build: Build) -> dict[str, Assembled]:
+    """The assemblies of the targets the second stage did not judge already, computed on the
+    ``--jobs`` processes (forked, so that they read this process's results; one when runs
+    went to a cluster) before any file is written: judging is pure — its resampling seeds
+    come from what is resampled, not from an order —, so the assemblies are those computed
+    one after the other here."""
+    todo = [a.id for a in targets if build.second.reusable(a) is None]
+    jobs = build.opts.jobs if not build.opts.scheduler else 1
+    _FORKED.update(build=build, by_id={a.id: a for a in targets})
+    try:
+        got = map_in_processes(_assemble_job, todo, jobs)
+    finally:
+        _FORKED.clear()
+    return dict(zip(todo, got))
+
+
 def build_paper(paper: str, targets: list[Artifact], build: Build) -> bool:
     """Stage and promote the target artifacts of ``paper`` (in the paper's order); whether
     the files of one of them were written."""
@@ -111,15 +148,14 @@ def build_one(art: Artifact, published, build: Build) -> bool:
     """Stage one artifact from its runs, promote it by the downgrade policy and say what it
     computed; whether its files were written."""
     opts, out = build.opts, build.out
-    rs: list[RunResult] = [build.results[s]
-                           for s in runs_of(art, opts.quick, build.second.extended)]
+    rs = _results_of(art, build)
     out_dir = artifact_dir(opts.out_root, art)
     if art.timing:
         drop_moved(opts.out_root / art.paper, art.name)
     out.refused.update({r.spec.label: r.why for r in rs if r.refused})
     out.failed.update({r.spec.label: r.why for r in rs if r.status == "failed"})
     stage = build.staging / art.paper / art.name
-    got = build.second.reusable(art)           # judged already on these very runs
+    got = build.second.reusable(art) or build.assembled.get(art.id)   # judged already
     if got is None:
         got = assemble(art, rs, published, opts)
     write_artifact(quick_view(art, opts.quick), got.flat, got.tables, got.datasets, rs,
