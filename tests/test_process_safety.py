@@ -187,3 +187,27 @@ def test_process_queue_failure_stops_its_workers():
     time.sleep(0.5)
     assert _queue_workers(os.getpid()) == []
     q.stop()                                    # already stopped: nothing to do
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_iter_in_processes_yields_in_order_and_leaves_no_worker(workers):
+    it = backends.iter_in_processes(_pid_and_square, list(range(5)), workers)
+    first = next(it)                            # the first result while the rest go on
+    assert first[1] == 0
+    out = [first] + list(it)
+    assert [v for _, v in out] == [0, 1, 4, 9, 16]
+    pids = {p for p, _ in out}
+    assert (pids == {os.getpid()}) if workers == 1 else (os.getpid() not in pids)
+    assert _queue_workers(os.getpid()) == []
+
+
+def test_iter_in_processes_stops_its_workers_when_closed_early_or_failing():
+    it = backends.iter_in_processes(_pid_and_square, list(range(40)), 2)
+    assert next(it)[1] == 0
+    it.close()                                  # the caller stopped (its own failure)
+    time.sleep(0.5)
+    assert _queue_workers(os.getpid()) == []
+    with pytest.raises(ValueError, match="two"):
+        list(backends.iter_in_processes(_fails_on_two, list(range(6)), 2))
+    time.sleep(0.5)
+    assert _queue_workers(os.getpid()) == []

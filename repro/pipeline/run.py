@@ -17,9 +17,8 @@ from .. import papers as registry
 from ..errors import ReproError
 from ..files import os_reason
 from ..report.build import artifact_dir, user_choice, write_artifact
-from ..judge.assemble import Assembled
 from ..report.terminal import compact_table
-from ..run.backends import map_in_processes
+from ..run.backends import iter_in_processes
 from ..run.result import RunResult
 from ..spec import Artifact
 from .execute import execute
@@ -38,15 +37,13 @@ class Build:
     """One pipeline run in progress: its options, the runs' results, the staging directory,
     the outcome so far and every report file written or left unchanged (``(path, whether it
     was written)``); ``second``: the second stage (:mod:`.extend`: the run groups it extended,
-    the artifacts it judged); ``assembled``: the targets' assemblies computed ahead
-    (:func:`assemble_targets`)."""
+    the artifacts it judged)."""
     opts: Options
     results: dict
     staging: Path
     second: SecondStage
     out: Outcome = field(default_factory=Outcome)
     files: list[tuple[Path, bool]] = field(default_factory=list)
-    assembled: dict[str, Assembled] = field(default_factory=dict)
 
 
 def run_artifacts(targets: list[Artifact], opts: Options) -> Outcome:
@@ -60,12 +57,15 @@ def run_artifacts(targets: list[Artifact], opts: Options) -> Outcome:
     except OSError as exc:
         raise write_error(exc, opts.out_root) from None
     build = Build(opts, results, staging_dir(), second)
-    build.assembled = assemble_targets(targets, build)
+    plan = build_plan(targets, opts)
     pdfs = pdf_queue(opts)
+    staged = stage_in_processes([a for _, arts in plan for a in arts], build)
     pages = 0
     try:
-        for paper in dict.fromkeys(a.paper for a in targets):
-            written = build_paper(paper, targets, build)
+        for paper, arts in plan:
+            written = False
+            for art in arts:
+                written |= build_one(art, next(staged), build)
             if not written and (opts.out_root / paper / "index.html").is_file():
                 continue          # every target kept its files: the page, its PDF stay too
             render_page(paper, opts, pdfs, build.files)
@@ -78,6 +78,7 @@ def run_artifacts(targets: list[Artifact], opts: Options) -> Outcome:
     except OSError as exc:
         raise write_error(exc, opts.out_root) from None
     finally:
+        staged.close()              # the staging processes stop with a failure, too
         pdfs.stop()                 # nothing left running after a failure or an interruption
         shutil.rmtree(build.staging, ignore_errors=True)
     return build.out
@@ -97,7 +98,20 @@ def execute_in_stages(targets: list[Artifact], opts: Options) -> tuple[dict, Sec
     return results, stage
 
 
-#: what the forked processes of :func:`assemble_targets` read: the build and the targets by id
+def build_plan(targets: list[Artifact], opts: Options) -> list[tuple[str, list[Artifact]]]:
+    """The papers of ``targets`` in order, each with its target artifacts in the paper's
+    order (as given: ``--ranker``, ``--on``)."""
+    by_id = {a.id: a for a in targets}
+    plan = []
+    for paper in dict.fromkeys(a.paper for a in targets):
+        arts = (registry.module(paper).ARTIFACTS if not opts.only_targets else
+                [a for a in targets if a.paper == paper])
+        plan.append((paper, [by_id[a.id] for a in arts if a.id in by_id]))
+    return plan
+
+
+#: what the forked staging processes read (:func:`stage_in_processes`): the build, the
+#: artifacts by id, each paper's published values once loaded
 _FORKED: dict = {}
 
 
@@ -105,48 +119,40 @@ def _results_of(art: Artifact, build: Build) -> list[RunResult]:
     return [build.results[s] for s in runs_of(art, build.opts.quick, build.second.extended)]
 
 
-def _assemble_job(art_id: str) -> Assembled:
-    """One target's assembly in a forked process (module-level: the pool calls it)."""
-    build, by_id = _FORKED["build"], _FORKED["by_id"]
-    art = by_id[art_id]
-    published = published_values(art.paper, list(by_id.values()), build.opts)
-    return assemble(art, _results_of(art, build), published, build.opts)
+def _stage_job(art_id: str) -> list[dict]:
+    """Judge one artifact from its runs and write its files in the staging directory; its
+    flat records (in any process: module-level, the pool calls it)."""
+    build, by_id, published = _FORKED["build"], _FORKED["by_id"], _FORKED["published"]
+    art, opts = by_id[art_id], build.opts
+    if art.paper not in published:
+        published[art.paper] = published_values(art.paper, list(by_id.values()), opts)
+    rs = _results_of(art, build)
+    got = build.second.reusable(art)           # judged already on these very runs
+    if got is None:
+        got = assemble(art, rs, published[art.paper], opts)
+    write_artifact(quick_view(art, opts.quick), got.flat, got.tables, got.datasets, rs,
+                   published[art.paper], build.staging / art.paper / art.name, opts.quick)
+    return got.flat
 
 
-def assemble_targets(targets: list[Artifact], build: Build) -> dict[str, Assembled]:
-    """The assemblies of the targets the second stage did not judge already, computed on the
+def stage_in_processes(arts: list[Artifact], build: Build):
+    """Each artifact judged and written in the staging directory (:func:`_stage_job`), on the
     ``--jobs`` processes (forked, so that they read this process's results; one when runs
-    went to a cluster) before any file is written: judging is pure — its resampling seeds
-    come from what is resampled, not from an order —, so the assemblies are those computed
-    one after the other here."""
-    todo = [a.id for a in targets if build.second.reusable(a) is None]
+    went to a cluster), its flat records yielded in the order of ``arts`` as each is done
+    while the processes go on with the next: judging is pure — its resampling seeds come from
+    what is resampled, not from an order — and the figures' bytes depend on their values, so
+    the files are those one process writes one after the other.  ``close()`` stops them."""
     jobs = build.opts.jobs if not build.opts.scheduler else 1
-    _FORKED.update(build=build, by_id={a.id: a for a in targets})
+    _FORKED.update(build=build, by_id={a.id: a for a in arts}, published={})
     try:
-        got = map_in_processes(_assemble_job, todo, jobs)
+        yield from iter_in_processes(_stage_job, [a.id for a in arts], jobs)
     finally:
         _FORKED.clear()
-    return dict(zip(todo, got))
 
 
-def build_paper(paper: str, targets: list[Artifact], build: Build) -> bool:
-    """Stage and promote the target artifacts of ``paper`` (in the paper's order); whether
-    the files of one of them were written."""
-    by_id = {a.id: a for a in targets}
-    published = published_values(paper, targets, build.opts)
-    arts = (registry.module(paper).ARTIFACTS if not build.opts.only_targets else
-            [a for a in targets if a.paper == paper])
-    written = False
-    for art in arts:
-        if art.id not in by_id:
-            continue                         # not asked for: its files stay as they are
-        written |= build_one(by_id[art.id], published, build)   # as given (--ranker, --on)
-    return written
-
-
-def build_one(art: Artifact, published, build: Build) -> bool:
-    """Stage one artifact from its runs, promote it by the downgrade policy and say what it
-    computed; whether its files were written."""
+def build_one(art: Artifact, computed: list[dict], build: Build) -> bool:
+    """Promote one staged artifact (its ``computed`` flat records) by the downgrade policy and
+    say what it computed; whether its files were written."""
     opts, out = build.opts, build.out
     rs = _results_of(art, build)
     out_dir = artifact_dir(opts.out_root, art)
@@ -155,12 +161,6 @@ def build_one(art: Artifact, published, build: Build) -> bool:
     out.refused.update({r.spec.label: r.why for r in rs if r.refused})
     out.failed.update({r.spec.label: r.why for r in rs if r.status == "failed"})
     stage = build.staging / art.paper / art.name
-    got = build.second.reusable(art) or build.assembled.get(art.id)   # judged already
-    if got is None:
-        got = assemble(art, rs, published, opts)
-    write_artifact(quick_view(art, opts.quick), got.flat, got.tables, got.datasets, rs,
-                   published, stage, opts.quick)
-    computed = got.flat
     flat, lost, promoted = settle(art, computed, stage, out_dir, opts.quick,
                                   opts.allow_downgrade, opts.log)
     where = str(out_dir / f"{art.name}.json")

@@ -132,17 +132,28 @@ def map_in_processes(fn, items: list, workers: int) -> list:
     of ``items``; here, one after the other, when one worker suffices).  The workers are
     those of the run pool (single-threaded BLAS, death with this process) and are stopped
     if this process is interrupted or ``fn`` fails.  ``fn`` must be module-level."""
+    return list(iter_in_processes(fn, items, workers))
+
+
+def iter_in_processes(fn, items: list, workers: int):
+    """:func:`map_in_processes` as a generator: ``fn(x)`` of each item in the order of
+    ``items``, each yielded as soon as it and those before it are done, while the workers go
+    on with the next ones (with one worker, each computed here when it is asked for).  The
+    workers are stopped if the caller stops early, fails or is interrupted."""
     workers = max(1, min(int(workers), len(items)))
     if workers == 1:
-        return [fn(x) for x in items]
+        for x in items:
+            yield fn(x)
+        return
     pool = _new_pool(workers)
     try:
-        out = [f.result() for f in [pool.submit(fn, x) for x in items]]
-    except BaseException:
+        futures = [pool.submit(fn, x) for x in items]
+        for f in futures:
+            yield f.result()
+    except BaseException:                 # GeneratorExit too: the caller stopped early
         _stop_pool(pool)
         raise
     pool.shutdown(wait=True)
-    return out
 
 
 class ProcessQueue:
