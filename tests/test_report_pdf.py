@@ -526,3 +526,34 @@ def test_committed_index_pdf_first_page_holds_the_lines_the_matrix_and_the_fores
         assert f"{pid} —" in text, f"page 1 lacks {pid}'s line"
     assert "Table 10" in text and "Figure 16" in text             # the matrix's rows
     assert paths >= 0.8 * shapes, f"page 1 draws {paths} paths; the forest plot has {shapes}"
+
+
+def test_the_pdf_source_leaves_out_only_blocks_print_hides(monkeypatch):
+    """The committed leelin2014 page has its per-value records in collapsed blocks that print
+    hides: its PDF source leaves them out and the PDF has the bytes of the whole page's."""
+    from weasyprint import HTML
+
+    from repro.report import pdf as P
+    page = REPORTS / "leelin2014" / "index.html"
+    text = page.read_text(encoding="utf-8")
+    src = P.pdf_source(page)
+    assert 'class="records"' in text and 'class="records"' not in src
+    assert 'class="foot"' in src and len(src) < len(text) / 1.5
+    with P._fixed_dates():
+        short = HTML(string=src, base_url=None).write_pdf()
+        monkeypatch.setattr(P, "without_unprinted_details", lambda html: html)
+        whole = HTML(string=P.pdf_source(page), base_url=None).write_pdf()
+    assert short == whole
+
+
+def test_unprinted_details_nested_and_unbalanced():
+    from repro.report.pdf import without_unprinted_details as strip
+    page = ('<p>a</p><details class="records"><summary>s</summary><details>in</details>'
+            '<table><tr><td>1</td></tr></table></details><details class="foot x"><summary>f'
+            '</summary><details class="moreclaims">m</details>kept</details>'
+            '<details>plain</details><p>b</p>')
+    assert strip(page) == ('<p>a</p><details class="foot x"><summary>f</summary>kept'
+                           '</details><p>b</p>')
+    broken = '<p>a</p><details class="records"><details>x</details>'
+    assert strip(broken) == broken                      # unbalanced: the page as it is
+    assert strip('<p>no blocks</p>') == '<p>no blocks</p>'

@@ -62,11 +62,47 @@ def can_render() -> bool:
 def pdf_source(html_path: Path) -> str:
     """The page as the PDF is rendered from: its images' sources made absolute (so that they
     are found and drawn) and no base URL, so that its links stay relative to the PDF (beside
-    its page) — the same PDF bytes from any checkout path."""
+    its page) — the same PDF bytes from any checkout path; without the collapsed blocks that
+    print does not show (:func:`without_unprinted_details`)."""
     base = Path(html_path).parent.resolve()
     return re.sub(r'(<img\b[^>]*?\bsrc=")([^":#?]+)(")',
                   lambda m: m.group(1) + (base / m.group(2)).as_uri() + m.group(3),
-                  Path(html_path).read_text(encoding="utf-8"))
+                  without_unprinted_details(Path(html_path).read_text(encoding="utf-8")))
+
+
+#: the collapsed blocks that print shows (``base.css``: ``@media print { details { display:
+#: none } details.foot, details.choices { display: block } }``)
+PRINTED_DETAILS = ("foot", "choices")
+_DETAILS_OPEN = re.compile(r'<details\b([^>]*)>')
+_DETAILS_TAG = re.compile(r'<(/?)details\b[^>]*>')
+_CLASS = re.compile(r'\bclass="([^"]*)"')
+
+
+def without_unprinted_details(html: str) -> str:
+    """``html`` without the ``<details>`` blocks that print hides (every one but those of a
+    class in :data:`PRINTED_DETAILS`; nested blocks with the one around them): a page's
+    per-value records, most of its bytes, are such blocks, and weasyprint parses and styles
+    what it does not show.  The PDF's bytes are those of the whole page (a test renders
+    both)."""
+    out, pos = [], 0
+    for m in _DETAILS_OPEN.finditer(html):
+        if m.start() < pos:
+            continue                                    # inside a block already left out
+        cls = _CLASS.search(m.group(1))
+        if cls and set(cls.group(1).split()) & set(PRINTED_DETAILS):
+            continue
+        depth, end = 0, None
+        for t in _DETAILS_TAG.finditer(html, m.start()):
+            depth += -1 if t.group(1) else 1
+            if depth == 0:
+                end = t.end()
+                break
+        if end is None:                                 # unbalanced: leave the page whole
+            return html
+        out.append(html[pos:m.start()])
+        pos = end
+    out.append(html[pos:])
+    return "".join(out)
 
 
 def write_page(html: str, path: Path, pdf_path: Path, pdf: bool, log=print,
