@@ -127,19 +127,12 @@ def _new_pool(workers: int, limits: Limits | None = None) -> ProcessPoolExecutor
                                initializer=_worker_init, initargs=(os.getpid(), limits))
 
 
-def map_in_processes(fn, items: list, workers: int) -> list:
-    """``[fn(x) for x in items]`` on up to ``workers`` forked processes (results in the order
-    of ``items``; here, one after the other, when one worker suffices).  The workers are
-    those of the run pool (single-threaded BLAS, death with this process) and are stopped
-    if this process is interrupted or ``fn`` fails.  ``fn`` must be module-level."""
-    return list(iter_in_processes(fn, items, workers))
-
-
 def iter_in_processes(fn, items: list, workers: int):
-    """:func:`map_in_processes` as a generator: ``fn(x)`` of each item in the order of
-    ``items``, each yielded as soon as it and those before it are done, while the workers go
-    on with the next ones (with one worker, each computed here when it is asked for).  The
-    workers are stopped if the caller stops early, fails or is interrupted."""
+    """``fn(x)`` of each item on up to ``workers`` forked processes, yielded in the order of
+    ``items`` as soon as it and those before it are done, while the workers go on with the
+    next ones (with one worker, each computed here when it is asked for).  The workers are
+    those of the run pool (single-threaded BLAS, death with this process) and are stopped if
+    the caller stops early, fails or is interrupted.  ``fn`` must be module-level."""
     workers = max(1, min(int(workers), len(items)))
     if workers == 1:
         for x in items:
@@ -158,7 +151,7 @@ def iter_in_processes(fn, items: list, workers: int):
 
 class ProcessQueue:
     """Calls ``fn(x)`` submitted one at a time onto up to ``workers`` forked processes (those
-    of :func:`map_in_processes`), started at the first submission, so that they run while
+    of :func:`iter_in_processes`), started at the first submission, so that they run while
     this process goes on; :meth:`results` waits for them (in the order submitted).  With one
     worker nothing runs until :meth:`results`, here, one after the other.  A failure or an
     interruption while waiting stops the workers; :meth:`stop` does it for the caller's own
