@@ -30,9 +30,9 @@ DIRECTIVES = {
 ONLY = {k for k in os.environ.get("REPRO_KERNELS", "").split(",") if k}
 
 #: Kernels whose bits must not depend on the instruction set compiled for (those that use the
-#: fixed exp of ``kernels/fixed_exp.h``, and PAMIR's updates): no contraction of a*b + c into
-#: an FMA.
-EXACT_FP = {"domination", "conditional", "exp_values", "pamir", "fixed_order"}
+#: fixed exp of ``kernels/fixed_exp.h``, PAMIR's updates, and the SVMperf oracles, which give
+#: the bits of their NumPy reference): no contraction of a*b + c into an FMA.
+EXACT_FP = {"domination", "conditional", "exp_values", "pamir", "fixed_order", "svmperf"}
 EXACT_FP_ARGS = ["-ffp-contract=off"]
 
 extensions = [

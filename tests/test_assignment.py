@@ -131,6 +131,23 @@ def test_rank2_batch_equals_scipy_on_dorm_sized_queries():
     assert np.all(got.n_augmented <= 10)
 
 
+def test_rank2_solver_of_one_query_equals_the_batch_call():
+    """:class:`Rank2Solver` (DORM's oracle, one query solved again for new scores) gives the
+    batch wrapper's positions and augmentation counts, whatever it solved before."""
+    from repro.rankers.assignment import Rank2Solver
+    rng = np.random.default_rng(8)
+    for l in (1, 2, 7, 60):
+        _, b, c, a = dorm_problem(rng, l, 10, levels=3, ties=True)
+        solve = Rank2Solver(b, c, a)
+        for trial in range(6):
+            g = rng.normal(size=l) if trial % 3 else np.zeros(l)
+            want = rank2_assignment(g, b, c, a, [0, l])
+            pos, n_aug = solve(g)
+            assert np.array_equal(pos, want.position) and n_aug == want.n_augmented[0]
+    with pytest.raises(ValueError, match="one query"):
+        Rank2Solver(b, c[:-1], a)
+
+
 def test_rank2_structure_choice_mrr_needs_one_path():
     rng = np.random.default_rng(2)
     g, b, c, a = dorm_problem(rng, 50, 0, scheme="mrr")

@@ -299,14 +299,14 @@ def test_counted_augmentations_are_the_assignments_formula(monkeypatch, ties):
     """The fit's counted LAP augmentations are, call by call, min(|T|, |R|): positions with
     a_j ≠ 0 against relevant documents (b_i ≠ 0) — the rows the rank-2 solve augments, the
     rest laid out sorted; summed over every oracle call of the fit (the latent refits too)."""
-    import repro.rankers.dorm as dorm_module
+    from repro.rankers.assignment import Rank2Solver
     want = []
-    real = dorm_module.rank2_assignment
+    real = Rank2Solver.__call__
 
-    def counting(g, b, c, a, ptr, check_input=True):
-        want.append(min(int(np.count_nonzero(a)), int(np.count_nonzero(b))))
-        return real(g, b, c, a, ptr, check_input=check_input)
-    monkeypatch.setattr(dorm_module, "rank2_assignment", counting)
+    def counting(self, g):
+        want.append(min(int(np.count_nonzero(self.a)), int(np.count_nonzero(self.b))))
+        return real(self, g)
+    monkeypatch.setattr(Rank2Solver, "__call__", counting)
     d = make_queries(6, 12, 4, n_levels=3, seed=2)
     m = DORM(C=1.0, ties=ties).fit_data(d)
     assert m.result_.n_augmented == sum(want) > 0

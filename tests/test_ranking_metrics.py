@@ -106,3 +106,26 @@ def test_single_level_queries_have_no_wta_mrr_or_eru_and_leave_the_mean():
     assert mrr(y, s, qp, threshold=1)[0][1] == 0.0     # explicit threshold: no hit is 0
     per, _ = eru(y, s, qp)
     assert np.isnan(per[1]) and per[0] == 1.0
+
+
+def test_wta_and_mrr_equal_their_per_query_definitions_bit_for_bit():
+    """The vectorised WTA and MRR give, query by query, the values of the loops that define
+    them (1/rank of the first hit, NaN on one level at the default threshold), on random
+    queries with tied labels and scores, one-document queries and thresholds that no
+    document reaches."""
+    from repro.metrics.ranking import _mrr_per_query, _ranked_labels
+    rng = np.random.default_rng(21)
+    for trial in range(400):
+        sizes = rng.integers(1, 9, int(rng.integers(1, 8)))
+        qp = np.concatenate([[0], np.cumsum(sizes)])
+        y = rng.integers(0, int(rng.integers(1, 4)), qp[-1]).astype(float)
+        s = (rng.integers(0, 3, qp[-1]).astype(float) if trial % 2
+             else rng.normal(size=qp[-1]))
+        ranked, q = _ranked_labels(y, s, qp)
+        want_wta = np.array([np.nan if r.min() == r.max() else float(r[0] == r.max())
+                             for r in (ranked[q[i]:q[i + 1]] for i in range(len(q) - 1))])
+        assert np.array_equal(wta(y, s, qp)[0], want_wta, equal_nan=True)
+        for t in (None, 1.0, 2.0, 9.0):
+            got, want = mrr(y, s, qp, t), _mrr_per_query(ranked, q, t)
+            assert np.array_equal(got[0], want[0], equal_nan=True)
+            assert np.array_equal(got[1], want[1], equal_nan=True)

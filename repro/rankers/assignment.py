@@ -195,6 +195,36 @@ def _vector(x, n: int, name: str) -> np.ndarray:
     return v
 
 
+class Rank2Solver:
+    """Eq. 24 for one query, solved again and again for new scores: ``b``, ``c`` and ``a``
+    are fixed (float64, C-contiguous, one query's, as :func:`rank2_assignment` with
+    ``check_input=False`` takes them) and the output arrays are made once.  A call with the
+    query's scores ``g`` returns ``(position, n_augmented)`` — :func:`rank2_assignment`'s, the
+    same kernel — with ``position`` a buffer that the next call overwrites.  For the inner
+    loop of DORM's oracle, where the wrapper's per-call set-up cost more than small queries'
+    assignments."""
+
+    __slots__ = ("b", "c", "a", "ptr", "position", "value", "n_augmented")
+
+    def __init__(self, b: np.ndarray, c: np.ndarray, a: np.ndarray):
+        self.b, self.c, self.a = b, c, a
+        n = b.shape[0]
+        if c.shape != (n,) or a.shape != (n,):
+            raise ValueError(f"Rank2Solver: b, c, a of one query (shapes {b.shape}, "
+                             f"{c.shape}, {a.shape})")
+        self.ptr = np.array([0, n], dtype=np.int64)
+        self.position = np.empty(n, dtype=np.int64)
+        self.value = np.empty(1)
+        self.n_augmented = np.empty(1, dtype=np.int64)
+
+    def __call__(self, g: np.ndarray) -> tuple[np.ndarray, int]:
+        status = _kernel.solve_rank2_batch(g, self.b, self.c, self.a, self.ptr, self.position,
+                                           self.value, self.n_augmented)
+        if status:
+            _check(status, "rank2_assignment")
+        return self.position, int(self.n_augmented[0])
+
+
 def rank2_assignment(g, b, c, a, query_ptr, check_input: bool = True) -> Rank2Assignment:
     """Maximise Σ_i (c_{π(i)} g_i − a_{π(i)} b_i) over the permutations π of each query
     (eq. 24).  ``g`` (scores) and ``b`` (gains) are per document; ``c`` and ``a`` hold, at the

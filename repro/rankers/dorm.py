@@ -1,7 +1,9 @@
 """DORM, Direct Optimization of Ranking Measures (Le & Smola 2007): an n-slack structural SVM
 (Algorithm 2) whose output is a permutation of each query's documents, whose loss is a
 ranking measure written as ⟨a(π), b(y)⟩ (eq. 9–17) and whose most violated constraint is a
-linear assignment problem (eq. 22–24), solved by :func:`repro.rankers.assignment.rank2_assignment`.
+linear assignment problem (eq. 22–24), solved by the kernel of
+:func:`repro.rankers.assignment.rank2_assignment` (a query at a time:
+:class:`~repro.rankers.assignment.Rank2Solver`).
 
 Feature map (eq. 20): Φ(x, π) = Σ_d c_{π(d)} φ(d), with π(d) the position of document d and c a
 decreasing sequence over positions i = 1, 2, … (:func:`position_weights`); the ranking at
@@ -50,7 +52,7 @@ import numpy as np
 
 from ..errors import DataError
 from ..metrics.family import ndcg_vectors
-from .assignment import rank2_assignment
+from .assignment import Rank2Solver
 from .base import LinearRanker
 from .structsvm import StructuralRanker
 
@@ -176,7 +178,7 @@ class DormOracle:
             self.active[q] = (np.ptp(a) > 0) and (np.ptp(b) > 0)
         self.kernel_seconds = 0.0
         self.augmentations = 0                # augmenting paths of every assignment solved
-        self._ptr1 = {}
+        self._solvers: list = [None] * Q      # each query's eq. 24 (views of a, b, c), made once
         self.latent = ties == "latent"
         self.y = np.asarray(y, dtype=np.float64)
 
@@ -197,18 +199,16 @@ class DormOracle:
 
     def __call__(self, q: int, g: np.ndarray):
         lo, hi = self.query_ptr[q], self.query_ptr[q + 1]
-        l = hi - lo
-        ptr = self._ptr1.get(l)
-        if ptr is None:
-            ptr = self._ptr1[l] = np.array([0, l], dtype=np.int64)
+        solve = self._solvers[q]
+        if solve is None:
+            solve = self._solvers[q] = Rank2Solver(self.b[lo:hi], self.c[lo:hi],
+                                                   self.a[lo:hi])
         t = time.perf_counter()
-        res = rank2_assignment(np.ascontiguousarray(g), self.b[lo:hi], self.c[lo:hi],
-                               self.a[lo:hi], ptr, check_input=False)
+        pos, n_aug = solve(np.ascontiguousarray(g, dtype=np.float64))
         self.kernel_seconds += time.perf_counter() - t
-        self.augmentations += int(res.n_augmented[0])
-        pos = res.position
-        coef = self.cbar[lo:hi] - self.c[lo:hi][pos]
-        delta = self.ideal[q] - float(self.a[lo:hi][pos] @ self.b[lo:hi])
+        self.augmentations += n_aug
+        coef = self.cbar[lo:hi] - solve.c[pos]
+        delta = self.ideal[q] - float(solve.a[pos] @ solve.b)
         return coef, delta
 
 

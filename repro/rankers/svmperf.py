@@ -17,11 +17,16 @@ one structured example; the others carry no constraint.  Scores are g = w·x.
   For each (a, b) the best labelling marks the a highest-scored relevant and the b
   highest-scored irrelevant documents positive; the pair maximising Δ + w·Ψ is taken among
   those with Δ > 0 (as SVMperf).  k larger than the query is cut to its size.
+
+Both oracles run in the ``svmperf`` kernel, a query per call (their NumPy bodies are its
+reference in ``tests/reference_svmperf.py``: the same bits).
 """
 from __future__ import annotations
 
 import numpy as np
 
+from .._kernels import svmperf as _kernel
+from ..errors import DataError, check_status
 from .base import LinearRanker
 from .structsvm import StructuralRanker
 
@@ -47,15 +52,22 @@ class _BinaryOracle:
         return out
 
 
+def _scores(g, lo, hi) -> np.ndarray:
+    g = np.ascontiguousarray(g, dtype=np.float64)
+    if g.shape != (hi - lo,):
+        raise DataError(f"oracle: expected {hi - lo} scores (the query's documents), got "
+                        f"shape {g.shape}")
+    return g
+
+
 class ROCAreaOracle(_BinaryOracle):
     def __call__(self, q, g):
         lo, hi, P, N = self.split(q)
-        swapped = (g[P] - 0.25)[:, None] < (g[N] + 0.25)[None, :]
+        g = _scores(g, lo, hi)
         scale = 1.0 / (P.size * N.size)
-        coef = np.zeros(hi - lo)
-        coef[P] = 2.0 * scale * swapped.sum(axis=1)
-        coef[N] = -2.0 * scale * swapped.sum(axis=0)
-        return coef, scale * float(swapped.sum())
+        coef = np.empty(hi - lo)
+        swapped = check_status(_kernel.roc_area(g, P, N, scale, coef), "svmperf.roc_area")
+        return coef, scale * float(swapped)
 
 
 class PrecisionAtKOracle(_BinaryOracle):
@@ -67,7 +79,8 @@ class PrecisionAtKOracle(_BinaryOracle):
     def losses(self, q):
         """``(loss, allowed)`` of query q over (true positives a, false positives b): Δ =
         1 − a/(a + b) and whether (a, b) is a candidate (a + b ≥ k, Δ > 0); they depend on
-        the query's counts only, so are made once per query."""
+        the query's counts only, so are made once per query (``allowed`` as bytes, for the
+        kernel)."""
         out = self._losses.get(q)
         if out is None:
             lo, hi, P, N = self.split(q)
@@ -76,24 +89,23 @@ class PrecisionAtKOracle(_BinaryOracle):
             b = np.arange(N.size + 1)[None, :]            # false positives
             with np.errstate(invalid="ignore", divide="ignore"):
                 loss = 1.0 - a / (a + b)
-            out = self._losses[q] = (loss, (a + b >= k) & (loss > 0))
+            allowed = ((a + b >= k) & (loss > 0)).view(np.uint8)
+            out = self._losses[q] = (np.ascontiguousarray(loss), allowed)
         return out
 
     def __call__(self, q, g):
         lo, hi, P, N = self.split(q)
+        g = _scores(g, lo, hi)
         loss, allowed = self.losses(q)
-        P = P[np.argsort(-g[P], kind="stable")]          # relevant, best first
-        N = N[np.argsort(-g[N], kind="stable")]          # irrelevant, best first
-        cp = np.concatenate(([0.0], np.cumsum(g[P])))
-        cn = np.concatenate(([0.0], np.cumsum(g[N])))
-        # w·Ψ(y') = Σ_{labelled +} g − Σ_{labelled −} g
-        score = (2.0 * cp[:, None] - cp[-1]) + (2.0 * cn[None, :] - cn[-1])
-        val = np.where(allowed, loss + score, -np.inf)
-        ia, ib = np.unravel_index(int(np.argmax(val)), val.shape)
-        coef = np.zeros(hi - lo)
-        coef[P[ia:]] = 2.0                                 # relevant labelled −
-        coef[N[:ib]] = -2.0                                # irrelevant labelled +
-        return coef, float(loss[ia, ib])
+        order_p, order_n = P.copy(), N.copy()     # sorted by the kernel from the split's order
+        coef = np.empty(hi - lo)
+        ab = np.empty(2, dtype=np.int64)
+        status = _kernel.precision_at_k(g, order_p, order_n, loss, allowed,
+                                        np.empty(P.size + 1), np.empty(N.size + 1), coef, ab)
+        check_status(status, "svmperf.precision_at_k", lambda code: DataError(
+            f"Prec@k oracle: query {q} has no labelling with at least k = {self.k} positive "
+            f"predictions and a positive loss") if code == -3 else None)
+        return coef, float(loss[ab[0], ab[1]])
 
 
 class ROCAreaSVM(StructuralRanker, LinearRanker):
