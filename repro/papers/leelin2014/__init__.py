@@ -89,7 +89,7 @@ ARTIFACTS = [
         layout=RunLayout(
             datasets=("synthetic",),
             params={"sizes": [250, 500, 1000, 2000, 4000, 8000, 16000, 32000, 64000],
-                    "levels": [2, 5, 100, "l"], "n_features": 20, "repeats": 5,
+                    "levels": [2, 5, 100, "l"], "n_features": 20, "repeats": 5, "min_seconds": 0.02,
                     "max_pairs": 1.3e7, "max_lk": 1.1e8, "fit_from": 8000,
                     "pairs_fit_from": 1000}, timing=True,
             quick={"params": {"sizes": [250, 500, 1000, 2000, 4000], "repeats": 3,

@@ -118,7 +118,7 @@ ARTIFACTS = (
             datasets=("synthetic",), timing=True,
             params={"base": {"m": 20000, "n": 46, "k": 10}, "m": [2500, 5000, 10000, 20000, 40000],
                     "n": [46, 92, 184, 368], "k": [1, 4, 8, 16, 32, 64], "k_sweep": {"m": 10000, "n": 368},
-                    "repeats": 5, "min_seconds": 0.2},
+                    "repeats": 5, "min_seconds": 0.02},
             quick={"params": {"base": {"m": 4000, "n": 46, "k": 5}, "m": [1000, 2000, 4000],
                               "n": [23, 46, 92], "k": [1, 2, 4], "k_sweep": {"m": 4000, "n": 92},
                               "repeats": 3, "min_seconds": 0.02}}),
