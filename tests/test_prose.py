@@ -142,6 +142,18 @@ def test_each_section_names_an_artifact_and_each_artifact_has_its_words(pid):
     assert used == set(words.shared)                   # no shared section left unused
 
 
+@pytest.mark.parametrize("pid", ["dubey2009", "leelin2014", "lesmola2007", "pahikkala2010",
+                                 "stevens2010"])
+def test_the_words_carry_no_markup_the_pages_would_show_literally(pid):
+    """Descriptions, choices and notes are shown as text: Markdown emphasis (``**bold**``,
+    ``__bold__``) would reach the pages as asterisks and underscores."""
+    mod = registry.module(pid)
+    words = prose.load(mod.__name__)
+    texts = [w for a in words.artifacts.values() for f in a.values()
+             for w in ([f] if isinstance(f, str) else f)] + list(words.notes)
+    assert not [t for t in texts if re.search(r"\*\*\S|__\S", t)]
+
+
 #: consecutive words a docstring may share with its paper's prose.md (a cited equation or a
 #: phrase explaining the code does; a sentence copied from the report's words does not)
 COPIED = 16
