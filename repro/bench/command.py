@@ -22,13 +22,13 @@ from .common import cpu_model, load_average
 from ..report.benchmarks import render_benchmarks
 from ..report.build import rendering_commit
 from ..run.timing import single_thread_blas
-from . import assignment, domination, letor, lqo, pamir, sampler, scale, tron
+from . import assignment, domination, letor, lqo, pamir, sampler, scale, svmperf, tron
 
 GROUPS = {"letor": letor.bench, "lqo": lqo.bench, "tron": tron.bench, "scale": scale.bench,
           "sampler": sampler.bench, "domination": domination.bench,
-          "assignment": assignment.bench, "pamir": pamir.bench}
+          "assignment": assignment.bench, "pamir": pamir.bench, "svmperf": svmperf.bench}
 #: Run when no group is named (``scale`` writes a 2.6 GB set and takes minutes: name it).
-DEFAULT = ("letor", "lqo", "tron", "sampler", "domination", "assignment", "pamir")
+DEFAULT = ("letor", "lqo", "tron", "sampler", "domination", "assignment", "pamir", "svmperf")
 
 
 def main(argv, inputs=None) -> int:
