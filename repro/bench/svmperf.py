@@ -18,6 +18,7 @@ import numpy as np
 
 from ..data.load import load_letor
 from ..errors import DataCorrupt, DataMissing
+from ..rankers.base import dense_matrix
 from ..rankers.svmperf import PrecisionAtKOracle, ROCAreaOracle
 from .common import case, interleaved
 
@@ -69,8 +70,7 @@ def bench(data_dir, quick: bool) -> list[dict]:
     except (DataMissing, DataCorrupt, OSError) as exc:
         print(f"  (svmperf oracles skipped: {exc})")
         return []
-    X = np.asarray(train.X.todense() if hasattr(train.X, "todense") else train.X,
-                   dtype=np.float64)
+    X = dense_matrix(train.X)
     w = np.random.default_rng(2005).normal(size=X.shape[1])
     qp = train.query_ptr
     roc = ROCAreaOracle(train.y, qp, 1.0)

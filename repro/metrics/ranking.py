@@ -150,7 +150,7 @@ def _ranked_labels(y, scores, query_ptr):
 
 
 def _levels(ranked: np.ndarray, qp: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each query's smallest and largest label (every query non-empty)."""
+    """Each query's smallest and largest label (:func:`_check` keeps no query empty)."""
     return np.minimum.reduceat(ranked, qp[:-1]), np.maximum.reduceat(ranked, qp[:-1])
 
 
@@ -158,10 +158,6 @@ def wta(y, scores, query_ptr):
     """Le & Smola eq. 9: top document has the query's largest label (per query, mean).
     NaN for a query with a single relevance level (every ranking wins)."""
     ranked, qp = _ranked_labels(y, scores, query_ptr)
-    if qp.shape[0] < 2 or np.any(np.diff(qp) < 1):
-        vals = np.array([np.nan if r.min() == r.max() else float(r[0] == r.max())
-                         for r in (ranked[qp[q]:qp[q + 1]] for q in range(qp.shape[0] - 1))])
-        return vals, _nanmean(vals)
     lo, hi = _levels(ranked, qp)
     vals = np.where(lo == hi, np.nan, (ranked[qp[:-1]] == hi).astype(np.float64))
     return vals, _nanmean(vals)
@@ -172,12 +168,9 @@ def mrr(y, scores, query_ptr, threshold: float | None = None):
     query's largest label; then a query with a single relevance level is NaN); 0 if the query
     has none."""
     ranked, qp = _ranked_labels(y, scores, query_ptr)
-    sizes = np.diff(qp)
-    if qp.shape[0] < 2 or np.any(sizes < 1):
-        return _mrr_per_query(ranked, qp, threshold)
     lo, hi = _levels(ranked, qp)
     Q = qp.shape[0] - 1
-    qidx = np.repeat(np.arange(Q), sizes)
+    qidx = np.repeat(np.arange(Q), np.diff(qp))
     t = hi if threshold is None else np.full(Q, threshold, dtype=np.float64)
     hits = np.flatnonzero(ranked >= t[qidx])              # in order: queries, then ranks
     q_hit, first = np.unique(qidx[hits], return_index=True)
@@ -185,21 +178,6 @@ def mrr(y, scores, query_ptr, threshold: float | None = None):
     vals[q_hit] = 1.0 / (hits[first] - qp[q_hit] + 1)     # the first hit of each query
     if threshold is None:
         vals[lo == hi] = np.nan
-    return vals, _nanmean(vals)
-
-
-def _mrr_per_query(ranked, qp, threshold):
-    """:func:`mrr` a query at a time (where a query is empty: its error, as before)."""
-    vals = []
-    for q in range(qp.shape[0] - 1):
-        r = ranked[qp[q]:qp[q + 1]]
-        if threshold is None and r.min() == r.max():
-            vals.append(np.nan)
-            continue
-        t = r.max() if threshold is None else threshold
-        hits = np.flatnonzero(r >= t)
-        vals.append(1.0 / (hits[0] + 1) if hits.size else 0.0)
-    vals = np.asarray(vals)
     return vals, _nanmean(vals)
 
 
