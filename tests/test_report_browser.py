@@ -65,9 +65,33 @@ def browser():
               "--hide-scrollbars", f"--window-size={WIDTH},900", "--allow-file-access-from-files"):
         opts.add_argument(a)
     drv = webdriver.Chrome(service=Service(driver_path), options=opts)
-    drv.set_page_load_timeout(30)
+    drv.set_page_load_timeout(60)
+    drv.set_script_timeout(60)
     yield drv
     drv.quit()
+
+
+_SETTLED = """
+return window.__reproPrevious === undefined && document.readyState === 'complete';
+"""
+
+_IMAGES = """
+const done = arguments[arguments.length - 1];
+Promise.all([...document.images].map(i => i.decode().catch(() => null))).then(() => done(null));
+"""
+
+
+def open_page(driver, page: Path) -> None:
+    """Load ``page`` and wait until the browser has parsed all of it and every image has
+    settled (decoded, or failed: a broken one still fails the checks). On a loaded machine
+    chromedriver's get() can return while the new page is still 'loading' (seen: 8 of a
+    page's ids present), and the checks would read half a page — a CI run once reported the
+    forest plot 'not decoded' that way. The marker tells the new document from the old."""
+    from selenium.webdriver.support.ui import WebDriverWait
+    driver.execute_script("window.__reproPrevious = true;")
+    driver.get(page.resolve().as_uri())
+    WebDriverWait(driver, 60, poll_frequency=0.05).until(lambda d: d.execute_script(_SETTLED))
+    driver.execute_async_script(_IMAGES)
 
 
 def _ids_of(path: Path) -> set[str]:
@@ -76,7 +100,7 @@ def _ids_of(path: Path) -> set[str]:
 
 def check_page(driver, page: Path) -> list[str]:
     """Problems a reader would meet on ``page`` at 1280 px (empty list: none)."""
-    driver.get(page.resolve().as_uri())
+    open_page(driver, page)
     got = driver.execute_script(_MEASURE)
     problems = []
     if got["n_wide"] or got["scroll"] > got["viewport"]:
@@ -162,7 +186,7 @@ return {outcome, title: cell ? cell.getAttribute('title') : null, code, changes,
 def new_parts(driver, page: Path) -> dict:
     """The scoreboard's outcome cells (text, colour), a value cell's tooltip, the caption
     commands and the change list, as the browser shows them."""
-    driver.get(page.resolve().as_uri())
+    open_page(driver, page)
     return driver.execute_script(_PARTS)
 
 
@@ -246,7 +270,7 @@ def check_answer_first(driver, index: Path) -> list[str]:
     print copy under the matrix is for index.pdf's first page), in that order."""
     driver.set_window_size(1400, 900)
     try:
-        driver.get(index.resolve().as_uri())
+        open_page(driver, index)
         got = driver.execute_script(_ANSWER)
     finally:
         driver.set_window_size(WIDTH, 900)
@@ -283,7 +307,7 @@ def check_reading(driver, page: Path) -> list[str]:
     """One formatter, as the page reads: a claim's effect, interval and p in fixed-point
     notation (no '8.388e-05' beside '0.0001031'), no '+0', no literal backtick, no source
     line reference in a row label; every claim row on stand-in data says so."""
-    driver.get(page.resolve().as_uri())
+    open_page(driver, page)
     got = driver.execute_script(_READING)
     problems = []
     expo = re.compile(r"\d(\.\d+)?e[-+]?\d")
@@ -361,7 +385,7 @@ def test_committed_scoreboard_names_stand_in_data(browser):
     assert 'id="answer"' in INDEX.read_text(encoding="utf-8"), \
         f"{INDEX} does not lead with the answer (rendered before it named stand-ins, or the " \
         "marker was lost)"
-    browser.get(INDEX.resolve().as_uri())
+    open_page(browser, INDEX)
     got = browser.execute_script(_READING)
     stand_in = [c for c in got["claims"] if "(stand-in for" in c["data"]]
     assert stand_in and all("on-stand-in" in c["oc"] for c in stand_in)
@@ -383,7 +407,7 @@ def first_screen(driver, page: Path, width: int = 1400, height: int = 900) -> di
     ``height`` (the viewport's own size is measured)."""
     driver.set_window_size(width, height)
     try:
-        driver.get(page.resolve().as_uri())
+        open_page(driver, page)
         return driver.execute_script(_FIRST_SCREEN)
     finally:
         driver.set_window_size(WIDTH, 900)
@@ -461,7 +485,7 @@ def check_phone(driver, page: Path) -> list[str]:
     sideways), or an element outside a scrolling box reaching beyond it (cut off)."""
     driver.set_window_size(PHONE, 900)
     try:
-        driver.get(page.resolve().as_uri())
+        open_page(driver, page)
         got = driver.execute_script(_PHONE)
     finally:
         driver.set_window_size(WIDTH, 900)
