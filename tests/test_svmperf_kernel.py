@@ -49,8 +49,26 @@ def test_precision_at_k_equals_reference_bit_for_bit(k):
     for y, g in _queries(rng, 300):
         P, N = np.flatnonzero(y >= 1), np.flatnonzero(y < 1)
         oracle = PrecisionAtKOracle(y, [0, y.size], 1.0, k)
-        assert _same(oracle(0, g), ref.precision_at_k(g, P, N, k))
-        assert _same(oracle(0, g[::-1].copy()), ref.precision_at_k(g[::-1].copy(), P, N, k))
+        table = oracle.losses(0)
+        assert _same(oracle(0, g), ref.precision_at_k(g, P, N, *table))
+        assert _same(oracle(0, g[::-1].copy()), ref.precision_at_k(g[::-1].copy(), P, N, *table))
+
+
+def test_precision_loss_table_is_one_minus_precision_over_the_allowed_pairs():
+    """The table both the kernel and its reference take: Δ(a, b) = 1 − a/(a + b) for a true
+    and b false positives, allowed where a + b ≥ k and Δ > 0; by hand for 2 relevant and 3
+    irrelevant documents, k = 2, and with k beyond the query (cut to its 5 documents)."""
+    y = np.array([1.0, 0.0, 1.0, 0.0, 0.0])
+    loss, allowed = PrecisionAtKOracle(y, [0, 5], 1.0, 2).losses(0)
+    want = np.array([[np.nan, 1.0, 1.0, 1.0],
+                     [0.0, 1 / 2, 2 / 3, 3 / 4],
+                     [0.0, 1 / 3, 2 / 4, 3 / 5]])
+    assert np.allclose(loss, want, rtol=0, atol=1e-15, equal_nan=True)
+    assert allowed.astype(bool).tolist() == [[False, False, True, True],
+                                             [False, True, True, True],
+                                             [False, True, True, True]]
+    _, cut = PrecisionAtKOracle(y, [0, 5], 1.0, 1000).losses(0)
+    assert np.flatnonzero(cut.astype(bool)).tolist() == [11]          # (a, b) = (2, 3) only
 
 
 def test_oracles_name_a_wrong_number_of_scores():

@@ -34,22 +34,11 @@ def numpy_roc_area(g: np.ndarray, P: np.ndarray, N: np.ndarray) -> tuple[np.ndar
     return coef, scale * float(swapped.sum())
 
 
-def numpy_precision_losses(P: np.ndarray, N: np.ndarray, k: int):
-    """Δ = 1 − a/(a + b) over (true positives a, false positives b) and the allowed pairs
-    (a + b ≥ k, Δ > 0)."""
-    k = min(k, P.size + N.size)
-    a = np.arange(P.size + 1)[:, None]
-    b = np.arange(N.size + 1)[None, :]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        loss = 1.0 - a / (a + b)
-    return loss, (a + b >= k) & (loss > 0)
-
-
-def numpy_precision_at_k(g: np.ndarray, P: np.ndarray, N: np.ndarray, k: int,
-                         losses=None) -> tuple[np.ndarray, float]:
-    """Prec@k's most violated labelling of one query in NumPy: ``(coef, Δ)``; ``losses``:
-    :func:`numpy_precision_losses` of the query, if made already."""
-    loss, allowed = numpy_precision_losses(P, N, k) if losses is None else losses
+def numpy_precision_at_k(g: np.ndarray, P: np.ndarray, N: np.ndarray, loss: np.ndarray,
+                         allowed: np.ndarray) -> tuple[np.ndarray, float]:
+    """Prec@k's most violated labelling of one query in NumPy: ``(coef, Δ)``; ``loss`` and
+    ``allowed``: the query's table over (true positives, false positives), the kernel's input
+    too (:meth:`repro.rankers.svmperf.PrecisionAtKOracle.losses`)."""
     P = P[np.argsort(-g[P], kind="stable")]
     N = N[np.argsort(-g[N], kind="stable")]
     cp = np.concatenate(([0.0], np.cumsum(g[P])))
@@ -61,6 +50,21 @@ def numpy_precision_at_k(g: np.ndarray, P: np.ndarray, N: np.ndarray, k: int,
     coef[P[ia:]] = 2.0
     coef[N[:ib]] = -2.0
     return coef, float(loss[ia, ib])
+
+
+def _case(name: str, params: dict, ours, peer, queries: list, repeats: int) -> dict:
+    """Checks that ``ours(q)`` and ``peer(q)`` give the same bits on every query, then times
+    one call per query of each."""
+    for q in queries:
+        (c1, d1), (c2, d2) = ours(q), peer(q)
+        if c1.tobytes() != c2.tobytes() or d1 != d2:
+            raise AssertionError(f"svmperf bench: {name} differs from NumPy at query {q}")
+    fns = {"ours": lambda: [ours(q) for q in queries],
+           "NumPy (the former oracle body)": lambda: [peer(q) for q in queries]}
+    t = interleaved(fns, repeats=repeats)
+    return case(f"{name} oracle, MQ2008 Fold1 train, one call per query",
+                {"queries": len(queries), **params}, t,
+                per_call_us={n: round(1e6 * t.median(n) / len(queries), 2) for n in fns})
 
 
 def bench(data_dir, quick: bool) -> list[dict]:
@@ -80,31 +84,11 @@ def bench(data_dir, quick: bool) -> list[dict]:
     rows = []
     for k in (3, 10):
         prec = PrecisionAtKOracle(train.y, qp, 1.0, k)
-        losses = {q: numpy_precision_losses(parts[q][2], parts[q][3], k) for q in queries}
-        for q in queries:                                      # the same bits, every query
-            (c1, d1), (c2, d2) = prec(q, scores[q]), numpy_precision_at_k(
-                scores[q], parts[q][2], parts[q][3], k, losses[q])
-            if c1.tobytes() != c2.tobytes() or d1 != d2:
-                raise AssertionError(f"svmperf bench: Prec@{k} differs from NumPy at query {q}")
-        fns = {"ours": lambda: [prec(q, scores[q]) for q in queries],
-               "NumPy (the former oracle body)": lambda: [
-                   numpy_precision_at_k(scores[q], parts[q][2], parts[q][3], k, losses[q])
-                   for q in queries]}
-        t = interleaved(fns, repeats=repeats)
-        rows.append(case(f"Prec@{k} oracle, MQ2008 Fold1 train, one call per query",
-                         {"queries": len(queries), "k": k}, t,
-                         per_call_us={n: round(1e6 * t.median(n) / len(queries), 2)
-                                      for n in fns}))
-    for q in queries:
-        (c1, d1), (c2, d2) = roc(q, scores[q]), numpy_roc_area(scores[q], parts[q][2],
-                                                              parts[q][3])
-        if c1.tobytes() != c2.tobytes() or d1 != d2:
-            raise AssertionError(f"svmperf bench: ROCArea differs from NumPy at query {q}")
-    fns = {"ours": lambda: [roc(q, scores[q]) for q in queries],
-           "NumPy (the former oracle body)": lambda: [
-               numpy_roc_area(scores[q], parts[q][2], parts[q][3]) for q in queries]}
-    t = interleaved(fns, repeats=repeats)
-    rows.append(case("ROCArea oracle, MQ2008 Fold1 train, one call per query",
-                     {"queries": len(queries)}, t,
-                     per_call_us={n: round(1e6 * t.median(n) / len(queries), 2) for n in fns}))
+        rows.append(_case(f"Prec@{k}", {"k": k}, lambda q: prec(q, scores[q]),
+                          lambda q: numpy_precision_at_k(scores[q], parts[q][2], parts[q][3],
+                                                         *prec.losses(q)),
+                          queries, repeats))
+    rows.append(_case("ROCArea", {}, lambda q: roc(q, scores[q]),
+                      lambda q: numpy_roc_area(scores[q], parts[q][2], parts[q][3]),
+                      queries, repeats))
     return rows
